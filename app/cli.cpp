@@ -1,0 +1,80 @@
+#include "cli.hpp"
+
+#include "srcc/srcc.hpp"
+
+namespace srcc::app {
+
+const char* const kExitCodeHelp =
+    "Exit codes: 0 success, 1 internal error, 2 usage (bad flag or value), 3 input (missing or "
+    "inconsistent input file, group, dataset or attribute), 4 output (exists without --force, "
+    "cannot be written), 5 resource (memory, disk), 6 backend (BLAS/LAPACK/CUDA), 7 numerical "
+    "(non-finite values, failed factorisation), 130 interrupted (SIGINT/SIGTERM; no output "
+    "left behind).";
+
+Cli::Cli() {
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("src-compress ") + kVersion);
+  app.set_config("--config", "", "Read flags from a CLI11 config file (`key = value` lines)");
+  app.footer(kExitCodeHelp);
+
+  auto& c = common;
+  app.add_option("--chi", c.chi, "Max output bond dimension χ̄ (= sketch columns), >= 1");
+  app.add_option("--cutoff", c.cutoff,
+                 "Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max")
+      ->capture_default_str();
+  app.add_option("--seed", c.seed,
+                 "Seed of the random sketch (default: drawn at random, printed and recorded)");
+  app.add_option("--dtype", c.dtype,
+                 "Working element type: auto (promoted input type), float32, float64, "
+                 "complex64, complex128")
+      ->capture_default_str();
+  app.add_option("--threads", c.threads, "BLAS threads (0 = the BLAS library's default)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_flag("--force", c.force, "Replace an existing output file");
+  app.add_flag("--json", c.json, "Print a machine-readable JSON summary on stdout");
+  app.add_flag("-v,--verbose", c.verbose, "More log lines on stderr (repeat for more)");
+  app.add_flag("-q,--quiet", c.quiet, "Only warnings and errors on stderr");
+
+  apply_cmd = app.add_subcommand(
+      "apply",
+      "Compressed product OPERATOR... STATE in mathematical order: `apply A B psi` is A·B·ψ "
+      "(B acts first). STATE may be an MPS (result MPS) or an MPO (result MPO).");
+  apply_cmd->fallthrough();
+  apply_cmd->add_option("trains", apply.trains, "FILE.h5[:/group] ... (operators, then state)")
+      ->required()
+      ->expected(2, -1);
+  apply_cmd->add_option("-o,--output", apply.output, "Output .h5 file")->required();
+  apply_cmd->footer(kExitCodeHelp);
+
+  compress_cmd = app.add_subcommand("compress", "Compress one MPS or MPO to bond <= --chi");
+  compress_cmd->fallthrough();
+  compress_cmd->add_option("train", compress.trains, "FILE.h5[:/group]")->required()->expected(1);
+  compress_cmd->add_option("-o,--output", compress.output, "Output .h5 file")->required();
+  compress_cmd->footer(kExitCodeHelp);
+
+  inspect_cmd = app.add_subcommand("inspect", "List the trains in an HDF5 file");
+  inspect_cmd->fallthrough();
+  inspect_cmd->add_option("file", inspect_file, "FILE.h5")->required();
+
+  auto& g = generate;
+  generate_cmd = app.add_subcommand(
+      "generate",
+      "Write an example train: random-mps / random-mpo (the SRC paper's recipe: entries "
+      "Uniform[-0.5, 1], each site divided by its Frobenius norm), identity (MPO), ising "
+      "(transverse-field Ising Hamiltonian MPO, bond 3)");
+  generate_cmd->fallthrough();
+  generate_cmd->add_option("kind", g.kind, "random-mps | random-mpo | identity | ising")
+      ->required()
+      ->check(CLI::IsMember({"random-mps", "random-mpo", "identity", "ising"}));
+  generate_cmd->add_option("-o,--output", g.output, "FILE.h5[:/group] (default group by kind)")
+      ->required();
+  generate_cmd->add_option("--sites", g.sites, "Number of sites, >= 2")->capture_default_str();
+  generate_cmd->add_option("--bond", g.bond, "Inner bond dimension (random trains)")
+      ->capture_default_str();
+  generate_cmd->add_option("--phys", g.phys, "Physical dimension")->capture_default_str();
+  generate_cmd->add_option("--J", g.coupling, "Ising ZZ coupling")->capture_default_str();
+  generate_cmd->add_option("--h", g.field, "Ising transverse field")->capture_default_str();
+}
+
+}  // namespace srcc::app

@@ -1,0 +1,58 @@
+#pragma once
+// The command line: every flag, its unit, default and range, in one place (CLI11).
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace srcc::app {
+
+// Flags shared by every subcommand; defined on the top-level app (subcommands fall through),
+// so a --config file sets them as plain `key = value` lines.
+struct CommonFlags {
+  std::size_t chi = 0;                 // --chi: max output bond χ̄ = sketch columns, >= 1
+  double cutoff = 0.0;                 // --cutoff: relative singular-value cutoff in [0, 1)
+  std::optional<std::uint64_t> seed;   // --seed: unset = drawn at random, printed and recorded
+  std::string dtype = "auto";          // --dtype: auto|float32|float64|complex64|complex128
+  int threads = 0;                     // --threads: BLAS threads, 0 = library default
+  bool force = false;                  // --force: replace an existing output file
+  bool json = false;                   // --json: machine-readable summary on stdout
+  int verbose = 0;                     // -v (repeatable): more log lines on stderr
+  bool quiet = false;                  // -q: warnings and errors only
+};
+
+struct ProductArgs {                   // apply / compress
+  std::vector<std::string> trains;     // FILE.h5[:/group], operators first, state last
+  std::string output;                  // -o: output .h5
+};
+
+struct GenerateArgs {
+  std::string kind;                    // random-mps | random-mpo | identity | ising
+  std::string output;                  // -o: FILE.h5[:/group]
+  std::size_t sites = 10;              // --sites: n >= 2
+  std::size_t bond = 4;                // --bond: inner bond dimension (random trains), >= 1
+  std::size_t phys = 2;                // --phys: physical dimension, >= 1 (ising: 2)
+  double coupling = 1.0;               // --J: Ising ZZ coupling
+  double field = 1.0;                  // --h: Ising transverse field
+};
+
+struct Cli {
+  CLI::App app{"src-compress: compressed products of tensor networks by Successive Randomized "
+               "Compression (SRC, arXiv:2504.06475)"};
+  CommonFlags common;
+  ProductArgs apply, compress;
+  std::string inspect_file;
+  GenerateArgs generate;
+  CLI::App* apply_cmd = nullptr;
+  CLI::App* compress_cmd = nullptr;
+  CLI::App* inspect_cmd = nullptr;
+  CLI::App* generate_cmd = nullptr;
+
+  Cli();
+};
+
+// Exit codes as printed in --help and README.md.
+extern const char* const kExitCodeHelp;
+
+}  // namespace srcc::app

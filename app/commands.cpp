@@ -1,0 +1,129 @@
+#include "commands.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+#include "progress_reporter.hpp"
+#include "signals.hpp"
+#include "srcc/srcc.hpp"
+
+namespace srcc::app {
+
+namespace {
+
+std::uint64_t resolve_seed(const CommonFlags& c) {
+  if (c.seed) return *c.seed;
+  const std::uint64_t s = Rng::random_seed();
+  spdlog::info("seed {} (drawn at random; pass --seed {} to repeat this run)", s, s);
+  return s;
+}
+
+std::optional<DType> resolve_dtype(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  return parse_dtype(name, "--dtype");
+}
+
+void print_summary(const RunSummary& s) {
+  std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s\n", s.output.c_str(),
+              std::string(train_kind_name(s.kind)).c_str(), s.sites,
+              static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str());
+  std::printf("time %.3f s (read %.3f, sweep %.3f, write %.3f), %.2f GFLOP/s in the sweep, "
+              "peak memory %.1f MB, seed %llu, %d threads\n",
+              s.wall_seconds, s.read_seconds, s.sweep_seconds, s.write_seconds,
+              s.sweep_seconds > 0 ? s.flops / 1e9 / s.sweep_seconds : 0.0,
+              s.peak_rss_bytes / 1e6, static_cast<unsigned long long>(s.seed), s.threads);
+}
+
+}  // namespace
+
+void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line) {
+  const auto& c = cli.common;
+  if (c.chi < 1) throw UsageError("--chi: required, the maximum output bond (>= 1)");
+  RunOptions o;
+  for (const auto& t : args.trains) o.trains.push_back(parse_train_ref(t));
+  o.output = args.output;
+  o.force = c.force;
+  o.sweep.chi = c.chi;
+  o.sweep.cutoff = c.cutoff;
+  o.dtype = resolve_dtype(c.dtype);
+  o.threads = c.threads;
+  o.command_line = command_line;
+  o.sweep.seed = resolve_seed(c);
+  ProgressReporter reporter;
+  const RunSummary s = run(o, reporter, check_interrupt);
+  if (c.json) std::printf("%s\n", s.to_json().c_str());
+  else print_summary(s);
+}
+
+void cmd_inspect(const Cli& cli) {
+  const auto trains = list_trains(cli.inspect_file);
+  std::string json = "[";
+  for (const auto& t : trains) {
+    std::vector<std::size_t> bonds, phys;
+    for (std::size_t j = 0; j + 1 < t.length(); ++j) bonds.push_back(t.dims[j][kLegR]);
+    for (const auto& d : t.dims) phys.push_back(d[kLegU]);
+    if (cli.common.json) {
+      JsonObject o;
+      o.add("group", t.group)
+          .add("type", std::string(train_kind_name(t.kind)))
+          .add("layout", t.layout)
+          .add("length", t.length())
+          .add_raw("bonds", json_array(bonds))
+          .add_raw("phys", json_array(phys))
+          .add("max_bond", t.max_bond())
+          .add("dtype", std::string(dtype_name(t.dtype())));
+      json += (json.size() > 1 ? ", " : "") + o.str();
+      continue;
+    }
+    std::printf("%s  %s  length %zu  layout %s  %s  max bond %zu\n", t.group.c_str(),
+                std::string(train_kind_name(t.kind)).c_str(), t.length(), t.layout.c_str(),
+                std::string(dtype_name(t.dtype())).c_str(), t.max_bond());
+    std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
+  }
+  if (cli.common.json) std::printf("%s]\n", json.c_str());
+  else if (trains.empty()) std::printf("%s: no trains\n", cli.inspect_file.c_str());
+}
+
+void cmd_generate(const Cli& cli) {
+  const auto& g = cli.generate;
+  const auto& c = cli.common;
+  TrainRef ref = parse_train_ref(g.output);
+  const bool is_mps = g.kind == "random-mps";
+  if (ref.group.empty()) ref.group = is_mps ? "/psi" : g.kind == "ising" ? "/H" : "/A";
+  const DType dt = c.dtype == "auto" ? DType::kFloat64 : parse_dtype(c.dtype, "--dtype");
+  if (g.kind == "ising" && g.phys != 2)
+    throw UsageError("--phys: the Ising MPO is for spins 1/2 (phys 2), got " +
+                     std::to_string(g.phys));
+  const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
+  OutputFile out(ref.file, c.force);
+  {
+    H5Writer w(out.temp_path(), ref.file);
+    TransferLog unused;
+    visit_dtype(dt, [&](auto zero) {
+      using T = decltype(zero);
+      std::vector<Tensor<T>> cores;
+      if (g.kind == "random-mps" || g.kind == "random-mpo")
+        cores = random_train<T>(is_mps ? TrainKind::kMps : TrainKind::kMpo, g.sites, g.bond,
+                                g.phys, seed);
+      else if (g.kind == "identity")
+        cores = identity_mpo<T>(g.sites, g.phys);
+      else
+        cores = ising_mpo<T>(g.sites, g.coupling, g.field);
+      w.write_train(ref.group, is_mps ? TrainKind::kMps : TrainKind::kMpo, cores, unused,
+                    "generated site");
+    });
+    w.close();
+  }
+  out.commit();
+  if (c.json) {
+    JsonObject o;
+    o.add("output", ref.file).add("group", ref.group).add("kind", g.kind).add("seed", seed);
+    std::printf("%s\n", o.str().c_str());
+  } else {
+    std::printf("wrote %s:%s (%s, %zu sites)\n", ref.file.c_str(), ref.group.c_str(),
+                g.kind.c_str(), g.sites);
+  }
+}
+
+}  // namespace srcc::app

@@ -1,0 +1,13 @@
+#pragma once
+// The subcommands. Each returns normally on success and throws an srcc::Error otherwise.
+#include <string>
+
+#include "cli.hpp"
+
+namespace srcc::app {
+
+void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line);
+void cmd_inspect(const Cli& cli);
+void cmd_generate(const Cli& cli);
+
+}  // namespace srcc::app

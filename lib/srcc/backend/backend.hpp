@@ -1,0 +1,100 @@
+#pragma once
+// The interface the sweep computes through. Every operation works on memory the backend owns
+// (host memory for the CPU backend, device memory for a GPU backend): the sweep never touches
+// elements directly, so the same sweep runs on every backend. Matrices are row-major unless a
+// function says column-major (the LAPACK-facing factorisations do, see sweep.cpp for why).
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "srcc/core/dtype.hpp"
+
+namespace srcc {
+
+enum class Op { kNone, kTrans, kConjTrans };
+
+// Backend-owned array of n elements, released by whatever made it.
+template <class T> class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(std::shared_ptr<T> p, std::size_t n) : ptr_(std::move(p)), size_(n) {}
+
+  T* data() { return ptr_.get(); }
+  const T* data() const { return ptr_.get(); }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+  void reset() {
+    ptr_.reset();
+    size_ = 0;
+  }
+
+ private:
+  std::shared_ptr<T> ptr_;
+  std::size_t size_ = 0;
+};
+
+template <class T> class Kernels {
+ public:
+  using R = real_t<T>;
+  virtual ~Kernels() = default;
+
+  virtual Buffer<T> allocate(std::size_t n) = 0;  // zero-initialised
+  // Makes host data available to the kernels: the CPU backend takes the vector over without a
+  // copy, a device backend uploads it. `moves_data()` tells which, for the transfer log.
+  virtual Buffer<T> adopt(std::vector<T>&& host) = 0;
+  virtual std::vector<T> download(const Buffer<T>& b, std::size_t n) = 0;
+  virtual bool moves_data() const = 0;
+
+  // Row-major, strided batched GEMM: for i < batch,
+  //   C_i = alpha · op(A_i) · op(B_i) + beta · C_i,   C_i is m × n, op(A_i) m × k, op(B_i) k × n,
+  // with X_i = X + i · stride_x.
+  virtual void gemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                    const T* a, std::size_t lda, std::size_t stride_a, const T* b,
+                    std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
+                    std::size_t stride_c, std::size_t batch) = 0;
+
+  // out[a, x, l, y] = env[a, l] · omega[a, x, y] for a < s, x < nx, l < nl, y < ny: the
+  // Khatri–Rao product of a sketched environment with one site's test tensor.
+  virtual void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny,
+                          const T* env, const T* omega, T* out) = 0;
+
+  // out[p, y, q, x, r] = in[p, x, q, y, r]: swaps two axes of a 5-axis row-major array.
+  virtual void swap_axes(std::size_t p, std::size_t x, std::size_t q, std::size_t y,
+                         std::size_t r, const T* in, T* out) = 0;
+
+  virtual void conj(std::size_t n, const T* in, T* out) = 0;  // element-wise conjugate
+  virtual void scale(std::size_t n, R alpha, T* x) = 0;
+  virtual R norm(std::size_t n, const T* x) = 0;  // Frobenius norm
+
+  // Thin QR of the column-major m × n matrix y (ld = m): on return y holds Q (m × k,
+  // k = min(m, n), orthonormal columns) and r the upper-triangular k × n factor (column-major,
+  // ld = k).
+  virtual void qr(std::size_t m, std::size_t n, T* y, T* r) = 0;
+  // SVD of the column-major m × n matrix a (destroyed): u (m × k), vt (k × n), k = min(m, n),
+  // column-major with leading dimension = rows; the k singular values (descending) are
+  // returned in host memory `s_host`, since the truncation decision is made on the host.
+  virtual void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) = 0;
+};
+
+// A compute device: hands out the kernels for each scalar type.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;          // "cpu", "cuda:0"
+  virtual std::string library_info() const = 0;  // BLAS/LAPACK (or CUDA) versions in use
+  template <class T> Kernels<T>& kernels();
+
+ protected:
+  virtual Kernels<float>& kernels_f32() = 0;
+  virtual Kernels<double>& kernels_f64() = 0;
+  virtual Kernels<cfloat>& kernels_c64() = 0;
+  virtual Kernels<cdouble>& kernels_c128() = 0;
+};
+
+template <> inline Kernels<float>& Backend::kernels<float>() { return kernels_f32(); }
+template <> inline Kernels<double>& Backend::kernels<double>() { return kernels_f64(); }
+template <> inline Kernels<cfloat>& Backend::kernels<cfloat>() { return kernels_c64(); }
+template <> inline Kernels<cdouble>& Backend::kernels<cdouble>() { return kernels_c128(); }
+
+}  // namespace srcc

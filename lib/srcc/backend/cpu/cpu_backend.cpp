@@ -1,0 +1,227 @@
+#include "srcc/backend/cpu/cpu_backend.hpp"
+
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "srcc/core/error.hpp"
+
+namespace srcc {
+
+namespace {
+
+CBLAS_TRANSPOSE to_cblas(Op op) {
+  switch (op) {
+    case Op::kNone: return CblasNoTrans;
+    case Op::kTrans: return CblasTrans;
+    case Op::kConjTrans: break;
+  }
+  return CblasConjTrans;
+}
+
+using blasint_t = blasint;
+blasint_t bi(std::size_t v) { return static_cast<blasint_t>(v); }
+
+// --- type dispatch to the BLAS / LAPACKE routine of each scalar type ---------------------
+
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           float alpha, const float* a, blasint_t lda, const float* b, blasint_t ldb, float beta,
+           float* c, blasint_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           double alpha, const double* a, blasint_t lda, const double* b, blasint_t ldb,
+           double beta, double* c, blasint_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           cfloat alpha, const cfloat* a, blasint_t lda, const cfloat* b, blasint_t ldb,
+           cfloat beta, cfloat* c, blasint_t ldc) {
+  cblas_cgemm(CblasRowMajor, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+}
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           cdouble alpha, const cdouble* a, blasint_t lda, const cdouble* b, blasint_t ldb,
+           cdouble beta, cdouble* c, blasint_t ldc) {
+  cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+}
+
+lapack_int geqrf(lapack_int m, lapack_int n, float* a, float* tau) {
+  return LAPACKE_sgeqrf(LAPACK_COL_MAJOR, m, n, a, m, tau);
+}
+lapack_int geqrf(lapack_int m, lapack_int n, double* a, double* tau) {
+  return LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, n, a, m, tau);
+}
+lapack_int geqrf(lapack_int m, lapack_int n, cfloat* a, cfloat* tau) {
+  return LAPACKE_cgeqrf(LAPACK_COL_MAJOR, m, n, reinterpret_cast<lapack_complex_float*>(a), m,
+                        reinterpret_cast<lapack_complex_float*>(tau));
+}
+lapack_int geqrf(lapack_int m, lapack_int n, cdouble* a, cdouble* tau) {
+  return LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, reinterpret_cast<lapack_complex_double*>(a), m,
+                        reinterpret_cast<lapack_complex_double*>(tau));
+}
+
+lapack_int orgqr(lapack_int m, lapack_int k, float* a, const float* tau) {
+  return LAPACKE_sorgqr(LAPACK_COL_MAJOR, m, k, k, a, m, tau);
+}
+lapack_int orgqr(lapack_int m, lapack_int k, double* a, const double* tau) {
+  return LAPACKE_dorgqr(LAPACK_COL_MAJOR, m, k, k, a, m, tau);
+}
+lapack_int orgqr(lapack_int m, lapack_int k, cfloat* a, const cfloat* tau) {
+  return LAPACKE_cungqr(LAPACK_COL_MAJOR, m, k, k, reinterpret_cast<lapack_complex_float*>(a), m,
+                        reinterpret_cast<const lapack_complex_float*>(tau));
+}
+lapack_int orgqr(lapack_int m, lapack_int k, cdouble* a, const cdouble* tau) {
+  return LAPACKE_zungqr(LAPACK_COL_MAJOR, m, k, k, reinterpret_cast<lapack_complex_double*>(a),
+                        m, reinterpret_cast<const lapack_complex_double*>(tau));
+}
+
+lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float* vt) {
+  return LAPACKE_sgesdd(LAPACK_COL_MAJOR, 'S', m, n, a, m, s, u, m, vt, std::min(m, n));
+}
+lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt) {
+  return LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, a, m, s, u, m, vt, std::min(m, n));
+}
+lapack_int gesdd(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt) {
+  return LAPACKE_cgesdd(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<lapack_complex_float*>(a),
+                        m, s, reinterpret_cast<lapack_complex_float*>(u), m,
+                        reinterpret_cast<lapack_complex_float*>(vt), std::min(m, n));
+}
+lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt) {
+  return LAPACKE_zgesdd(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<lapack_complex_double*>(a),
+                        m, s, reinterpret_cast<lapack_complex_double*>(u), m,
+                        reinterpret_cast<lapack_complex_double*>(vt), std::min(m, n));
+}
+
+template <class T> T conj_of(T x) {
+  if constexpr (is_complex_v<T>) return std::conj(x);
+  else return x;
+}
+
+void check_lapack(lapack_int info, const char* call, std::size_t m, std::size_t n) {
+  if (info != 0)
+    throw NumericalError(std::string("LAPACK ") + call + " failed with info " +
+                         std::to_string(info) + " on a " + std::to_string(m) + " x " +
+                         std::to_string(n) + " matrix");
+}
+
+template <class T> class CpuKernels final : public Kernels<T> {
+ public:
+  using R = real_t<T>;
+
+  Buffer<T> allocate(std::size_t n) override {
+    return Buffer<T>(std::shared_ptr<T>(new T[n](), std::default_delete<T[]>()), n);
+  }
+  Buffer<T> adopt(std::vector<T>&& host) override {
+    auto owner = std::make_shared<std::vector<T>>(std::move(host));
+    const std::size_t n = owner->size();
+    return Buffer<T>(std::shared_ptr<T>(owner, owner->data()), n);
+  }
+  std::vector<T> download(const Buffer<T>& b, std::size_t n) override {
+    return std::vector<T>(b.data(), b.data() + n);
+  }
+  bool moves_data() const override { return false; }
+
+  void gemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
+            std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
+            std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
+            std::size_t batch) override {
+    if (m == 0 || n == 0) return;
+    for (std::size_t i = 0; i < batch; ++i)
+      gemm1(to_cblas(op_a), to_cblas(op_b), bi(m), bi(n), bi(k), alpha, a + i * stride_a,
+            bi(lda), b + i * stride_b, bi(ldb), beta, c + i * stride_c, bi(ldc));
+  }
+
+  void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
+                  const T* omega, T* out) override {
+    for (std::size_t a = 0; a < s; ++a)
+      for (std::size_t x = 0; x < nx; ++x) {
+        const T* om = omega + (a * nx + x) * ny;
+        const T* e = env + a * nl;
+        T* o = out + (a * nx + x) * nl * ny;
+        for (std::size_t l = 0; l < nl; ++l)
+          for (std::size_t y = 0; y < ny; ++y) o[l * ny + y] = e[l] * om[y];
+      }
+  }
+
+  void swap_axes(std::size_t p, std::size_t x, std::size_t q, std::size_t y, std::size_t r,
+                 const T* in, T* out) override {
+    for (std::size_t ip = 0; ip < p; ++ip)
+      for (std::size_t ix = 0; ix < x; ++ix)
+        for (std::size_t iq = 0; iq < q; ++iq)
+          for (std::size_t iy = 0; iy < y; ++iy)
+            std::copy_n(in + (((ip * x + ix) * q + iq) * y + iy) * r, r,
+                        out + (((ip * y + iy) * q + iq) * x + ix) * r);
+  }
+
+  void conj(std::size_t n, const T* in, T* out) override {
+    for (std::size_t i = 0; i < n; ++i) out[i] = conj_of(in[i]);
+  }
+  void scale(std::size_t n, R alpha, T* x) override {
+    for (std::size_t i = 0; i < n; ++i) x[i] *= alpha;
+  }
+  R norm(std::size_t n, const T* x) override {
+    // Two passes (max, then scaled sum) so that float32 environments neither overflow nor
+    // underflow.
+    R big = 0;
+    for (std::size_t i = 0; i < n; ++i) big = std::max<R>(big, std::abs(x[i]));
+    if (big == 0) return 0;
+    R sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const R v = std::abs(x[i]) / big;
+      sum += v * v;
+    }
+    return big * std::sqrt(sum);
+  }
+
+  void qr(std::size_t m, std::size_t n, T* y, T* r) override {
+    const std::size_t k = std::min(m, n);
+    std::vector<T> tau(k);
+    check_lapack(geqrf(bi(m), bi(n), y, tau.data()), "geqrf", m, n);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < k; ++i) r[j * k + i] = i <= j ? y[j * m + i] : T{};
+    check_lapack(orgqr(bi(m), bi(k), y, tau.data()), "orgqr/ungqr", m, k);
+  }
+
+  void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) override {
+    check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
+  }
+};
+
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+  std::string library_info() const override { return blas_info(); }
+
+ protected:
+  Kernels<float>& kernels_f32() override { return f32_; }
+  Kernels<double>& kernels_f64() override { return f64_; }
+  Kernels<cfloat>& kernels_c64() override { return c64_; }
+  Kernels<cdouble>& kernels_c128() override { return c128_; }
+
+ private:
+  CpuKernels<float> f32_;
+  CpuKernels<double> f64_;
+  CpuKernels<cfloat> c64_;
+  CpuKernels<cdouble> c128_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cpu_backend(int threads) {
+  if (threads > 0) openblas_set_num_threads(threads);
+  return std::make_unique<CpuBackend>();
+}
+
+int blas_threads() { return openblas_get_num_threads(); }
+
+std::string blas_info() {
+  std::string cfg = openblas_get_config();
+  while (!cfg.empty() && cfg.back() == ' ') cfg.pop_back();
+  return "OpenBLAS " + cfg + "; LAPACKE";
+}
+
+}  // namespace srcc

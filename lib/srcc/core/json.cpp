@@ -1,0 +1,73 @@
+#include "srcc/core/json.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace srcc {
+
+std::string json_quote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+JsonObject& JsonObject::add(const std::string& key, const std::string& value) {
+  items_.emplace_back(key, json_quote(value));
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& key, double value) {
+  if (!std::isfinite(value)) {
+    items_.emplace_back(key, "null");
+  } else {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", value);
+    items_.emplace_back(key, buf);
+  }
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& key, std::int64_t value) {
+  items_.emplace_back(key, std::to_string(value));
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& key, std::uint64_t value) {
+  items_.emplace_back(key, std::to_string(value));
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& key, bool value) {
+  items_.emplace_back(key, value ? "true" : "false");
+  return *this;
+}
+
+JsonObject& JsonObject::add_raw(const std::string& key, const std::string& json) {
+  items_.emplace_back(key, json);
+  return *this;
+}
+
+std::string JsonObject::str() const {
+  std::string out = "{";
+  for (std::size_t i = 0; i < items_.size(); ++i)
+    out += (i ? ", " : "") + json_quote(items_[i].first) + ": " + items_[i].second;
+  return out + "}";
+}
+
+}  // namespace srcc

@@ -1,0 +1,52 @@
+#pragma once
+// RAII ownership of HDF5 identifiers and the small helpers both reader and writer need.
+// Only code under io/ includes this header (and with it hdf5.h).
+#include <hdf5.h>
+
+#include <string>
+#include <utility>
+
+#include "srcc/core/dtype.hpp"
+
+namespace srcc::h5 {
+
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, -1)), closer_(o.closer_) {}
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, -1);
+      closer_ = o.closer_;
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+
+  hid_t get() const { return id_; }
+  hid_t release() { return std::exchange(id_, -1); }  // the caller closes it
+  bool valid() const { return id_ >= 0; }
+  void reset() {
+    if (id_ >= 0 && closer_) closer_(id_);
+    id_ = -1;
+  }
+
+ private:
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+// Silences HDF5's own error stack printing: we report errors ourselves, naming the culprit.
+void quiet_errors();
+
+// The in-memory HDF5 type of a scalar type; complex as a compound with members named `re`, `im`.
+Handle memory_type(DType t, const char* re, const char* im);
+// The file type we write for a scalar type (little-endian IEEE; complex as {r, i}).
+Handle file_type(DType t);
+
+}  // namespace srcc::h5

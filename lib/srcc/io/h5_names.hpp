@@ -1,0 +1,40 @@
+#pragma once
+// Every HDF5 path, attribute and field name of the file contract (shared HDF5-SCHEMA.md,
+// schema version 1) in one place.
+namespace srcc::h5names {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Train groups.
+inline constexpr const char* kAttrType = "type";      // "MPS" | "MPO"
+inline constexpr const char* kAttrLayout = "layout";  // leg letters
+inline constexpr const char* kAttrLength = "length";  // number of sites
+
+// Complex compound member names we read ({r,i} is what we write).
+inline constexpr const char* kReal = "r";
+inline constexpr const char* kImag = "i";
+inline constexpr const char* kRealLong = "real";
+inline constexpr const char* kImagLong = "imag";
+
+// Output file.
+inline constexpr const char* kResult = "/result";
+inline constexpr const char* kLog = "/log";
+inline constexpr const char* kTransfers = "/log/transfers";
+inline constexpr const char* kSites = "/log/sites";
+
+// /log attributes.
+inline constexpr const char* kAttrSchemaVersion = "schema_version";
+inline constexpr const char* kAttrToolVersion = "tool_version";
+inline constexpr const char* kAttrCommandLine = "command_line";
+inline constexpr const char* kAttrPlan = "plan";
+inline constexpr const char* kAttrDevices = "devices";
+inline constexpr const char* kAttrBlas = "blas";
+inline constexpr const char* kAttrThreads = "threads";
+inline constexpr const char* kAttrSeed = "seed";
+inline constexpr const char* kAttrStart = "start_time";
+inline constexpr const char* kAttrEnd = "end_time";
+inline constexpr const char* kAttrWall = "wall_seconds";
+inline constexpr const char* kAttrSummary = "summary";      // JSON summary of the run
+inline constexpr const char* kAttrComplete = "complete";    // 1 once everything is written
+
+}  // namespace srcc::h5names

@@ -1,0 +1,203 @@
+#include "srcc/io/h5_writer.hpp"
+
+#include <chrono>
+#include <cstddef>
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5_names.hpp"
+
+namespace srcc {
+
+using h5::Handle;
+
+struct H5Writer::Impl {
+  Handle file;
+  std::string label;
+
+  void check(herr_t status, const std::string& what) const {
+    if (status < 0) throw OutputError(label + ": writing " + what + " failed");
+  }
+  Handle open_object(const std::string& path) const {
+    Handle o(H5Oopen(file.get(), path.c_str(), H5P_DEFAULT), H5Oclose);
+    if (!o.valid()) throw OutputError(label + ": cannot open " + path);
+    return o;
+  }
+  void attr(const std::string& object, const std::string& name, hid_t type, const void* value) {
+    Handle o = open_object(object);
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    if (H5Aexists(o.get(), name.c_str()) > 0) H5Adelete(o.get(), name.c_str());
+    Handle a(H5Acreate2(o.get(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+             H5Aclose);
+    if (!a.valid()) throw OutputError(label + ": cannot create attribute " + object + "@" + name);
+    check(H5Awrite(a.get(), type, value), object + "@" + name);
+  }
+};
+
+namespace {
+
+Handle vlen_string_type() {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_cset(t.get(), H5T_CSET_UTF8);
+  return t;
+}
+
+}  // namespace
+
+H5Writer::H5Writer(const std::string& path, std::string label) : impl_(std::make_unique<Impl>()) {
+  h5::quiet_errors();
+  impl_->label = std::move(label);
+  impl_->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  if (!impl_->file.valid()) throw OutputError(impl_->label + ": cannot create " + path);
+}
+
+H5Writer::~H5Writer() = default;
+
+void H5Writer::close() {
+  if (!impl_->file.valid()) return;
+  impl_->check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "file");
+  const hid_t id = impl_->file.release();
+  if (H5Fclose(id) < 0) throw OutputError(impl_->label + ": closing the file failed");
+}
+
+void H5Writer::create_group(const std::string& group) {
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  Handle g(H5Gcreate2(impl_->file.get(), group.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+           H5Gclose);
+  if (!g.valid()) throw OutputError(impl_->label + ": cannot create group " + group);
+}
+
+void H5Writer::string_attr(const std::string& object, const std::string& name,
+                           const std::string& value) {
+  Handle t = vlen_string_type();
+  const char* p = value.c_str();
+  impl_->attr(object, name, t.get(), &p);
+}
+
+void H5Writer::int_attr(const std::string& object, const std::string& name, std::int64_t value) {
+  impl_->attr(object, name, H5T_NATIVE_INT64, &value);
+}
+
+void H5Writer::double_attr(const std::string& object, const std::string& name, double value) {
+  impl_->attr(object, name, H5T_NATIVE_DOUBLE, &value);
+}
+
+template <class T>
+void H5Writer::write_train(const std::string& group, TrainKind kind,
+                           const std::vector<Tensor<T>>& cores, TransferLog& log,
+                           const std::string& what) {
+  create_group(group);
+  string_attr(group, h5names::kAttrType, std::string(train_kind_name(kind)));
+  string_attr(group, h5names::kAttrLayout, std::string(default_layout(kind)));
+  int_attr(group, h5names::kAttrLength, static_cast<std::int64_t>(cores.size()));
+  const DType dt = dtype_of<T>;
+  Handle ftype = h5::file_type(dt);
+  Handle mtype = h5::memory_type(dt, h5names::kReal, h5names::kImag);
+  const std::size_t n = cores.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto& c = cores[j];
+    std::vector<hsize_t> dims;
+    if (j != 0 || n == 1) dims.push_back(c.shape[kLegL]);
+    if (j + 1 != n) dims.push_back(c.shape[kLegR]);
+    if (j == 0 && n == 1) dims.push_back(c.shape[kLegR]);
+    dims.push_back(c.shape[kLegU]);
+    if (kind == TrainKind::kMpo) dims.push_back(c.shape[kLegD]);
+    Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+    const std::string path = group + "/" + std::to_string(j);
+    Handle d(H5Dcreate2(impl_->file.get(), path.c_str(), ftype.get(), space.get(), H5P_DEFAULT,
+                        H5P_DEFAULT, H5P_DEFAULT),
+             H5Dclose);
+    if (!d.valid()) throw OutputError(impl_->label + ": cannot create dataset " + path);
+    impl_->check(H5Dwrite(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.data.data()),
+                 "dataset " + path);
+    const std::string dn(dtype_name(dt));
+    log.add({.what = what, .site = static_cast<std::int64_t>(j),
+             .mechanism = mechanism::kFileWrite, .source = "host",
+             .target = "file:" + impl_->label + ":" + path, .dtype_from = dn, .dtype_to = dn,
+             .bytes = static_cast<std::int64_t>(c.bytes()),
+             .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                            .count()});
+  }
+}
+
+template void H5Writer::write_train(const std::string&, TrainKind, const std::vector<Tensor<float>>&,
+                                    TransferLog&, const std::string&);
+template void H5Writer::write_train(const std::string&, TrainKind,
+                                    const std::vector<Tensor<double>>&, TransferLog&,
+                                    const std::string&);
+template void H5Writer::write_train(const std::string&, TrainKind,
+                                    const std::vector<Tensor<cfloat>>&, TransferLog&,
+                                    const std::string&);
+template void H5Writer::write_train(const std::string&, TrainKind,
+                                    const std::vector<Tensor<cdouble>>&, TransferLog&,
+                                    const std::string&);
+
+namespace {
+
+// Row types with fixed layout for the compound tables; strings as variable-length char*.
+struct TransferRow {
+  std::int64_t seq;
+  const char* what;
+  std::int64_t site;
+  const char* mechanism;
+  const char* declined;
+  const char* source;
+  const char* target;
+  const char* dtype_from;
+  const char* dtype_to;
+  std::int64_t bytes;
+  double seconds;
+};
+
+template <class Row> void write_table(H5Writer::Impl& impl, const std::string& path,
+                                      hid_t type, const std::vector<Row>& rows) {
+  const hsize_t n = rows.size();
+  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  Handle d(H5Dcreate2(impl.file.get(), path.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                      H5P_DEFAULT),
+           H5Dclose);
+  if (!d.valid()) throw OutputError(impl.label + ": cannot create dataset " + path);
+  if (n > 0) impl.check(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), path);
+}
+
+}  // namespace
+
+void H5Writer::write_transfers(const std::string& path, const std::vector<TransferRecord>& rows) {
+  Handle str = vlen_string_type();
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(TransferRow)), H5Tclose);
+  H5Tinsert(t.get(), "seq", offsetof(TransferRow, seq), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), "what", offsetof(TransferRow, what), str.get());
+  H5Tinsert(t.get(), "site", offsetof(TransferRow, site), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), "mechanism", offsetof(TransferRow, mechanism), str.get());
+  H5Tinsert(t.get(), "declined", offsetof(TransferRow, declined), str.get());
+  H5Tinsert(t.get(), "source", offsetof(TransferRow, source), str.get());
+  H5Tinsert(t.get(), "target", offsetof(TransferRow, target), str.get());
+  H5Tinsert(t.get(), "dtype_from", offsetof(TransferRow, dtype_from), str.get());
+  H5Tinsert(t.get(), "dtype_to", offsetof(TransferRow, dtype_to), str.get());
+  H5Tinsert(t.get(), "bytes", offsetof(TransferRow, bytes), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), "seconds", offsetof(TransferRow, seconds), H5T_NATIVE_DOUBLE);
+  std::vector<TransferRow> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows)
+    out.push_back({r.seq, r.what.c_str(), r.site, r.mechanism.c_str(), r.declined.c_str(),
+                   r.source.c_str(), r.target.c_str(), r.dtype_from.c_str(), r.dtype_to.c_str(),
+                   r.bytes, r.seconds});
+  write_table(*impl_, path, t.get(), out);
+}
+
+void H5Writer::write_sites(const std::string& path, const std::vector<SiteStats>& rows) {
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(SiteStats)), H5Tclose);
+  H5Tinsert(t.get(), "site", offsetof(SiteStats, site), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), "bond_left", offsetof(SiteStats, bond_left), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), "bond_right", offsetof(SiteStats, bond_right), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), "sketch_columns", offsetof(SiteStats, sketch_columns), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), "error_estimate", offsetof(SiteStats, error_estimate), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), "norm_estimate", offsetof(SiteStats, norm_estimate), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), "seconds", offsetof(SiteStats, seconds), H5T_NATIVE_DOUBLE);
+  write_table(*impl_, path, t.get(), rows);
+}
+
+}  // namespace srcc

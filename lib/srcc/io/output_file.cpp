@@ -1,0 +1,58 @@
+#include "srcc/io/output_file.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "srcc/core/error.hpp"
+#include "srcc/core/rng.hpp"
+
+namespace srcc {
+
+namespace fs = std::filesystem;
+
+void check_output_path(const std::string& path, bool force) {
+  if (path.empty()) throw UsageError("-o/--output: no output file given");
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec))
+    throw OutputError(path + ": directory " + dir.string() + " does not exist");
+  if (fs::exists(p, ec) && !force)
+    throw OutputError(path + ": file exists (use --force to replace it)");
+  if (fs::is_directory(p, ec)) throw OutputError(path + ": is a directory");
+}
+
+OutputFile::OutputFile(std::string final_path, bool force)
+    : final_(std::move(final_path)), force_(force) {
+  check_output_path(final_, force_);
+  const fs::path p(final_);
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".tmp-%d-%08llx", static_cast<int>(getpid()),
+                static_cast<unsigned long long>(Rng::random_seed() & 0xffffffffULL));
+  temp_ = (p.parent_path() / ("." + p.filename().string() + suffix)).string();
+}
+
+OutputFile::~OutputFile() {
+  if (!committed_) std::remove(temp_.c_str());
+}
+
+void OutputFile::commit() {
+  if (force_) {
+    if (std::rename(temp_.c_str(), final_.c_str()) != 0)
+      throw OutputError(final_ + ": cannot move the result into place: " + std::strerror(errno));
+  } else {
+    // link() fails if the target exists: no race can make us clobber a file.
+    if (::link(temp_.c_str(), final_.c_str()) != 0)
+      throw OutputError(final_ + ": cannot move the result into place: " +
+                        std::string(errno == EEXIST ? "file appeared meanwhile (use --force)"
+                                                    : std::strerror(errno)));
+    std::remove(temp_.c_str());
+  }
+  committed_ = true;
+}
+
+}  // namespace srcc

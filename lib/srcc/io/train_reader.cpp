@@ -1,0 +1,282 @@
+#include "srcc/io/train_reader.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5_names.hpp"
+
+namespace srcc {
+
+namespace {
+
+using h5::Handle;
+
+Handle open_file(const std::string& file) {
+  h5::quiet_errors();
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec))
+    throw InputError(file + ": no such file");
+  if (H5Fis_hdf5(file.c_str()) <= 0) throw InputError(file + ": not an HDF5 file");
+  Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!f.valid()) throw InputError(file + ": cannot open for reading");
+  return f;
+}
+
+bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
+
+std::string read_string_attr(hid_t obj, const char* name, const std::string& where) {
+  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+  if (!a.valid()) throw InputError(where + ": cannot open attribute '" + name + "'");
+  Handle ftype(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tget_class(ftype.get()) != H5T_STRING)
+    throw InputError(where + ": attribute '" + std::string(name) + "' is not a string");
+  if (H5Tis_variable_str(ftype.get()) > 0) {
+    Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(mtype.get(), H5T_VARIABLE);
+    H5Tset_cset(mtype.get(), H5Tget_cset(ftype.get()));
+    char* s = nullptr;
+    if (H5Aread(a.get(), mtype.get(), &s) < 0 || s == nullptr)
+      throw InputError(where + ": cannot read attribute '" + name + "'");
+    std::string out(s);
+    H5free_memory(s);
+    return out;
+  }
+  const std::size_t size = H5Tget_size(ftype.get());
+  std::string out(size, '\0');
+  Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(mtype.get(), size);
+  if (H5Aread(a.get(), mtype.get(), out.data()) < 0)
+    throw InputError(where + ": cannot read attribute '" + name + "'");
+  out.resize(out.find('\0') == std::string::npos ? size : out.find('\0'));
+  return out;
+}
+
+long long read_int_attr(hid_t obj, const char* name, const std::string& where) {
+  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+  Handle ftype(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tget_class(ftype.get()) != H5T_INTEGER)
+    throw InputError(where + ": attribute '" + std::string(name) + "' is not an integer");
+  long long v = 0;
+  if (H5Aread(a.get(), H5T_NATIVE_LLONG, &v) < 0)
+    throw InputError(where + ": cannot read attribute '" + name + "'");
+  return v;
+}
+
+// Element type of a dataset plus the member names of a complex compound.
+struct StoredType {
+  DType dtype;
+  std::string re = h5names::kReal, im = h5names::kImag;
+};
+
+StoredType stored_type(hid_t dset, const std::string& where) {
+  Handle t(H5Dget_type(dset), H5Tclose);
+  const auto cls = H5Tget_class(t.get());
+  const std::size_t size = H5Tget_size(t.get());
+  if (cls == H5T_FLOAT && (size == 4 || size == 8))
+    return {size == 4 ? DType::kFloat32 : DType::kFloat64};
+  if (cls == H5T_COMPOUND && H5Tget_nmembers(t.get()) == 2) {
+    char* n0 = H5Tget_member_name(t.get(), 0);
+    char* n1 = H5Tget_member_name(t.get(), 1);
+    StoredType st{DType::kComplex128, n0, n1};
+    H5free_memory(n0);
+    H5free_memory(n1);
+    Handle m0(H5Tget_member_type(t.get(), 0), H5Tclose);
+    Handle m1(H5Tget_member_type(t.get(), 1), H5Tclose);
+    const bool names_ok = (st.re == h5names::kReal && st.im == h5names::kImag) ||
+                          (st.re == h5names::kRealLong && st.im == h5names::kImagLong);
+    const std::size_t ms = H5Tget_size(m0.get());
+    if (names_ok && H5Tget_class(m0.get()) == H5T_FLOAT && H5Tget_class(m1.get()) == H5T_FLOAT &&
+        ms == H5Tget_size(m1.get()) && (ms == 4 || ms == 8)) {
+      st.dtype = ms == 4 ? DType::kComplex64 : DType::kComplex128;
+      return st;
+    }
+  }
+  throw InputError(where +
+                   ": unsupported element type (expected float32, float64, or a complex "
+                   "compound of two equal floats named r,i or real,imag)");
+}
+
+std::vector<std::size_t> dataset_shape(hid_t dset) {
+  Handle space(H5Dget_space(dset), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return {dims.begin(), dims.end()};
+}
+
+TrainInfo describe(hid_t file, const std::string& file_name, const std::string& group) {
+  TrainInfo info;
+  info.file = file_name;
+  info.group = group;
+  const std::string where = info.where();
+  if (H5Lexists(file, group.c_str(), H5P_DEFAULT) <= 0)
+    throw InputError(where + ": no such group");
+  Handle g(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose);
+  if (!g.valid()) throw InputError(where + ": not a group");
+  if (!has_attr(g.get(), h5names::kAttrType))
+    throw InputError(where + ": missing attribute 'type' (\"MPS\" or \"MPO\")");
+  const std::string type = read_string_attr(g.get(), h5names::kAttrType, where);
+  if (type == "MPS") info.kind = TrainKind::kMps;
+  else if (type == "MPO") info.kind = TrainKind::kMpo;
+  else throw InputError(where + ": attribute 'type' is '" + type + "', expected MPS or MPO");
+  info.layout = has_attr(g.get(), h5names::kAttrLayout)
+                    ? read_string_attr(g.get(), h5names::kAttrLayout, where)
+                    : std::string(default_layout(info.kind));
+  const Layout layout(info.kind, info.layout, where);
+
+  std::size_t n = 0;
+  while (H5Lexists(g.get(), std::to_string(n).c_str(), H5P_DEFAULT) > 0) ++n;
+  H5G_info_t ginfo;
+  H5Gget_info(g.get(), &ginfo);
+  if (ginfo.nlinks > n) {
+    // Some other member: find whether it looks like a site beyond a gap.
+    for (hsize_t i = 0; i < ginfo.nlinks; ++i) {
+      char name[64] = {0};
+      H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name,
+                         H5P_DEFAULT);
+      const std::string s(name);
+      if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
+          std::stoull(s) >= n)
+        throw InputError(where + ": dataset \"" + std::to_string(n) + "\" is missing (found \"" +
+                         s + "\"; sites must be named 0 … n-1 without gaps)");
+    }
+  }
+  if (has_attr(g.get(), h5names::kAttrLength)) {
+    const long long len = read_int_attr(g.get(), h5names::kAttrLength, where);
+    if (len != static_cast<long long>(n))
+      throw InputError(where + ": attribute 'length' is " + std::to_string(len) + " but " +
+                       std::to_string(n) + " site datasets were found" +
+                       (len > static_cast<long long>(n)
+                            ? " (missing dataset \"" + std::to_string(n) + "\")"
+                            : ""));
+  }
+  if (n == 0) throw InputError(where + ": train has no sites (no dataset \"0\")");
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::string ds_where = info.where(j);
+    Handle d(H5Dopen2(g.get(), std::to_string(j).c_str(), H5P_DEFAULT), H5Dclose);
+    if (!d.valid()) throw InputError(ds_where + ": not a dataset");
+    auto shape = dataset_shape(d.get());
+    const std::string letters = layout.dataset_letters(j, n, shape.size(), ds_where);
+    info.dtypes.push_back(stored_type(d.get(), ds_where).dtype);
+    info.dims.push_back(internal_dims(letters, shape.data()));
+    info.dataset_letters.push_back(letters);
+    info.dataset_shapes.push_back(std::move(shape));
+  }
+  return info;
+}
+
+herr_t collect_train_groups(hid_t root, const char* name, const H5L_info_t*, void* out) {
+  H5O_info_t oinfo;
+  if (H5Oget_info_by_name(root, name, &oinfo, H5P_DEFAULT) < 0) return 0;
+  if (oinfo.type != H5O_TYPE_GROUP) return 0;
+  if (H5Aexists_by_name(root, name, h5names::kAttrType, H5P_DEFAULT) > 0)
+    static_cast<std::vector<std::string>*>(out)->push_back(std::string("/") + name);
+  return 0;
+}
+
+std::vector<std::string> train_groups(hid_t file) {
+  std::vector<std::string> groups;
+  if (H5Aexists(file, h5names::kAttrType) > 0) groups.push_back("/");
+  H5Lvisit(file, H5_INDEX_NAME, H5_ITER_INC, collect_train_groups, &groups);
+  return groups;
+}
+
+template <class T> bool all_finite(const Tensor<T>& t, std::size_t& bad) {
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    bool ok;
+    if constexpr (is_complex_v<T>) ok = std::isfinite(t.data[i].real()) && std::isfinite(t.data[i].imag());
+    else ok = std::isfinite(t.data[i]);
+    if (!ok) {
+      bad = i;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape) {
+  std::vector<std::size_t> idx(shape.size());
+  for (std::size_t a = shape.size(); a-- > 0;) {
+    idx[a] = flat % shape[a];
+    flat /= shape[a];
+  }
+  return shape_string(idx);
+}
+
+}  // namespace
+
+std::vector<TrainInfo> list_trains(const std::string& file) {
+  Handle f = open_file(file);
+  std::vector<TrainInfo> out;
+  for (const auto& g : train_groups(f.get())) out.push_back(describe(f.get(), file, g));
+  return out;
+}
+
+struct TrainReader::Impl {
+  Handle file;
+  TrainInfo info;
+};
+
+TrainReader::TrainReader(const TrainRef& ref) : impl_(std::make_unique<Impl>()) {
+  impl_->file = open_file(ref.file);
+  std::string group = ref.group;
+  if (group.empty()) {
+    const auto groups = train_groups(impl_->file.get());
+    if (groups.empty())
+      throw InputError(ref.file + ": holds no train (no group with a 'type' attribute)");
+    if (groups.size() > 1) {
+      std::string list;
+      for (const auto& g : groups) list += (list.empty() ? "" : ", ") + g;
+      throw InputError(ref.file + ": holds " + std::to_string(groups.size()) +
+                       " trains (" + list + "); name one as " + ref.file + ":/group");
+    }
+    group = groups.front();
+  }
+  impl_->info = describe(impl_->file.get(), ref.file, group);
+}
+
+TrainReader::~TrainReader() = default;
+TrainReader::TrainReader(TrainReader&&) noexcept = default;
+TrainReader& TrainReader::operator=(TrainReader&&) noexcept = default;
+
+const TrainInfo& TrainReader::info() const { return impl_->info; }
+
+AnyTensor TrainReader::read_site(std::size_t site, TransferLog& log) const {
+  const auto& info = impl_->info;
+  const std::string where = info.where(site);
+  const auto start = std::chrono::steady_clock::now();
+  Handle d(H5Dopen2(impl_->file.get(), info.dataset_path(site).c_str(), H5P_DEFAULT), H5Dclose);
+  if (!d.valid()) throw InputError(where + ": cannot open dataset");
+  const StoredType st = stored_type(d.get(), where);
+  const auto& shape = info.dataset_shapes[site];
+  AnyTensor out = visit_dtype(st.dtype, [&](auto zero) -> AnyTensor {
+    using T = decltype(zero);
+    Tensor<T> t(shape);
+    Handle mtype = h5::memory_type(st.dtype, st.re.c_str(), st.im.c_str());
+    if (H5Dread(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, t.data.data()) < 0)
+      throw InputError(where + ": reading the dataset failed");
+    std::size_t bad = 0;
+    if (!all_finite(t, bad))
+      throw InputError(where + ": non-finite value (NaN or Inf) at index " +
+                       index_string(bad, shape));
+    return t;
+  });
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string dt(dtype_name(st.dtype));
+  log.add({.what = std::string(info.kind == TrainKind::kMps ? "mps site" : "mpo site"),
+           .site = static_cast<std::int64_t>(site),
+           .mechanism = mechanism::kFileRead,
+           .source = "file:" + where,
+           .target = "host",
+           .dtype_from = dt,
+           .dtype_to = dt,
+           .bytes = static_cast<std::int64_t>(shape_size(shape) * dtype_size(st.dtype)),
+           .seconds = seconds});
+  return out;
+}
+
+}  // namespace srcc

@@ -1,0 +1,23 @@
+#include "srcc/log/transfer_log.hpp"
+
+namespace srcc {
+
+void TransferLog::add(TransferRecord r) {
+  std::lock_guard lock(mutex_);
+  r.seq = static_cast<std::int64_t>(records_.size());
+  records_.push_back(std::move(r));
+}
+
+std::vector<TransferRecord> TransferLog::records() const {
+  std::lock_guard lock(mutex_);
+  return records_;
+}
+
+std::map<std::string, std::int64_t> TransferLog::bytes_by_mechanism() const {
+  std::lock_guard lock(mutex_);
+  std::map<std::string, std::int64_t> out;
+  for (const auto& r : records_) out[r.mechanism] += r.bytes;
+  return out;
+}
+
+}  // namespace srcc

@@ -1,0 +1,49 @@
+#pragma once
+// The conversion/transfer log (/log/transfers in the output, HDF5-SCHEMA.md): one record for
+// every time tensor data is read, cast, permuted, copied or written.
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace srcc {
+
+// Mechanism names exactly as the schema spells them.
+namespace mechanism {
+inline constexpr const char* kStaysInPlace = "stays in place";
+inline constexpr const char* kHostCopy = "host copy";
+inline constexpr const char* kDeviceMove = "device move";
+inline constexpr const char* kSharedHostBuffer = "shared host buffer";
+inline constexpr const char* kFileRead = "file read";
+inline constexpr const char* kFileWrite = "file write";
+}  // namespace mechanism
+
+struct TransferRecord {
+  std::int64_t seq = 0;      // order of the event, from 0 (assigned by TransferLog::add)
+  std::string what;          // "mpo site", "mps site", "environment", "result site", ...
+  std::int64_t site = -1;    // site index, -1 where none
+  std::string mechanism;     // one of srcc::mechanism
+  std::string declined;      // mechanisms refused first, with the reason; "" if none
+  std::string source;        // "file:in.h5:/psi/3", "host", ...
+  std::string target;
+  std::string dtype_from;    // "float64", ...
+  std::string dtype_to;
+  std::int64_t bytes = 0;    // bytes moved (0 for "stays in place")
+  double seconds = 0.0;      // wall time of the move
+};
+
+class TransferLog {
+ public:
+  // Appends `r` with the next sequence number; safe to call from several threads.
+  void add(TransferRecord r);
+  std::vector<TransferRecord> records() const;
+  // Sum of `bytes` per mechanism: how a user checks what a run moved.
+  std::map<std::string, std::int64_t> bytes_by_mechanism() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<TransferRecord> records_;
+};
+
+}  // namespace srcc

@@ -1,0 +1,194 @@
+#include "srcc/run.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+
+#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/core/error.hpp"
+#include "srcc/core/json.hpp"
+#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/output_file.hpp"
+#include "srcc/io/train_reader.hpp"
+#include "srcc/sweep/sweep.hpp"
+#include "srcc/train/site_loader.hpp"
+#include "srcc/version.hpp"
+
+namespace srcc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::int64_t peak_rss_bytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<std::int64_t>(ru.ru_maxrss) * 1024;
+}
+
+struct Inputs {
+  std::vector<TrainReader> readers;
+  Stack stack;
+};
+
+Inputs open_inputs(const RunOptions& o) {
+  if (o.trains.empty()) throw UsageError("no input trains given");
+  Inputs in;
+  for (const auto& ref : o.trains) {
+    in.readers.emplace_back(ref);
+    in.stack.layers.push_back(in.readers.back().info());
+  }
+  validate_stack(in.stack);
+  return in;
+}
+
+DType working_dtype(const RunOptions& o, const Stack& stack) {
+  if (!o.dtype) return stack.dtype();
+  if (!dtype_is_complex(*o.dtype))
+    for (const auto& l : stack.layers)
+      if (dtype_is_complex(l.dtype()))
+        throw UsageError("--dtype " + std::string(dtype_name(*o.dtype)) + ": " + l.where() +
+                         " is " + std::string(dtype_name(l.dtype())) +
+                         " and its imaginary part would be lost; use --dtype auto or a "
+                         "complex type");
+  return *o.dtype;
+}
+
+template <class T>
+RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter& reporter,
+                     const std::function<void()>& check_interrupt) {
+  const auto wall0 = Clock::now();
+  const std::string start_time = utc_now();
+  RunSummary sum;
+  sum.output = o.output;
+  sum.dtype = dtype_of<T>;
+  sum.seed = o.sweep.seed;
+  TransferLog log;
+
+  // Read every site once, one dataset at a time, converting to the working type and order.
+  auto t0 = Clock::now();
+  StackData<T> data{in.stack, {}};
+  const std::size_t n = in.stack.length();
+  for (std::size_t i = 0; i < in.readers.size(); ++i) {
+    data.sites.emplace_back();
+    for (std::size_t j = 0; j < n; ++j) {
+      check_interrupt();
+      const auto& info = in.readers[i].info();
+      data.sites[i].push_back(to_internal<T>(in.readers[i].read_site(j, log), info, j, log));
+    }
+    reporter.progress("read", i + 1, in.readers.size());
+  }
+  sum.read_seconds = since(t0);
+
+  auto backend = make_cpu_backend(o.threads);
+  sum.threads = blas_threads();
+  t0 = Clock::now();
+  SweepResult<T> result = run_sweep(data, o.sweep, *backend, log, reporter, check_interrupt);
+  sum.sweep_seconds = since(t0);
+  sum.flops = result.flops;
+  check_interrupt();
+
+  t0 = Clock::now();
+  sum.kind = result.kind;
+  sum.sites = result.cores.size();
+  for (std::size_t j = 0; j + 1 < sum.sites; ++j) {
+    sum.bonds.push_back(static_cast<std::int64_t>(result.cores[j].shape[kLegR]));
+    sum.max_bond = std::max(sum.max_bond, sum.bonds.back());
+  }
+  double norm2 = 0;
+  for (const auto& v : result.cores.front().data) norm2 += std::norm(std::complex<double>(v));
+  sum.norm = std::sqrt(norm2);
+
+  OutputFile out(o.output, o.force);
+  H5Writer w(out.temp_path(), o.output);
+  w.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
+  sum.bytes_by_mechanism = log.bytes_by_mechanism();
+  sum.write_seconds = since(t0);
+  sum.wall_seconds = since(wall0);
+  sum.peak_rss_bytes = peak_rss_bytes();
+
+  w.create_group(h5names::kLog);
+  const std::string lg = h5names::kLog;
+  w.int_attr(lg, h5names::kAttrSchemaVersion, h5names::kSchemaVersion);
+  w.string_attr(lg, h5names::kAttrToolVersion, kVersion);
+  w.string_attr(lg, h5names::kAttrCommandLine, o.command_line);
+  w.string_attr(lg, h5names::kAttrPlan, plan.to_json());
+  w.string_attr(lg, h5names::kAttrDevices, backend->name());
+  w.string_attr(lg, h5names::kAttrBlas, backend->library_info());
+  w.int_attr(lg, h5names::kAttrThreads, sum.threads);
+  w.int_attr(lg, h5names::kAttrSeed, static_cast<std::int64_t>(o.sweep.seed));
+  w.string_attr(lg, h5names::kAttrStart, start_time);
+  w.string_attr(lg, h5names::kAttrEnd, utc_now());
+  w.double_attr(lg, h5names::kAttrWall, sum.wall_seconds);
+  w.string_attr(lg, h5names::kAttrSummary, sum.to_json());
+  w.write_transfers(h5names::kTransfers, log.records());
+  w.write_sites(h5names::kSites, result.sites);
+  // Written last: a reader that sees complete = 1 knows every other part is there.
+  w.int_attr(lg, h5names::kAttrComplete, 1);
+  w.close();
+  check_interrupt();
+  out.commit();
+  reporter.progress("write", 1, 1);
+  return sum;
+}
+
+}  // namespace
+
+std::string RunSummary::to_json() const {
+  JsonObject by_mech;
+  for (const auto& [k, v] : bytes_by_mechanism) by_mech.add(k, v);
+  JsonObject o;
+  o.add("output", output)
+      .add("result", std::string(train_kind_name(kind)))
+      .add("sites", sites)
+      .add_raw("bonds", json_array(bonds))
+      .add("max_bond", max_bond)
+      .add("norm", norm)
+      .add("dtype", std::string(dtype_name(dtype)))
+      .add("seed", seed)
+      .add("threads", threads)
+      .add("read_seconds", read_seconds)
+      .add("sweep_seconds", sweep_seconds)
+      .add("write_seconds", write_seconds)
+      .add("wall_seconds", wall_seconds)
+      .add("gflop", flops / 1e9)
+      .add("gflops_per_second", sweep_seconds > 0 ? flops / 1e9 / sweep_seconds : 0.0)
+      .add("peak_rss_bytes", peak_rss_bytes)
+      .add_raw("bytes_by_mechanism", by_mech.str());
+  return o.str();
+}
+
+Plan plan_run(const RunOptions& options) {
+  validate(options.sweep);
+  Inputs in = open_inputs(options);
+  return make_plan(in.stack, options.sweep, working_dtype(options, in.stack), options.threads);
+}
+
+RunSummary run(const RunOptions& options, Reporter& reporter,
+               const std::function<void()>& check_interrupt) {
+  validate(options.sweep);
+  check_output_path(options.output, options.force);
+  Inputs in = open_inputs(options);
+  const DType dt = working_dtype(options, in.stack);
+  const Plan plan = make_plan(in.stack, options.sweep, dt, options.threads);
+  return visit_dtype(dt, [&](auto zero) {
+    return run_typed<decltype(zero)>(options, in, plan, reporter, check_interrupt);
+  });
+}
+
+}  // namespace srcc

@@ -1,0 +1,54 @@
+#pragma once
+// run(): the one place that chains the stages of a product or compression:
+//   read trains → validate → plan → sweep → write result + log (atomically).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "srcc/core/dtype.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/plan/plan.hpp"
+#include "srcc/sweep/sweep_options.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+struct RunOptions {
+  std::vector<TrainRef> trains;      // mathematical order: operators first, the state last
+  std::string output;                // output .h5 path
+  bool force = false;                // replace an existing output
+  SweepOptions sweep;                // χ̄, cutoff, seed
+  std::optional<DType> dtype;        // working type; empty = promoted input type ("auto")
+  int threads = 0;                   // BLAS threads; 0 = the BLAS library's default
+  std::string command_line;          // recorded in /log
+};
+
+struct RunSummary {
+  std::string output;
+  TrainKind kind = TrainKind::kMps;
+  std::size_t sites = 0;
+  std::vector<std::int64_t> bonds;   // output bond at each cut (n - 1 values)
+  std::int64_t max_bond = 0;
+  double norm = 0;                   // Frobenius norm of the result (= ‖core 0‖)
+  DType dtype = DType::kFloat64;
+  std::uint64_t seed = 0;
+  int threads = 0;
+  double read_seconds = 0, sweep_seconds = 0, write_seconds = 0, wall_seconds = 0;
+  double flops = 0;                  // real flops of the sweep's GEMMs
+  std::int64_t peak_rss_bytes = 0;   // process peak resident memory at the end of the run
+  std::map<std::string, std::int64_t> bytes_by_mechanism;
+  std::string to_json() const;
+};
+
+// Reads the stack's metadata and returns the plan, without reading tensor data.
+Plan plan_run(const RunOptions& options);
+
+// Computes the product and writes it; throws an srcc::Error on failure, leaving no output
+// under the final name. `check_interrupt` is called between sites and throws to stop.
+RunSummary run(const RunOptions& options, Reporter& reporter,
+               const std::function<void()>& check_interrupt = [] {});
+
+}  // namespace srcc

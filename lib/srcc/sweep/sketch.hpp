@@ -1,0 +1,27 @@
+#pragma once
+// The Gaussian test tensors Ω_j of shape (s, u_j, d_j), drawn on the host from one seeded
+// generator in site order, so that a seed gives the same draws on every backend.
+#include <cstdint>
+#include <vector>
+
+#include "srcc/core/dtype.hpp"
+#include "srcc/core/rng.hpp"
+
+namespace srcc {
+
+// Entries N(0, 1) for real types, (x + iy)/√2 with x, y ~ N(0, 1) for complex types.
+template <class T> std::vector<T> draw_gaussian(Rng& rng, std::size_t count) {
+  std::vector<T> out(count);
+  for (auto& v : out) {
+    if constexpr (is_complex_v<T>) {
+      const double re = rng.normal(), im = rng.normal();
+      constexpr double kHalf = 0.70710678118654752440;
+      v = T(static_cast<real_t<T>>(re * kHalf), static_cast<real_t<T>>(im * kHalf));
+    } else {
+      v = static_cast<T>(rng.normal());
+    }
+  }
+  return out;
+}
+
+}  // namespace srcc

@@ -1,0 +1,41 @@
+#pragma once
+// Successive Randomized Compression (SRC) of a stack of trains: the compressed product
+// A_1 · … · A_{k-1} · ψ (or a single train) as a new train, following
+//   C. Camaño, E. N. Epperly, J. A. Tropp, "Successive randomized compression: a randomized
+//   algorithm for the compressed MPO-MPS product", arXiv:2504.06475.
+// See ALGORITHM.md for the sweep and its accuracy controls.
+#include <functional>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/core/tensor.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/log/site_stats.hpp"
+#include "srcc/log/transfer_log.hpp"
+#include "srcc/sweep/sweep_options.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+// The stack's tensor data in the working type: sites[layer][site], internal (l, r, u, d).
+template <class T> struct StackData {
+  Stack stack;
+  std::vector<std::vector<Tensor<T>>> sites;
+};
+
+// The product as a train: cores in (l, r, u, d) order; cores 1 … n-1 right-orthonormal,
+// core 0 carries the norm. For an MPS result d = 1.
+template <class T> struct SweepResult {
+  TrainKind kind = TrainKind::kMps;
+  std::vector<Tensor<T>> cores;
+  std::vector<SiteStats> sites;
+  double flops = 0;  // real floating-point operations of the GEMMs (complex multiply-add = 8)
+};
+
+// Runs the sweep. Calls `check_interrupt` between sites (it throws to stop the run).
+template <class T>
+SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, Backend& backend,
+                         TransferLog& log, Reporter& reporter,
+                         const std::function<void()>& check_interrupt = [] {});
+
+}  // namespace srcc

@@ -1,0 +1,25 @@
+#pragma once
+// Example and test trains: the SRC paper's random recipe, the identity and the transverse-field
+// Ising Hamiltonian. All cores in the internal (l, r, u, d) order.
+#include <cstdint>
+#include <vector>
+
+#include "srcc/core/tensor.hpp"
+#include "srcc/train/layout.hpp"
+
+namespace srcc {
+
+// Entries i.i.d. Uniform[−0.5, 1] (real and imaginary parts alike), each site divided by its
+// Frobenius norm. Bonds are `bond` everywhere inside, 1 at the ends; `phys` is the physical
+// (MPS) or up = down (MPO) dimension.
+template <class T>
+std::vector<Tensor<T>> random_train(TrainKind kind, std::size_t sites, std::size_t bond,
+                                    std::size_t phys, std::uint64_t seed);
+
+// The identity operator as an MPO of bond 1.
+template <class T> std::vector<Tensor<T>> identity_mpo(std::size_t sites, std::size_t phys);
+
+// H = −J Σ Z_i Z_{i+1} − h Σ X_i on spins 1/2, as an MPO of bond 3.
+template <class T> std::vector<Tensor<T>> ising_mpo(std::size_t sites, double j, double h);
+
+}  // namespace srcc

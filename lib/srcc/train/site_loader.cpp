@@ -1,0 +1,87 @@
+#include "srcc/train/site_loader.hpp"
+
+#include <chrono>
+
+#include "srcc/core/error.hpp"
+#include "srcc/core/permute.hpp"
+
+namespace srcc {
+
+namespace {
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Permutation taking the dataset's axes (letters, with size-1 axes appended for the legs it
+// lacks) to (l, r, u, d).
+std::vector<std::size_t> to_lrud(std::string letters) {
+  for (char c : std::string("lrud"))
+    if (letters.find(c) == std::string::npos && !(c == 'u' && letters.find('p') != std::string::npos))
+      letters += c;
+  std::vector<std::size_t> perm;
+  for (char c : std::string("lrud")) {
+    auto pos = letters.find(c);
+    if (c == 'u' && pos == std::string::npos) pos = letters.find('p');
+    perm.push_back(pos);
+  }
+  return perm;
+}
+
+}  // namespace
+
+template <class T>
+Tensor<T> to_internal(AnyTensor stored, const TrainInfo& info, std::size_t site,
+                      TransferLog& log) {
+  const std::string what = info.kind == TrainKind::kMps ? "mps site" : "mpo site";
+  const auto sid = static_cast<std::int64_t>(site);
+  const DType from = any_dtype(stored);
+  const std::string want(dtype_name(dtype_of<T>));
+  std::string declined;
+
+  Tensor<T> t;
+  if (from == dtype_of<T>) {
+    t = std::move(std::get<Tensor<T>>(stored));
+  } else {
+    if (dtype_is_complex(from) && !is_complex_v<T>)
+      throw UsageError(info.where(site) + ": complex data cannot be computed in " + want +
+                       " (the imaginary part would be lost); use --dtype auto or a complex type");
+    const auto t0 = std::chrono::steady_clock::now();
+    t = std::visit([](const auto& x) { return cast_tensor<T>(x); }, stored);
+    declined = std::string(mechanism::kStaysInPlace) + ": dtype " +
+               std::string(dtype_name(from)) + " != " + want;
+    log.add({.what = what, .site = sid, .mechanism = mechanism::kHostCopy,
+             .declined = declined, .source = "host", .target = "host",
+             .dtype_from = std::string(dtype_name(from)), .dtype_to = want,
+             .bytes = static_cast<std::int64_t>(t.bytes()), .seconds = since(t0)});
+  }
+
+  // Append the legs the dataset lacks as size-1 axes (a free reshape), then order them.
+  const std::string& letters = info.dataset_letters[site];
+  Shape full = t.shape;
+  const auto perm = to_lrud(letters);
+  full.resize(kSiteRank, 1);
+  t.shape = full;
+  if (permutation_is_reshape(full, perm)) {
+    t.shape = {info.dims[site].begin(), info.dims[site].end()};
+    if (declined.empty())
+      log.add({.what = what, .site = sid, .mechanism = mechanism::kStaysInPlace,
+               .source = "host", .target = "host", .dtype_from = want, .dtype_to = want});
+    return t;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  Tensor<T> out = permute(t, perm);
+  log.add({.what = what, .site = sid, .mechanism = mechanism::kHostCopy,
+           .declined = std::string(mechanism::kStaysInPlace) + ": layout '" + info.layout +
+                       "' != internal 'lrud'",
+           .source = "host", .target = "host", .dtype_from = want, .dtype_to = want,
+           .bytes = static_cast<std::int64_t>(out.bytes()), .seconds = since(t0)});
+  return out;
+}
+
+template Tensor<float> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
+template Tensor<double> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
+template Tensor<cfloat> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
+template Tensor<cdouble> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
+
+}  // namespace srcc

@@ -1,0 +1,106 @@
+#include "srcc/train/train.hpp"
+
+#include <algorithm>
+
+#include "srcc/core/error.hpp"
+#include "srcc/core/tensor.hpp"
+
+namespace srcc {
+
+TrainRef parse_train_ref(std::string_view arg) {
+  if (arg.empty()) throw UsageError("empty train argument (expected FILE.h5 or FILE.h5:/group)");
+  // The group starts at the last ":/" so that file names with colons still work.
+  const auto pos = arg.rfind(":/");
+  if (pos == std::string_view::npos) return {std::string(arg), ""};
+  return {std::string(arg.substr(0, pos)), std::string(arg.substr(pos + 1))};
+}
+
+std::string TrainInfo::dataset_path(std::size_t site) const {
+  return (group == "/" ? std::string() : group) + "/" + std::to_string(site);
+}
+
+std::string TrainInfo::where(std::size_t site) const { return file + ":" + dataset_path(site); }
+
+DType TrainInfo::dtype() const {
+  DType t = dtypes.empty() ? DType::kFloat32 : dtypes.front();
+  for (DType d : dtypes) t = promote(t, d);
+  return t;
+}
+
+std::size_t TrainInfo::max_bond() const {
+  std::size_t b = 1;
+  for (const auto& d : dims) b = std::max({b, d[kLegL], d[kLegR]});
+  return b;
+}
+
+DType Stack::dtype() const {
+  DType t = layers.front().dtype();
+  for (const auto& l : layers) t = promote(t, l.dtype());
+  return t;
+}
+
+std::size_t Stack::fused_left(std::size_t site) const {
+  std::size_t p = 1;
+  for (const auto& l : layers) p *= l.dims[site][kLegL];
+  return p;
+}
+
+std::size_t Stack::fused_right(std::size_t site) const {
+  std::size_t p = 1;
+  for (const auto& l : layers) p *= l.dims[site][kLegR];
+  return p;
+}
+
+namespace {
+
+void validate_train(const TrainInfo& t) {
+  const std::size_t n = t.length();
+  if (n == 0) throw InputError(t.where() + ": train has no sites (no dataset \"0\")");
+  if (t.dims.front()[kLegL] != 1)
+    throw InputError(t.where(0) + ": first site has left bond " +
+                     std::to_string(t.dims.front()[kLegL]) + ", expected 1 (open boundary)");
+  if (t.dims.back()[kLegR] != 1)
+    throw InputError(t.where(n - 1) + ": last site has right bond " +
+                     std::to_string(t.dims.back()[kLegR]) + ", expected 1 (open boundary)");
+  for (std::size_t j = 0; j + 1 < n; ++j) {
+    if (t.dims[j][kLegR] != t.dims[j + 1][kLegL])
+      throw InputError(t.where(j + 1) + ": left bond " + std::to_string(t.dims[j + 1][kLegL]) +
+                       " does not match right bond " + std::to_string(t.dims[j][kLegR]) +
+                       " of site " + std::to_string(j) + " " +
+                       shape_string(t.dataset_shapes[j]));
+  }
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t a = 0; a < kSiteRank; ++a)
+      if (t.dims[j][a] == 0) throw InputError(t.where(j) + ": dataset has a zero-size leg");
+}
+
+}  // namespace
+
+void validate_stack(const Stack& stack) {
+  if (stack.layers.empty()) throw UsageError("no trains given");
+  const auto& top = stack.layers.front();
+  for (std::size_t i = 0; i < stack.depth(); ++i) {
+    const auto& t = stack.layers[i];
+    validate_train(t);
+    if (t.length() != top.length())
+      throw InputError(t.where() + ": has " + std::to_string(t.length()) + " sites but " +
+                       top.where() + " has " + std::to_string(top.length()));
+    if (t.kind == TrainKind::kMps && i + 1 != stack.depth())
+      throw InputError(t.where() +
+                       ": an MPS can only be the last (rightmost) argument, the state; "
+                       "operators (MPOs) come before it");
+  }
+  for (std::size_t i = 0; i + 1 < stack.depth(); ++i) {
+    const auto& upper = stack.layers[i];
+    const auto& lower = stack.layers[i + 1];
+    for (std::size_t j = 0; j < top.length(); ++j) {
+      if (upper.dims[j][kLegD] != lower.dims[j][kLegU])
+        throw InputError(upper.where(j) + ": down (input) leg has size " +
+                         std::to_string(upper.dims[j][kLegD]) + " but " + lower.where(j) +
+                         " has " + (lower.kind == TrainKind::kMps ? "physical" : "up") +
+                         " leg of size " + std::to_string(lower.dims[j][kLegU]));
+    }
+  }
+}
+
+}  // namespace srcc

@@ -1,0 +1,62 @@
+#pragma once
+// Trains (MPS/MPO) and stacks of them, described by their shapes; the tensor data is loaded
+// site by site (see site_loader.hpp) so that a description never requires the data in memory.
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "srcc/core/dtype.hpp"
+#include "srcc/train/layout.hpp"
+
+namespace srcc {
+
+using SiteDims = std::array<std::size_t, kSiteRank>;  // internal (l, r, u, d)
+
+// "FILE.h5:/group" or "FILE.h5" (the file's only train) as given on the command line.
+struct TrainRef {
+  std::string file;
+  std::string group;  // "" = the only train in the file
+};
+TrainRef parse_train_ref(std::string_view arg);
+
+struct TrainInfo {
+  std::string file;
+  std::string group;                        // resolved, e.g. "/psi"
+  TrainKind kind = TrainKind::kMps;
+  std::string layout;                       // leg letters of the full-rank site datasets
+  std::vector<std::string> dataset_letters; // per site: letters present in its dataset
+  std::vector<std::vector<std::size_t>> dataset_shapes;  // per site, as stored
+  std::vector<DType> dtypes;                // per site, as stored
+  std::vector<SiteDims> dims;               // per site, internal (l, r, u, d)
+
+  std::size_t length() const { return dims.size(); }
+  std::string where() const { return file + ":" + group; }
+  std::string where(std::size_t site) const;  // "in.h5:/psi/3"
+  std::string dataset_path(std::size_t site) const;  // "/psi/3"
+  DType dtype() const;                      // promoted over the sites
+  std::size_t max_bond() const;
+};
+
+// Layers from top (applied last) to bottom (the state); only the bottom may be an MPS.
+struct Stack {
+  std::vector<TrainInfo> layers;
+
+  std::size_t depth() const { return layers.size(); }
+  std::size_t length() const { return layers.empty() ? 0 : layers.front().length(); }
+  TrainKind result_kind() const { return layers.back().kind; }
+  DType dtype() const;  // promoted over all layers
+  std::size_t up_dim(std::size_t site) const { return layers.front().dims[site][kLegU]; }
+  std::size_t down_dim(std::size_t site) const { return layers.back().dims[site][kLegD]; }
+  // Product of the layers' left (right) bonds at a site: the fused bond of the stack.
+  std::size_t fused_left(std::size_t site) const;
+  std::size_t fused_right(std::size_t site) const;
+};
+
+// Checks that a stack can be contracted: equal lengths, at least one site, bonds matching
+// between neighbours, size-1 outer bonds, d of each layer equal to u of the next, only the
+// bottom layer an MPS. Throws InputError naming the file, dataset and the mismatch.
+void validate_stack(const Stack& stack);
+
+}  // namespace srcc
