@@ -1,0 +1,51 @@
+#pragma once
+// In-memory stacks for sweep tests (no files): generated trains wrapped as StackData.
+#include <utility>
+#include <vector>
+
+#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/sweep/sweep.hpp"
+#include "srcc/train/generate.hpp"
+
+namespace srcc::test {
+
+using Layer = std::pair<TrainKind, std::vector<Tensor<double>>>;
+
+// Wraps layers (top first) as a stack in type T (converted from float64/complex128 sources).
+template <class T, class S>
+StackData<T> make_stack(const std::vector<std::pair<TrainKind, std::vector<Tensor<S>>>>& layers) {
+  StackData<T> data;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    TrainInfo info;
+    info.file = "memory";
+    info.group = "/layer" + std::to_string(i);
+    info.kind = layers[i].first;
+    info.layout = std::string(default_layout(info.kind));
+    std::vector<Tensor<T>> sites;
+    for (const auto& c : layers[i].second) {
+      info.dims.push_back({c.shape[0], c.shape[1], c.shape[2], c.shape[3]});
+      info.dtypes.push_back(dtype_of<T>);
+      info.dataset_shapes.push_back(c.shape);
+      info.dataset_letters.push_back("lrud");
+      sites.push_back(cast_tensor<T>(c));
+    }
+    data.stack.layers.push_back(info);
+    data.sites.push_back(std::move(sites));
+  }
+  return data;
+}
+
+template <class T>
+SweepResult<T> sweep(const StackData<T>& data, std::size_t chi, std::uint64_t seed,
+                     double cutoff = 0.0) {
+  auto backend = make_cpu_backend(0);
+  TransferLog log;
+  SilentReporter reporter;
+  SweepOptions o;
+  o.chi = chi;
+  o.seed = seed;
+  o.cutoff = cutoff;
+  return run_sweep(data, o, *backend, log, reporter);
+}
+
+}  // namespace srcc::test
