@@ -1,0 +1,263 @@
+// Tests that run the built `src-compress` binary (app/): exit codes, --json, --force, config
+// files, atomic output, signals, and the transfer log in the written file.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "../support/h5_fixture.hpp"
+#include "srcc/train/generate.hpp"
+
+namespace srcc::test {
+namespace {
+
+// Paths baked in by CMake; the environment may override them.
+std::string binary() {
+  const char* b = std::getenv("SRCC_BINARY");
+  return b ? b : SRCC_BINARY;
+}
+std::string source_dir() {
+  const char* s = std::getenv("SRCC_SOURCE_DIR");
+  return s ? s : SRCC_SOURCE_DIR;
+}
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Result run_cli(const TempDir& dir, const std::string& args) {
+  const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
+  const std::string cmd = "cd '" + dir.path().string() + "' && '" + binary() + "' " + args +
+                          " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+// Files in `dir` whose names contain ".tmp-": leftovers of an unfinished write.
+int temp_files(const TempDir& dir) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    if (e.path().filename().string().find(".tmp-") != std::string::npos) ++n;
+  return n;
+}
+
+void make_inputs(const TempDir& dir, std::size_t n = 8) {
+  const auto h = random_train<cdouble>(TrainKind::kMpo, n, 3, 2, 1);
+  const auto p = random_train<cdouble>(TrainKind::kMps, n, 4, 2, 2);
+  write_raw_train(dir / "h.h5", stored_train(h, false, "lrud", true, "/H"));
+  write_raw_train(dir / "psi.h5", stored_train(p, true, "lpr", true, "/psi"));
+}
+
+TEST(Cli, HelpListsSubcommandsAndExitCodes) {
+  TempDir dir;
+  const auto r = run_cli(dir, "--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* s : {"apply", "compress", "inspect", "generate", "Exit codes", "130 interrupted"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+  EXPECT_EQ(run_cli(dir, "apply --help").code, 0);
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  TempDir dir;
+  make_inputs(dir);
+  EXPECT_EQ(run_cli(dir, "--no-such-flag").code, 2);
+  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5").code, 2);  // no --chi
+  auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --cutoff 1.5");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--cutoff"), std::string::npos);
+  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --dtype float16");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("valid: float32, float64, complex64, complex128"), std::string::npos);
+  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --dtype float64");  // complex input
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("imaginary part would be lost"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+}
+
+TEST(Cli, InputErrorsExitWithThreeAndNameTheCulprit) {
+  TempDir dir;
+  make_inputs(dir);
+  auto r = run_cli(dir, "apply h.h5 missing.h5 -o out.h5 --chi 4");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("missing.h5: no such file"), std::string::npos);
+  r = run_cli(dir, "apply h.h5 psi.h5:/nope -o out.h5 --chi 4");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("psi.h5:/nope: no such group"), std::string::npos);
+  r = run_cli(dir, "compress psi.h5 -o out.h5 --chi 4 --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST(Cli, ExistingOutputNeedsForce) {
+  TempDir dir;
+  make_inputs(dir);
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 1").code, 0);
+  const auto before = slurp(dir / "out.h5");
+  auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 2");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("out.h5: file exists (use --force"), std::string::npos);
+  EXPECT_EQ(slurp(dir / "out.h5"), before);
+  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 2 --force").code, 0);
+  EXPECT_NE(slurp(dir / "out.h5"), before);
+  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o no/such/dir/out.h5 --chi 6").code, 4);
+  EXPECT_EQ(temp_files(dir), 0);
+}
+
+TEST(Cli, JsonSummaryOnStdoutLogsOnStderr) {
+  TempDir dir;
+  make_inputs(dir);
+  const auto r = run_cli(dir, "apply h.h5 psi.h5:/psi -o out.h5 --chi 12 --seed 5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.front(), '{');
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
+  for (const char* key : {"\"sites\": 8", "\"max_bond\": 12", "\"seed\": 5", "\"result\": \"MPS\"",
+                          "\"bytes_by_mechanism\"", "\"file read\"", "\"gflops_per_second\""})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  EXPECT_NE(r.err.find("right sweep"), std::string::npos);
+}
+
+TEST(Cli, ConfigFileSetsFlags) {
+  TempDir dir;
+  make_inputs(dir);
+  const auto r = run_cli(dir, "--config '" + source_dir() + "/configs/quick.conf' apply h.h5 psi.h5 -o out.h5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"seed\": 2026"), std::string::npos) << r.out;
+}
+
+TEST(Cli, FailureLeavesNoPartialOutput) {
+  TempDir dir;
+  auto p = random_train<cdouble>(TrainKind::kMps, 6, 3, 2, 3);
+  p[5].data[1] = cdouble(INFINITY, 0);
+  write_raw_train(dir / "bad.h5", stored_train(p, true, "lrp", true, "/psi"));
+  const auto r = run_cli(dir, "compress bad.h5 -o out.h5 --chi 4");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("bad.h5:/psi/5: non-finite value"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+  EXPECT_EQ(temp_files(dir), 0);
+}
+
+TEST(Cli, SigtermStopsCleanly) {
+  TempDir dir;
+  // Large enough to run for seconds on two cores.
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o psi.h5 --sites 400 --bond 96 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 400 --bond 8 --seed 2 -q").code, 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (chdir(dir.path().c_str()) != 0) _exit(99);
+    freopen("/dev/null", "w", stderr);
+    execl(binary().c_str(), "src-compress", "apply", "h.h5", "psi.h5", "-o", "out.h5", "--chi",
+          "256", "--threads", "1", static_cast<char*>(nullptr));
+    _exit(98);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130) << "the run finished before the signal: make it larger";
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+  EXPECT_EQ(temp_files(dir), 0);
+}
+
+// Reads the named fields of /log/transfers.
+struct Row {
+  std::string what, mechanism;
+  long long site, bytes;
+};
+std::vector<Row> read_transfers(const std::filesystem::path& file) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d = H5Dopen2(f, "/log/transfers", H5P_DEFAULT);
+  hid_t space = H5Dget_space(d);
+  const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
+  struct Raw {
+    char* what;
+    char* mechanism;
+    long long site, bytes;
+  };
+  hid_t str = H5Tcopy(H5T_C_S1);
+  H5Tset_size(str, H5T_VARIABLE);
+  H5Tset_cset(str, H5T_CSET_UTF8);
+  hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(Raw));
+  H5Tinsert(t, "what", offsetof(Raw, what), str);
+  H5Tinsert(t, "mechanism", offsetof(Raw, mechanism), str);
+  H5Tinsert(t, "site", offsetof(Raw, site), H5T_NATIVE_LLONG);
+  H5Tinsert(t, "bytes", offsetof(Raw, bytes), H5T_NATIVE_LLONG);
+  std::vector<Raw> raw(n);
+  H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data());
+  std::vector<Row> rows;
+  for (auto& r : raw) rows.push_back({r.what, r.mechanism, r.site, r.bytes});
+  H5Dvlen_reclaim(t, space, H5P_DEFAULT, raw.data());
+  H5Tclose(t);
+  H5Tclose(str);
+  H5Sclose(space);
+  H5Dclose(d);
+  H5Fclose(f);
+  return rows;
+}
+
+TEST(Cli, TransferLogHasARowForEveryMove) {
+  TempDir dir;
+  make_inputs(dir);  // h: complex128 "lrud"; psi: complex128 "lpr" (needs permutations)
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 12 --seed 3").code, 0);
+  const auto rows = read_transfers(dir / "out.h5");
+  std::map<std::string, int> count;
+  std::map<std::string, long long> bytes;
+  for (const auto& r : rows) {
+    ++count[r.what + "/" + r.mechanism];
+    bytes[r.mechanism] += r.bytes;
+  }
+  const long long site_bytes = 16LL * (3 * 4 + 6 * 3 * 3 * 4 + 3 * 4) +      // H cores
+                               16LL * (4 * 2 + 6 * 4 * 4 * 2 + 4 * 2);        // ψ cores
+  EXPECT_EQ(count["mpo site/file read"], 8);
+  EXPECT_EQ(count["mps site/file read"], 8);
+  EXPECT_EQ(bytes["file read"], site_bytes);
+  // Every read is followed by what happened to the data: used in place, or converted.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].mechanism != "file read") continue;
+    ASSERT_LT(i + 1, rows.size());
+    EXPECT_EQ(rows[i + 1].what, rows[i].what);
+    EXPECT_EQ(rows[i + 1].site, rows[i].site);
+    EXPECT_TRUE(rows[i + 1].mechanism == "stays in place" || rows[i + 1].mechanism == "host copy")
+        << rows[i + 1].mechanism;
+    // ψ is stored (l, p, r): only its last site, (l, p), is a reshape of (l, r, p).
+    if (rows[i].what == "mps site")
+      EXPECT_EQ(rows[i + 1].mechanism, rows[i].site == 7 ? "stays in place" : "host copy");
+    if (rows[i].what == "mpo site") EXPECT_EQ(rows[i + 1].mechanism, "stays in place");
+  }
+  EXPECT_EQ(count["result site/file write"], 8);
+  EXPECT_GT(bytes["file write"], 0);
+}
+
+TEST(Cli, GenerateAndInspect) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate ising -o h.h5 --sites 6").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o p.h5:/state --sites 6 --bond 5 --dtype complex64 --seed 4").code, 0);
+  auto r = run_cli(dir, "inspect p.h5 --json");
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("\"group\": \"/state\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"bonds\": [5, 5, 5, 5, 5]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"dtype\": \"complex64\""), std::string::npos) << r.out;
+  r = run_cli(dir, "inspect h.h5");
+  EXPECT_NE(r.out.find("/H  MPO  length 6"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli(dir, "generate ising -o h.h5 --sites 6").code, 4);
+  EXPECT_EQ(run_cli(dir, "generate ising -o h2.h5 --sites 1").code, 2);
+}
+
+}  // namespace
+}  // namespace srcc::test
