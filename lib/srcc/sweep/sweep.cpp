@@ -97,10 +97,18 @@ template <class T> class Sweeper {
             std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
             std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
             std::size_t batch) {
-    K_.gemm(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
-            stride_c, batch);
     flops_ += (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
               static_cast<double>(k) * static_cast<double>(batch);
+    if (batch > 1 && n == 1 && op_a == Op::kTrans && op_b == Op::kNone && stride_a == 0 &&
+        stride_b == k && stride_c == m) {
+      // A batch of matrix-vector products with one shared matrix is one GEMM:
+      // C[batch, m] = B[batch, k] · A[k, m]. (The bottom layer of a right block has no
+      // trailing axes, so this is the common case there.)
+      K_.gemm(Op::kNone, Op::kNone, batch, m, k, alpha, b, k, 0, a, lda, 0, beta, c, m, 0, 1);
+      return;
+    }
+    K_.gemm(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+            stride_c, batch);
   }
 
   // Hands host data to the backend, logging a device move where the backend copies it.

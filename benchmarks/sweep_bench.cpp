@@ -1,0 +1,81 @@
+// Speed of the hot path next to the machine's GEMM rate.
+//   build/benchmarks/srcc_bench --benchmark_counter_tabular=true
+// BM_Zgemm: ZGEMM of n × n matrices (the machine's peak for complex128 in practice).
+// BM_Sweep: the SRC sweep of a random MPO (bond D) times a random MPS (bond χ), χ̄ = χ,
+// complex128, with the real flop count of its GEMMs: compare GFLOP/s with BM_Zgemm.
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <complex>
+#include <vector>
+
+#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/sweep/sweep.hpp"
+#include "srcc/train/generate.hpp"
+
+namespace {
+
+using srcc::cdouble;
+
+void BM_Zgemm(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::vector<cdouble> a(n * n, cdouble(0.5, 0.1)), b(n * n, cdouble(0.2, -0.3)), c(n * n);
+  const cdouble one(1), zero(0);
+  for (auto _ : state) {
+    cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, a.data(), n, b.data(),
+                n, &zero, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(8.0 * n * n * n * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Zgemm)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+srcc::StackData<cdouble> stack(std::size_t n, std::size_t d_mpo, std::size_t chi) {
+  srcc::StackData<cdouble> data;
+  const std::pair<srcc::TrainKind, std::size_t> layers[2] = {{srcc::TrainKind::kMpo, d_mpo},
+                                                             {srcc::TrainKind::kMps, chi}};
+  for (auto [kind, bond] : layers) {
+    srcc::TrainInfo info;
+    info.file = "memory";
+    info.group = kind == srcc::TrainKind::kMpo ? "/H" : "/psi";
+    info.kind = kind;
+    auto cores = srcc::random_train<cdouble>(kind, n, bond, 2, bond);
+    for (const auto& c : cores) {
+      info.dims.push_back({c.shape[0], c.shape[1], c.shape[2], c.shape[3]});
+      info.dtypes.push_back(srcc::DType::kComplex128);
+    }
+    data.stack.layers.push_back(info);
+    data.sites.push_back(std::move(cores));
+  }
+  return data;
+}
+
+void BM_Sweep(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto bond = static_cast<std::size_t>(state.range(1));
+  const auto data = stack(n, bond, bond);
+  auto backend = srcc::make_cpu_backend(0);
+  srcc::SilentReporter reporter;
+  srcc::SweepOptions o;
+  o.chi = bond;
+  o.seed = 1;
+  double flops = 0;
+  for (auto _ : state) {
+    srcc::TransferLog log;
+    auto r = srcc::run_sweep(data, o, *backend, log, reporter);
+    flops += r.flops;
+    benchmark::DoNotOptimize(r.cores.data());
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Sweep)
+    ->Args({40, 32})
+    ->Args({40, 64})
+    ->Args({100, 50})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
