@@ -3,6 +3,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <malloc.h>
+
 #include <cstdio>
 
 #include "cli.hpp"
@@ -36,6 +38,12 @@ void setup_logging(const srcc::app::CommonFlags& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef M_MMAP_THRESHOLD
+  // The sweep allocates and frees environment-sized blocks at every site; keeping them in the
+  // heap instead of fresh mmap()s saves a page fault per 4 KiB (about 30% of a run's time).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
   srcc::app::Cli cli;
   try {
     cli.app.parse(argc, argv);

@@ -236,9 +236,11 @@ TEST(Cli, TransferLogHasARowForEveryMove) {
     EXPECT_TRUE(rows[i + 1].mechanism == "stays in place" || rows[i + 1].mechanism == "host copy")
         << rows[i + 1].mechanism;
     // ψ is stored (l, p, r): only its last site, (l, p), is a reshape of (l, r, p).
-    if (rows[i].what == "mps site")
+    if (rows[i].what == "mps site") {
       EXPECT_EQ(rows[i + 1].mechanism, rows[i].site == 7 ? "stays in place" : "host copy");
-    if (rows[i].what == "mpo site") EXPECT_EQ(rows[i + 1].mechanism, "stays in place");
+    } else {
+      EXPECT_EQ(rows[i + 1].mechanism, "stays in place");
+    }
   }
   EXPECT_EQ(count["result site/file write"], 8);
   EXPECT_GT(bytes["file write"], 0);

@@ -39,7 +39,7 @@ template <class T> class Kernels {
   using R = real_t<T>;
   virtual ~Kernels() = default;
 
-  virtual Buffer<T> allocate(std::size_t n) = 0;  // zero-initialised
+  virtual Buffer<T> allocate(std::size_t n) = 0;  // uninitialised: callers overwrite it
   // Makes host data available to the kernels: the CPU backend takes the vector over without a
   // copy, a device backend uploads it. `moves_data()` tells which, for the transfer log.
   virtual Buffer<T> adopt(std::vector<T>&& host) = 0;
