@@ -4,6 +4,10 @@
 
 namespace srcc::app {
 
+const char* const kCommonFlagsHelp =
+    "Common flags (--chi, --cutoff, --oversample, --tol, --seed, --dtype, --threads, "
+    "--force, --json, -v, -q, --config) are listed by `src-compress --help`; give them before or after the subcommand.";
+
 const char* const kExitCodeHelp =
     "Exit codes: 0 success, 1 internal error, 2 usage (bad flag or value), 3 input (missing or "
     "inconsistent input file, group, dataset or attribute), 4 output (exists without --force, "
@@ -21,6 +25,18 @@ Cli::Cli() {
   app.add_option("--chi", c.chi, "Max output bond dimension χ̄ (= sketch columns), >= 1");
   app.add_option("--cutoff", c.cutoff,
                  "Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max")
+      ->capture_default_str();
+  app.add_flag("--oversample{1.5}", c.oversample,
+               "Oversample the sketch (paper §3.4): s = max(⌈F·χ̄⌉, χ̄ + 10) columns, then one "
+               "SVD truncation sweep to χ̄ (and --tol/--cutoff). --oversample alone means "
+               "F = 1.5; give another factor as --oversample=F");
+  app.add_option("--tol", c.tol,
+                 "Tolerance mode: per-bond relative Frobenius tolerance in (0, 1); each cut's "
+                 "sketch grows until the leave-one-out error estimate meets it (global error "
+                 "about sqrt(n-1)·tol). --chi becomes an optional cap");
+  app.add_option("--block-start", c.block_start, "Tolerance mode: first sketch block (columns)")
+      ->capture_default_str();
+  app.add_option("--block-step", c.block_step, "Tolerance mode: columns added per round")
       ->capture_default_str();
   app.add_option("--seed", c.seed,
                  "Seed of the random sketch (default: drawn at random, printed and recorded)");
@@ -45,13 +61,13 @@ Cli::Cli() {
       ->required()
       ->expected(2, -1);
   apply_cmd->add_option("-o,--output", apply.output, "Output .h5 file")->required();
-  apply_cmd->footer(kExitCodeHelp);
+  apply_cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
 
   compress_cmd = app.add_subcommand("compress", "Compress one MPS or MPO to bond <= --chi");
   compress_cmd->fallthrough();
   compress_cmd->add_option("train", compress.trains, "FILE.h5[:/group]")->required()->expected(1);
   compress_cmd->add_option("-o,--output", compress.output, "Output .h5 file")->required();
-  compress_cmd->footer(kExitCodeHelp);
+  compress_cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
 
   inspect_cmd = app.add_subcommand("inspect", "List the trains in an HDF5 file");
   inspect_cmd->fallthrough();

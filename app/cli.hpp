@@ -13,6 +13,10 @@ namespace srcc::app {
 struct CommonFlags {
   std::size_t chi = 0;                 // --chi: max output bond χ̄ = sketch columns, >= 1
   double cutoff = 0.0;                 // --cutoff: relative singular-value cutoff in [0, 1)
+  double oversample = 0.0;             // --oversample[=F]: 0 off; bare flag 1.5; F >= 1
+  double tol = 0.0;                    // --tol: per-bond relative Frobenius tolerance, (0, 1)
+  std::size_t block_start = 16;        // --block-start: tolerance mode's first sketch block
+  std::size_t block_step = 16;         // --block-step: columns added per round
   std::optional<std::uint64_t> seed;   // --seed: unset = drawn at random, printed and recorded
   std::string dtype = "auto";          // --dtype: auto|float32|float64|complex64|complex128
   int threads = 0;                     // --threads: BLAS threads, 0 = library default

@@ -25,9 +25,11 @@ std::optional<DType> resolve_dtype(const std::string& name) {
 }
 
 void print_summary(const RunSummary& s) {
-  std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s\n", s.output.c_str(),
-              std::string(train_kind_name(s.kind)).c_str(), s.sites,
-              static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str());
+  std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s, estimated relative "
+              "error %.2e\n",
+              s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(), s.sites,
+              static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str(),
+              s.error_estimate);
   std::printf("time %.3f s (read %.3f, sweep %.3f, write %.3f), %.2f GFLOP/s in the sweep, "
               "peak memory %.1f MB, seed %llu, %d threads\n",
               s.wall_seconds, s.read_seconds, s.sweep_seconds, s.write_seconds,
@@ -39,13 +41,18 @@ void print_summary(const RunSummary& s) {
 
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line) {
   const auto& c = cli.common;
-  if (c.chi < 1) throw UsageError("--chi: required, the maximum output bond (>= 1)");
+  if (c.chi < 1 && c.tol <= 0)
+    throw UsageError("--chi: required, the maximum output bond (>= 1), unless --tol is given");
   RunOptions o;
   for (const auto& t : args.trains) o.trains.push_back(parse_train_ref(t));
   o.output = args.output;
   o.force = c.force;
   o.sweep.chi = c.chi;
   o.sweep.cutoff = c.cutoff;
+  o.sweep.oversample = c.oversample;
+  o.sweep.tol = c.tol;
+  o.sweep.block_start = c.block_start;
+  o.sweep.block_step = c.block_step;
   o.dtype = resolve_dtype(c.dtype);
   o.threads = c.threads;
   o.command_line = command_line;

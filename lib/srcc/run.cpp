@@ -101,6 +101,11 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
   SweepResult<T> result = run_sweep(data, o.sweep, *backend, log, reporter, check_interrupt);
   sum.sweep_seconds = since(t0);
   sum.flops = result.flops;
+  sum.error_estimate = result.error_estimate;
+  sum.capped_cuts = result.capped_cuts;
+  if (result.capped_cuts > 0)
+    reporter.warning(std::to_string(result.capped_cuts) +
+                     " cut(s) reached the --chi cap before the tolerance; raise --chi or --tol");
   check_interrupt();
 
   t0 = Clock::now();
@@ -135,6 +140,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
   w.string_attr(lg, h5names::kAttrStart, start_time);
   w.string_attr(lg, h5names::kAttrEnd, utc_now());
   w.double_attr(lg, h5names::kAttrWall, sum.wall_seconds);
+  w.double_attr(lg, h5names::kAttrErrorEstimate, sum.error_estimate);
   w.string_attr(lg, h5names::kAttrSummary, sum.to_json());
   w.write_transfers(h5names::kTransfers, log.records());
   w.write_sites(h5names::kSites, result.sites);
@@ -159,6 +165,8 @@ std::string RunSummary::to_json() const {
       .add_raw("bonds", json_array(bonds))
       .add("max_bond", max_bond)
       .add("norm", norm)
+      .add("error_estimate", error_estimate)
+      .add("capped_cuts", capped_cuts)
       .add("dtype", std::string(dtype_name(dtype)))
       .add("seed", seed)
       .add("threads", threads)

@@ -33,6 +33,8 @@ struct RunSummary {
   std::vector<std::int64_t> bonds;   // output bond at each cut (n - 1 values)
   std::int64_t max_bond = 0;
   double norm = 0;                   // Frobenius norm of the result (= ‖core 0‖)
+  double error_estimate = 0;         // relative, per-cut estimates combined in quadrature
+  std::int64_t capped_cuts = 0;      // tolerance mode: cuts that hit --chi before --tol
   DType dtype = DType::kFloat64;
   std::uint64_t seed = 0;
   int threads = 0;

@@ -35,17 +35,21 @@ StackData<T> make_stack(const std::vector<std::pair<TrainKind, std::vector<Tenso
   return data;
 }
 
-template <class T>
-SweepResult<T> sweep(const StackData<T>& data, std::size_t chi, std::uint64_t seed,
-                     double cutoff = 0.0) {
+template <class T> SweepResult<T> sweep(const StackData<T>& data, const SweepOptions& o) {
   auto backend = make_cpu_backend(0);
   TransferLog log;
   SilentReporter reporter;
+  return run_sweep(data, o, *backend, log, reporter);
+}
+
+template <class T>
+SweepResult<T> sweep(const StackData<T>& data, std::size_t chi, std::uint64_t seed,
+                     double cutoff = 0.0) {
   SweepOptions o;
   o.chi = chi;
   o.seed = seed;
   o.cutoff = cutoff;
-  return run_sweep(data, o, *backend, log, reporter);
+  return sweep(data, o);
 }
 
 }  // namespace srcc::test

@@ -63,6 +63,7 @@ template <class T> class Kernels {
   virtual void swap_axes(std::size_t p, std::size_t x, std::size_t q, std::size_t y,
                          std::size_t r, const T* in, T* out) = 0;
 
+  virtual void copy(std::size_t n, const T* in, T* out) = 0;
   virtual void conj(std::size_t n, const T* in, T* out) = 0;  // element-wise conjugate
   virtual void scale(std::size_t n, R alpha, T* x) = 0;
   virtual R norm(std::size_t n, const T* x) = 0;  // Frobenius norm
@@ -71,6 +72,9 @@ template <class T> class Kernels {
   // k = min(m, n), orthonormal columns) and r the upper-triangular k × n factor (column-major,
   // ld = k).
   virtual void qr(std::size_t m, std::size_t n, T* y, T* r) = 0;
+  // In-place inverse of the upper-triangular k × k column-major matrix r (ld = k); throws
+  // NumericalError when r is singular.
+  virtual void upper_inverse(std::size_t k, T* r) = 0;
   // SVD of the column-major m × n matrix a (destroyed): u (m × k), vt (k × n), k = min(m, n),
   // column-major with leading dimension = rows; the k singular values (descending) are
   // returned in host memory `s_host`, since the truncation decision is made on the host.

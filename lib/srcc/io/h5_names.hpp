@@ -35,6 +35,7 @@ inline constexpr const char* kAttrStart = "start_time";
 inline constexpr const char* kAttrEnd = "end_time";
 inline constexpr const char* kAttrWall = "wall_seconds";
 inline constexpr const char* kAttrSummary = "summary";      // JSON summary of the run
+inline constexpr const char* kAttrErrorEstimate = "error_estimate";  // global, relative
 inline constexpr const char* kAttrComplete = "complete";    // 1 once everything is written
 
 }  // namespace srcc::h5names

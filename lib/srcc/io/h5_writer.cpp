@@ -196,6 +196,8 @@ void H5Writer::write_sites(const std::string& path, const std::vector<SiteStats>
   H5Tinsert(t.get(), "sketch_columns", offsetof(SiteStats, sketch_columns), H5T_NATIVE_INT64);
   H5Tinsert(t.get(), "error_estimate", offsetof(SiteStats, error_estimate), H5T_NATIVE_DOUBLE);
   H5Tinsert(t.get(), "norm_estimate", offsetof(SiteStats, norm_estimate), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), "truncation_error", offsetof(SiteStats, truncation_error),
+            H5T_NATIVE_DOUBLE);
   H5Tinsert(t.get(), "seconds", offsetof(SiteStats, seconds), H5T_NATIVE_DOUBLE);
   write_table(*impl_, path, t.get(), rows);
 }

@@ -24,23 +24,29 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/sweep/range_finder.hpp"
 #include "srcc/sweep/site_forms.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
+#include "srcc/sweep/truncation_sweep.hpp"
 
 namespace srcc {
-
-void validate(const SweepOptions& o) {
-  if (o.chi < 1) throw UsageError("--chi: must be at least 1 (got " + std::to_string(o.chi) + ")");
-  if (!(o.cutoff >= 0.0 && o.cutoff < 1.0))
-    throw UsageError("--cutoff: must be in [0, 1) (got " + std::to_string(o.cutoff) + ")");
-}
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Seeds of the sketch blocks: block 0 uses the run's seed itself, so that a fixed-size sketch
+// draws Ω_0, Ω_1, … straight from it; later blocks (tolerance mode) get their own streams.
+std::uint64_t block_seed(std::uint64_t seed, std::size_t block) {
+  if (block == 0) return seed;
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (block + 1);  // splitmix64 finaliser
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
 }
 
 template <class T> class Sweeper {
@@ -51,13 +57,13 @@ template <class T> class Sweeper {
         st_(data.stack),
         opt_(opt),
         K_(backend.kernels<T>()),
+        gemm_(K_),
         device_(backend.name()),
         log_(log),
         reporter_(reporter),
         check_interrupt_(check_interrupt),
         n_(st_.length()),
-        k_(st_.depth()),
-        s_(opt.chi) {}
+        k_(st_.depth()) {}
 
   SweepResult<T> run() {
     SweepResult<T> out;
@@ -68,47 +74,39 @@ template <class T> class Sweeper {
     if (n_ == 2) {
       two_site(out);
     } else {
-      draw_sketches();
-      left_sweep();
+      if (!opt_.tolerance_mode()) new_block(opt_.sketch_columns(), n_ - 1);
       right_sweep(out);
+      if (opt_.oversampling()) final_truncation(out);
     }
+    double err2 = 0;
     for (std::size_t j = 0; j < n_; ++j) {
       auto& s = out.sites[j];
       s.site = static_cast<std::int64_t>(j);
       s.bond_left = static_cast<std::int64_t>(out.cores[j].shape[kLegL]);
       s.bond_right = static_cast<std::int64_t>(out.cores[j].shape[kLegR]);
       s.seconds = seconds_[j];
+      if (std::isfinite(s.error_estimate)) err2 += s.error_estimate * s.error_estimate;
     }
-    out.flops = flops_;
+    out.error_estimate = std::sqrt(err2);
+    out.capped_cuts = capped_;
+    out.flops = gemm_.flops();
     return out;
   }
 
  private:
+  // Sketch columns drawn together: their test tensors and sketched left environments.
+  struct Block {
+    std::size_t columns = 0;
+    std::vector<Buffer<T>> omega;  // per site 0 … n−2: (columns, u_j, d_j)
+    std::vector<Buffer<T>> env;    // per cut 0 … : C_j (columns, fused left bond)
+  };
+
   const Tensor<T>& site(std::size_t layer, std::size_t j) const { return data_.sites[layer][j]; }
   std::size_t dim(std::size_t layer, std::size_t j, std::size_t leg) const {
     return site(layer, j).shape[leg];
   }
   std::string what(std::size_t layer) const {
     return st_.layers[layer].kind == TrainKind::kMps ? "mps site" : "mpo site";
-  }
-
-  // Every GEMM of the sweep, counted in real flops (a complex multiply-add is 8).
-  void gemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
-            std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
-            std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
-            std::size_t batch) {
-    flops_ += (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
-              static_cast<double>(k) * static_cast<double>(batch);
-    if (batch > 1 && n == 1 && op_a == Op::kTrans && op_b == Op::kNone && stride_a == 0 &&
-        stride_b == k && stride_c == m) {
-      // A batch of matrix-vector products with one shared matrix is one GEMM:
-      // C[batch, m] = B[batch, k] · A[k, m]. (The bottom layer of a right block has no
-      // trailing axes, so this is the common case there.)
-      K_.gemm(Op::kNone, Op::kNone, batch, m, k, alpha, b, k, 0, a, lda, 0, beta, c, m, 0, 1);
-      return;
-    }
-    K_.gemm(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
-            stride_c, batch);
   }
 
   // Hands host data to the backend, logging a device move where the backend copies it.
@@ -142,21 +140,33 @@ template <class T> class Sweeper {
     return core;
   }
 
-  void draw_sketches() {
-    Rng rng(opt_.seed);
-    omega_.clear();
+  // Draws a block of `columns` sketch columns and sweeps its environments up to cut `last`.
+  void new_block(std::size_t columns, std::size_t last) {
+    Block b;
+    b.columns = columns;
+    Rng rng(block_seed(opt_.seed, blocks_.size()));
     for (std::size_t j = 0; j + 1 < n_; ++j)
-      omega_.push_back(adopt(draw_gaussian<T>(rng, s_ * st_.up_dim(j) * st_.down_dim(j)),
-                             "sketch", j));
+      b.omega.push_back(adopt(draw_gaussian<T>(rng, columns * st_.up_dim(j) * st_.down_dim(j)),
+                              "sketch", j));
+    b.env.push_back(adopt(std::vector<T>(columns, T(1)), "environment", 0));
+    for (std::size_t j = 0; j < last; ++j) {
+      check_interrupt_();
+      const auto t0 = Clock::now();
+      b.env.push_back(advance_left(j, columns, b.env[j], b.omega[j]));
+      seconds_[j] += since(t0);
+      reporter_.progress("left sweep", j + 1, last);
+    }
+    blocks_.push_back(std::move(b));
   }
 
-  // C_{j+1} from C_j (see the file comment for the layouts).
-  Buffer<T> advance_left(std::size_t j) {
+  // C_{j+1} from C_j for `s` sketch columns (see the file comment for the layouts).
+  Buffer<T> advance_left(std::size_t j, std::size_t s, const Buffer<T>& env,
+                         const Buffer<T>& omega) {
     const std::size_t nl = st_.fused_left(j), u = st_.up_dim(j), dd = st_.down_dim(j);
-    Buffer<T> cur = K_.allocate(s_ * u * nl * dd);
-    K_.khatri_rao(s_, nl, u, dd, env_[j].data(), omega_[j].data(), cur.data());
-    std::size_t rows = s_;         // product of the leading (batch) axes
-    std::size_t trailing = nl * dd;  // product of the axes after the contracted pair
+    Buffer<T> cur = K_.allocate(s * u * nl * dd);
+    K_.khatri_rao(s, nl, u, dd, env.data(), omega.data(), cur.data());
+    std::size_t rows = s;              // product of the leading (batch) axes
+    std::size_t trailing = nl * dd;    // product of the axes after the contracted pair
     for (std::size_t i = 0; i < k_; ++i) {
       const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
                         dn = dim(i, j, kLegD);
@@ -164,42 +174,29 @@ template <class T> class Sweeper {
       if (i + 1 < k_) {
         Buffer<T> w = form(i, j, SiteForm::kUlRd);
         Buffer<T> next = K_.allocate(rows * r * dn * trailing);
-        gemm(Op::kTrans, Op::kNone, r * dn, trailing, up * l, T(1), w.data(), r * dn, 0,
-                cur.data(), trailing, up * l * trailing, T(0), next.data(), trailing,
-                r * dn * trailing, rows);
+        gemm_(Op::kTrans, Op::kNone, r * dn, trailing, up * l, T(1), w.data(), r * dn, 0,
+              cur.data(), trailing, up * l * trailing, T(0), next.data(), trailing,
+              r * dn * trailing, rows);
         cur = std::move(next);
       } else {
         Buffer<T> w = form(i, j, SiteForm::kRUld);
         Buffer<T> next = K_.allocate(rows * r);
-        gemm(Op::kNone, Op::kTrans, rows, r, up * l * dn, T(1), cur.data(), up * l * dn, 0,
-                w.data(), up * l * dn, 0, T(0), next.data(), r, 0, 1);
+        gemm_(Op::kNone, Op::kTrans, rows, r, up * l * dn, T(1), cur.data(), up * l * dn,
+              w.data(), up * l * dn, T(0), next.data(), r);
         cur = std::move(next);
       }
       rows *= r;
     }
-    // A uniform rescaling leaves the sketched range unchanged and keeps long trains away from
-    // overflow and underflow (most of all in float32).
+    // A uniform rescaling leaves the sketched range (and the leave-one-out estimator, which is
+    // scale-free) unchanged and keeps long trains away from overflow and underflow.
     const auto nrm = K_.norm(rows, cur.data());
-    if (nrm > 0 && std::isfinite(static_cast<double>(nrm)))
-      K_.scale(rows, static_cast<real_t<T>>(std::sqrt(static_cast<double>(s_)) / nrm),
-               cur.data());
-    else if (!std::isfinite(static_cast<double>(nrm)))
+    if (!std::isfinite(static_cast<double>(nrm)))
       throw NumericalError("left sweep, site " + std::to_string(j) +
                            ": sketched environment is not finite");
+    if (nrm > 0)
+      K_.scale(rows, static_cast<real_t<T>>(std::sqrt(static_cast<double>(s)) / nrm),
+               cur.data());
     return cur;
-  }
-
-  void left_sweep() {
-    env_.clear();
-    std::vector<T> ones(s_, T(1));
-    env_.push_back(adopt(std::move(ones), "environment", 0));
-    for (std::size_t j = 0; j + 1 < n_; ++j) {
-      check_interrupt_();
-      const auto t0 = Clock::now();
-      env_.push_back(advance_left(j));
-      seconds_[j] += since(t0);
-      reporter_.progress("left sweep", j + 1, n_ - 1);
-    }
   }
 
   // Z'[(b, x_0, x_k), L] for site j from S[b, R] (see the file comment).
@@ -216,16 +213,16 @@ template <class T> class Sweeper {
       if (i == 0) {
         Buffer<T> w = form(i, j, SiteForm::kRUld);
         next = K_.allocate(lead * up * l * dn * trailing);
-        gemm(Op::kTrans, Op::kNone, up * l * dn, trailing, r, T(1), w.data(), up * l * dn, 0,
-                in->data(), trailing, r * trailing, T(0), next.data(), trailing,
-                up * l * dn * trailing, lead);
+        gemm_(Op::kTrans, Op::kNone, up * l * dn, trailing, r, T(1), w.data(), up * l * dn, 0,
+              in->data(), trailing, r * trailing, T(0), next.data(), trailing,
+              up * l * dn * trailing, lead);
         lead *= up * l;
       } else {
         Buffer<T> w = form(i, j, SiteForm::kUrLd);
         next = K_.allocate(lead * l * dn * trailing);
-        gemm(Op::kTrans, Op::kNone, l * dn, trailing, up * r, T(1), w.data(), l * dn, 0,
-                in->data(), trailing, up * r * trailing, T(0), next.data(), trailing,
-                l * dn * trailing, lead);
+        gemm_(Op::kTrans, Op::kNone, l * dn, trailing, up * r, T(1), w.data(), l * dn, 0,
+              in->data(), trailing, up * r * trailing, T(0), next.data(), trailing,
+              l * dn * trailing, lead);
         lead *= l;
       }
       cur = std::move(next);
@@ -238,9 +235,58 @@ template <class T> class Sweeper {
     return moved;
   }
 
+  // Y = C_j Z'ᵀ for `cols` columns of a block: column-major rows × cols.
+  Buffer<T> sketch(const Buffer<T>& env, std::size_t cols, const Buffer<T>& z, std::size_t rows,
+                   std::size_t nl) {
+    Buffer<T> y = K_.allocate(cols * rows);
+    gemm_(Op::kNone, Op::kTrans, cols, rows, nl, T(1), env.data(), nl, z.data(), nl, T(0),
+          y.data(), rows);
+    return y;
+  }
+
+  // Grows the range of cut j's sketch: all of block 0 in fixed mode; blocks until the
+  // leave-one-out estimate meets the tolerance (or the cap) in tolerance mode.
+  RangeEstimate find_range(RangeFinder<T>& finder, std::size_t j, const Buffer<T>& z,
+                           std::size_t rows, std::size_t cap) {
+    const std::size_t nl = st_.fused_left(j);
+    // With as many columns as rows, or as the fused left bond (the rank of C_j), the sketch
+    // spans the whole range: exact, whatever the leave-one-out formula says.
+    const std::size_t exact = std::min(rows, nl);
+    if (!opt_.tolerance_mode()) {
+      finder.add(sketch(blocks_[0].env[j], blocks_[0].columns, z, rows, nl), blocks_[0].columns);
+      RangeEstimate e = finder.estimate();
+      if (finder.columns() >= exact) e.error = 0;
+      return e;
+    }
+    // Sketching to tol/10 leaves room for the final truncation at tol (paper Appendix C).
+    const double target = opt_.oversampling() ? opt_.tol / 10 : opt_.tol;
+    RangeEstimate e;
+    for (std::size_t b = 0; finder.columns() < cap && !finder.exhausted(); ++b) {
+      if (b == blocks_.size()) new_block(b == 0 ? opt_.block_start : opt_.block_step, j);
+      const std::size_t take = std::min(blocks_[b].columns, cap - finder.columns());
+      finder.add(sketch(blocks_[b].env[j], take, z, rows, nl), take);
+      e = finder.estimate();
+      if (finder.columns() >= exact) e.error = 0;
+      if (e.error <= target * e.norm) return e;
+    }
+    if (e.error > target * e.norm) {
+      ++capped_;
+      reporter_.warning("cut " + std::to_string(j - 1) + "|" + std::to_string(j) +
+                        ": sketch stopped at its cap of " + std::to_string(finder.columns()) +
+                        " columns (--chi) with estimated error " + std::to_string(e.error / e.norm) +
+                        " > tolerance " + std::to_string(target));
+    }
+    return e;
+  }
+
   void right_sweep(SweepResult<T>& out) {
     std::size_t b = 1;
     Buffer<T> s_env = adopt(std::vector<T>(1, T(1)), "environment", n_ - 1);
+    const bool final_truncation = opt_.oversampling();
+    // The bond kept by the sweep itself: χ̄ unless a final truncation follows (then the whole
+    // sketch is kept and the truncation sweep applies χ̄, cutoff and tol).
+    const std::size_t rank_cap = final_truncation ? 0 : opt_.chi;
+    const double cutoff = final_truncation ? 0.0 : opt_.cutoff;
     for (std::size_t j = n_; j-- > 0;) {
       check_interrupt_();
       const auto t0 = Clock::now();
@@ -253,41 +299,48 @@ template <class T> class Sweeper {
         reporter_.progress("right sweep", n_, n_);
         break;
       }
-      // Sketch Y = C_j Z'ᵀ, column-major rows × s.
-      Buffer<T> y = K_.allocate(s_ * rows);
-      gemm(Op::kNone, Op::kTrans, s_, rows, nl, T(1), env_[j].data(), nl, 0, z.data(), nl, 0,
-              T(0), y.data(), rows, 0, 1);
-      const std::size_t kq = std::min(rows, s_);
-      Buffer<T> rfac = K_.allocate(kq * s_);
-      K_.qr(rows, s_, y.data(), rfac.data());
-      std::size_t rank = std::min(kq, opt_.chi);
-      Buffer<T> core;
-      if (opt_.cutoff > 0.0 || kq > opt_.chi) {
-        // Truncate through the SVD of the small R factor: the core becomes Q · U[:, :rank].
-        Buffer<T> uf = K_.allocate(kq * kq), vt = K_.allocate(kq * s_);
-        std::vector<real_t<T>> sigma(kq);
-        K_.svd(kq, s_, rfac.data(), uf.data(), sigma.data(), vt.data());
-        rank = truncation_rank(sigma, opt_.cutoff, opt_.chi);
-        core = K_.allocate(rank * rows);
-        gemm(Op::kNone, Op::kNone, rank, rows, kq, T(1), uf.data(), kq, 0, y.data(), rows, 0,
-                T(0), core.data(), rows, 0, 1);
-      } else {
-        core = std::move(y);
-      }
+      // Beyond min(rows, fused left bond) columns the sketch is exact; --chi caps it too.
+      std::size_t cap = std::min(rows, nl);
+      if (opt_.sketch_columns() > 0) cap = std::min(cap, opt_.sketch_columns());
+      const std::size_t max_cols = opt_.tolerance_mode() ? cap : blocks_[0].columns;
+      RangeFinder<T> finder(K_, gemm_, rows, max_cols);
+      const RangeEstimate est = find_range(finder, j, z, rows, cap);
+      std::size_t rank = 0;
+      Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank);
       // S ← conj(η_j) · Z'.
       Buffer<T> conj_core = K_.allocate(rank * rows);
       K_.conj(rank * rows, core.data(), conj_core.data());
       Buffer<T> next = K_.allocate(rank * nl);
-      gemm(Op::kNone, Op::kNone, rank, nl, rows, T(1), conj_core.data(), rows, 0, z.data(), nl,
-              0, T(0), next.data(), nl, 0, 1);
+      gemm_(Op::kNone, Op::kNone, rank, nl, rows, T(1), conj_core.data(), rows, z.data(), nl,
+            T(0), next.data(), nl);
       out.cores[j] = fetch_core(core, {rank, b, u, dd}, j);
-      out.sites[j].sketch_columns = static_cast<std::int64_t>(s_);
+      auto& stats = out.sites[j];
+      stats.sketch_columns = static_cast<std::int64_t>(finder.columns());
+      stats.norm_estimate = est.norm;
+      stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
       s_env = std::move(next);
-      env_[j].reset();
+      for (auto& blk : blocks_)
+        if (j < blk.env.size()) blk.env[j].reset();
       b = rank;
       seconds_[j] += since(t0);
       reporter_.progress("right sweep", n_ - j, n_);
     }
+  }
+
+  // Oversampled runs: truncate the right-canonical result to χ̄ / cutoff / tol.
+  void final_truncation(SweepResult<T>& out) {
+    const auto t0 = Clock::now();
+    const auto discarded =
+        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, K_, gemm_);
+    for (std::size_t j = 0; j < discarded.size(); ++j) {
+      // The estimate of cut j (stored at site j+1) now also holds what the truncation removed.
+      auto& s = out.sites[j + 1];
+      s.truncation_error = discarded[j];
+      const double e = std::isfinite(s.error_estimate) ? s.error_estimate : 0.0;
+      s.error_estimate = std::sqrt(e * e + discarded[j] * discarded[j]);
+    }
+    seconds_[0] += since(t0);
+    reporter_.progress("truncation sweep", 1, 1);
   }
 
   // n = 2: the exact product Θ[(u_0 d_0), (u_1 d_1)] and one truncated SVD.
@@ -305,7 +358,9 @@ template <class T> class Sweeper {
     Buffer<T> uf = K_.allocate(m * kk), vt = K_.allocate(kk * n);
     std::vector<real_t<T>> sigma(kk);
     K_.svd(m, n, theta.data(), uf.data(), sigma.data(), vt.data());
-    const std::size_t rank = truncation_rank(sigma, opt_.cutoff, opt_.chi);
+    const std::size_t rank = truncation_rank(sigma, opt_.cutoff, opt_.tol, opt_.chi);
+    double total = 0;
+    for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
     Tensor<T> uh = fetch_core(uf, {m, kk}, 0), vh = fetch_core(vt, {n, kk}, 1);
     Tensor<T> c0({1, rank, u0, d0}), c1({rank, 1, u1, d1});
     for (std::size_t i = 0; i < rank; ++i) {
@@ -314,6 +369,10 @@ template <class T> class Sweeper {
     }
     out.cores[0] = std::move(c0);
     out.cores[1] = std::move(c1);
+    // Exact: the error is what the truncation removed.
+    out.sites[1].truncation_error = total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0;
+    out.sites[1].error_estimate = out.sites[1].truncation_error;
+    out.sites[1].norm_estimate = std::sqrt(total);
     seconds_[0] = seconds_[1] = since(t0) / 2;
     reporter_.progress("right sweep", 2, 2);
   }
@@ -322,15 +381,15 @@ template <class T> class Sweeper {
   const Stack& st_;
   SweepOptions opt_;
   Kernels<T>& K_;
+  CountingGemm<T> gemm_;
   std::string device_;
   TransferLog& log_;
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
-  std::size_t n_, k_, s_;
-  std::vector<Buffer<T>> omega_;
-  std::vector<Buffer<T>> env_;
+  std::size_t n_, k_;
+  std::vector<Block> blocks_;
   std::vector<double> seconds_;
-  double flops_ = 0;
+  std::int64_t capped_ = 0;
 };
 
 }  // namespace

@@ -30,6 +30,10 @@ template <class T> struct SweepResult {
   std::vector<Tensor<T>> cores;
   std::vector<SiteStats> sites;
   double flops = 0;  // real floating-point operations of the GEMMs (complex multiply-add = 8)
+  // Global relative error estimate: the per-cut estimates combined in quadrature (NaN-free;
+  // 0 where every cut is exact).
+  double error_estimate = 0;
+  std::int64_t capped_cuts = 0;  // tolerance mode: cuts whose sketch hit --chi before tol
 };
 
 // Runs the sweep. Calls `check_interrupt` between sites (it throws to stop the run).

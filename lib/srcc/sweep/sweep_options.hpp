@@ -7,9 +7,28 @@
 namespace srcc {
 
 struct SweepOptions {
-  std::size_t chi = 0;       // max output bond χ̄ (= sketch columns s); required, >= 1
-  double cutoff = 0.0;       // relative singular-value cutoff in [0, 1); keep σ >= cutoff·σ_max
-  std::uint64_t seed = 0;    // seed of the Gaussian test tensors; same seed → same result
+  // Max output bond χ̄. Fixed mode (tol = 0): required, >= 1, and the sketch has s = χ̄
+  // columns. Tolerance mode: optional cap (0 = none).
+  std::size_t chi = 0;
+  // Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max at every cut.
+  double cutoff = 0.0;
+  // Oversampling factor (paper §3.4): 0 = off, else >= 1. Sketch with
+  // s = max(⌈oversample·χ̄⌉, χ̄ + 10) columns, then one SVD truncation sweep down to χ̄.
+  double oversample = 0.0;
+  // Tolerance mode (paper Appendix C) when > 0: per-bond relative Frobenius tolerance in
+  // (0, 1). Each cut's sketch grows in blocks until the leave-one-out error estimate is
+  // <= tol·(norm estimate), or the sketch reaches its cap (exact, or --chi). With oversampling
+  // the sketch is grown to tol/10 and the final truncation sweep truncates at tol.
+  double tol = 0.0;
+  std::size_t block_start = 16;  // tolerance mode: first sketch block, columns >= 1
+  std::size_t block_step = 16;   // tolerance mode: columns added per round, >= 1
+  std::uint64_t seed = 0;        // seed of the Gaussian test tensors; same seed → same result
+
+  bool tolerance_mode() const { return tol > 0.0; }
+  bool oversampling() const { return oversample > 0.0; }
+  // Columns of a fixed-mode sketch (s); in tolerance mode the cap of a cut's sketch from
+  // --chi (0 = no cap).
+  std::size_t sketch_columns() const;
 };
 
 // Throws UsageError naming the flag when an option is out of range.

@@ -96,6 +96,21 @@ lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, 
                         reinterpret_cast<lapack_complex_double*>(vt), std::min(m, n));
 }
 
+lapack_int trtri(lapack_int k, float* a) {
+  return LAPACKE_strtri(LAPACK_COL_MAJOR, 'U', 'N', k, a, k);
+}
+lapack_int trtri(lapack_int k, double* a) {
+  return LAPACKE_dtrtri(LAPACK_COL_MAJOR, 'U', 'N', k, a, k);
+}
+lapack_int trtri(lapack_int k, cfloat* a) {
+  return LAPACKE_ctrtri(LAPACK_COL_MAJOR, 'U', 'N', k, reinterpret_cast<lapack_complex_float*>(a),
+                        k);
+}
+lapack_int trtri(lapack_int k, cdouble* a) {
+  return LAPACKE_ztrtri(LAPACK_COL_MAJOR, 'U', 'N', k,
+                        reinterpret_cast<lapack_complex_double*>(a), k);
+}
+
 template <class T> T conj_of(T x) {
   if constexpr (is_complex_v<T>) return std::conj(x);
   else return x;
@@ -163,6 +178,7 @@ template <class T> class CpuKernels final : public Kernels<T> {
                         out + (((ip * y + iy) * q + iq) * x + ix) * r);
   }
 
+  void copy(std::size_t n, const T* in, T* out) override { std::copy_n(in, n, out); }
   void conj(std::size_t n, const T* in, T* out) override {
     for (std::size_t i = 0; i < n; ++i) out[i] = conj_of(in[i]);
   }
@@ -193,6 +209,10 @@ template <class T> class CpuKernels final : public Kernels<T> {
     for (std::size_t j = 0; j < n; ++j)
       for (std::size_t i = 0; i < k; ++i) r[j * k + i] = i <= j ? y[j * m + i] : T{};
     check_lapack(orgqr(bi(m), bi(k), y, tau.data()), "orgqr/ungqr", m, k);
+  }
+
+  void upper_inverse(std::size_t k, T* r) override {
+    check_lapack(trtri(bi(k), r), "trtri", k, k);
   }
 
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) override {

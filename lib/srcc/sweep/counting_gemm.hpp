@@ -1,0 +1,42 @@
+#pragma once
+// The sweep's GEMM entry point: counts real flops (a complex multiply-add is 8) and turns a
+// batch of matrix-vector products with one shared matrix into a single GEMM.
+#include "srcc/backend/backend.hpp"
+
+namespace srcc {
+
+template <class T> class CountingGemm {
+ public:
+  explicit CountingGemm(Kernels<T>& k) : k_(k) {}
+
+  void operator()(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                  const T* a, std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
+                  std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
+                  std::size_t batch) {
+    flops_ += (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
+              static_cast<double>(k) * static_cast<double>(batch);
+    if (batch > 1 && n == 1 && op_a == Op::kTrans && op_b == Op::kNone && stride_a == 0 &&
+        stride_b == k && stride_c == m) {
+      // C_i = Aᵀ b_i for all i is C[batch, m] = B[batch, k] · A[k, m]. (The bottom layer of a
+      // right block has no trailing axes, so this is the common case there.)
+      k_.gemm(Op::kNone, Op::kNone, batch, m, k, alpha, b, k, 0, a, lda, 0, beta, c, m, 0, 1);
+      return;
+    }
+    k_.gemm(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+            stride_c, batch);
+  }
+  // Single GEMM: C = alpha · op(A) · op(B) + beta · C.
+  void operator()(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                  const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta, T* c,
+                  std::size_t ldc) {
+    (*this)(op_a, op_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
+  }
+
+  double flops() const { return flops_; }
+
+ private:
+  Kernels<T>& k_;
+  double flops_ = 0;
+};
+
+}  // namespace srcc

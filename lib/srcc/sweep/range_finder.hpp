@@ -1,0 +1,46 @@
+#pragma once
+// The orthonormal range of one cut's sketch Y, grown block by block (the paper's Appendix C):
+// appending columns Y' updates the QR factorisation instead of recomputing it,
+//   R' = Q* Y',  Y' − Q R' = Q'' R'',  Q ← [Q Q''],  R ← [[R, R'], [0, R'']],
+// and the leave-one-out estimator of the error of the current range is read off R.
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/sweep/counting_gemm.hpp"
+
+namespace srcc {
+
+struct RangeEstimate {
+  double error = 0;  // leave-one-out estimate of ‖(I − QQ*)A‖_F (0 when the range is exact)
+  double norm = 0;   // estimate of ‖A‖_F from ‖R‖_F / √s
+};
+
+template <class T> class RangeFinder {
+ public:
+  // `rows` is the height of Y; at most `max_columns` columns will be added in all.
+  RangeFinder(Kernels<T>& kernels, CountingGemm<T>& gemm, std::size_t rows,
+              std::size_t max_columns);
+
+  // Appends `b` sketch columns, column-major rows × b (consumed). After the first block, a
+  // block must not take the range past `rows` columns.
+  void add(Buffer<T> y, std::size_t b);
+
+  std::size_t columns() const { return s_; }  // sketch columns so far
+  std::size_t rank() const { return k_; }     // columns of Q
+  bool exhausted() const { return k_ == rows_; }  // Q spans every row: exact
+  RangeEstimate estimate();
+
+  // The output core as a (rank × rows) row-major block: Q itself, or Q · U[:, :rank] with U
+  // from the SVD of R when a truncation rule (cap, cutoff, tol) removes columns.
+  Buffer<T> core(std::size_t cap, double cutoff, double tol, std::size_t& rank_out);
+
+ private:
+  Kernels<T>& K_;
+  CountingGemm<T>& gemm_;
+  std::size_t rows_, max_;
+  std::size_t s_ = 0, k_ = 0;
+  Buffer<T> q_;            // column-major rows × max(k)
+  std::vector<T> r_;       // host, column-major, ld = max_columns: k × s upper part used
+};
+
+}  // namespace srcc

@@ -1,0 +1,20 @@
+#pragma once
+// The final truncation of an oversampled or tolerance-driven SRC result (paper §3.4): one
+// left-to-right sweep of SVD truncations on the right-canonical train (so every SVD sees the
+// exact singular values of the whole train at its cut), then a right-to-left QR sweep that
+// makes cores 1 … n−1 right-orthonormal again with the norm on core 0.
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/core/tensor.hpp"
+#include "srcc/sweep/counting_gemm.hpp"
+
+namespace srcc {
+
+// Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
+// sites j and j+1), the discarded Frobenius norm relative to the train's norm.
+template <class T>
+std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
+                                   double tol, Kernels<T>& kernels, CountingGemm<T>& gemm);
+
+}  // namespace srcc
