@@ -69,6 +69,23 @@ Cli::Cli() {
   compress_cmd->add_option("-o,--output", compress.output, "Output .h5 file")->required();
   compress_cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
 
+  truncate_cmd = app.add_subcommand(
+      "truncate",
+      "Deterministic SVD truncation of one train to --chi / --cutoff / --tol (right-canonical "
+      "form, then one SVD sweep): the optimal reference when the train is an exact product; "
+      "cost grows like the cube of the input bond");
+  truncate_cmd->fallthrough();
+  truncate_cmd->add_option("train", truncate.trains, "FILE.h5[:/group]")->required()->expected(1);
+  truncate_cmd->add_option("-o,--output", truncate.output, "Output .h5 file")->required();
+  truncate_cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
+
+  distance_cmd = app.add_subcommand(
+      "distance", "Relative distance ‖A − B‖/‖B‖, norms and overlap ⟨A|B⟩ of two trains");
+  distance_cmd->fallthrough();
+  distance_cmd->add_option("trains", distance_trains, "A.h5[:/group] B.h5[:/group]")
+      ->required()
+      ->expected(2);
+
   inspect_cmd = app.add_subcommand("inspect", "List the trains in an HDF5 file");
   inspect_cmd->fallthrough();
   inspect_cmd->add_option("file", inspect_file, "FILE.h5")->required();

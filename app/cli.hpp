@@ -45,11 +45,14 @@ struct Cli {
   CLI::App app{"src-compress: compressed products of tensor networks by Successive Randomized "
                "Compression (SRC, arXiv:2504.06475)"};
   CommonFlags common;
-  ProductArgs apply, compress;
+  ProductArgs apply, compress, truncate;
   std::string inspect_file;
+  std::vector<std::string> distance_trains;  // A, B
   GenerateArgs generate;
   CLI::App* apply_cmd = nullptr;
   CLI::App* compress_cmd = nullptr;
+  CLI::App* truncate_cmd = nullptr;
+  CLI::App* distance_cmd = nullptr;
   CLI::App* inspect_cmd = nullptr;
   CLI::App* generate_cmd = nullptr;
 

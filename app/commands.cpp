@@ -39,11 +39,13 @@ void print_summary(const RunSummary& s) {
 
 }  // namespace
 
-void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line) {
+void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
+                 Method method) {
   const auto& c = cli.common;
-  if (c.chi < 1 && c.tol <= 0)
+  if (c.chi < 1 && c.tol <= 0 && (method == Method::kSrc || c.cutoff <= 0))
     throw UsageError("--chi: required, the maximum output bond (>= 1), unless --tol is given");
   RunOptions o;
+  o.method = method;
   for (const auto& t : args.trains) o.trains.push_back(parse_train_ref(t));
   o.output = args.output;
   o.force = c.force;
@@ -56,11 +58,23 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.dtype = resolve_dtype(c.dtype);
   o.threads = c.threads;
   o.command_line = command_line;
-  o.sweep.seed = resolve_seed(c);
+  if (method == Method::kSrc) o.sweep.seed = resolve_seed(c);
   ProgressReporter reporter;
   const RunSummary s = run(o, reporter, check_interrupt);
   if (c.json) std::printf("%s\n", s.to_json().c_str());
   else print_summary(s);
+}
+
+void cmd_distance(const Cli& cli) {
+  const auto a = parse_train_ref(cli.distance_trains.at(0));
+  const auto b = parse_train_ref(cli.distance_trains.at(1));
+  const Comparison c = compare(a, b);
+  if (cli.common.json) {
+    std::printf("%s\n", c.to_json().c_str());
+  } else {
+    std::printf("‖A − B‖/‖B‖ = %.6e   ‖A‖ = %.6e   ‖B‖ = %.6e   ⟨A|B⟩ = %.6e%+.6ei\n",
+                c.relative_distance, c.norm_a, c.norm_b, c.overlap.real(), c.overlap.imag());
+  }
 }
 
 void cmd_inspect(const Cli& cli) {

@@ -3,10 +3,13 @@
 #include <string>
 
 #include "cli.hpp"
+#include "srcc/run.hpp"
 
 namespace srcc::app {
 
-void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line);
+void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
+                 Method method = Method::kSrc);
+void cmd_distance(const Cli& cli);
 void cmd_inspect(const Cli& cli);
 void cmd_generate(const Cli& cli);
 

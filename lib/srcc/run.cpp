@@ -13,7 +13,10 @@
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/sweep/counting_gemm.hpp"
+#include "srcc/sweep/overlap.hpp"
 #include "srcc/sweep/sweep.hpp"
+#include "srcc/sweep/truncation_sweep.hpp"
 #include "srcc/train/site_loader.hpp"
 #include "srcc/version.hpp"
 
@@ -69,6 +72,35 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
   return *o.dtype;
 }
 
+// Method::kSvd: the deterministic reference truncation of a single train.
+template <class T>
+SweepResult<T> svd_truncate(StackData<T> data, const SweepOptions& o, Backend& backend) {
+  if (data.stack.depth() != 1)
+    throw UsageError("the SVD method truncates one train; use apply for products");
+  auto& K = backend.kernels<T>();
+  CountingGemm<T> gemm(K);
+  SweepResult<T> r;
+  r.kind = data.stack.result_kind();
+  r.cores = std::move(data.sites.front());
+  right_canonicalize(r.cores, K, gemm);
+  const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, K, gemm);
+  r.sites.resize(r.cores.size());
+  double err2 = 0;
+  for (std::size_t j = 0; j < r.cores.size(); ++j) {
+    auto& s = r.sites[j];
+    s.site = static_cast<std::int64_t>(j);
+    s.bond_left = static_cast<std::int64_t>(r.cores[j].shape[kLegL]);
+    s.bond_right = static_cast<std::int64_t>(r.cores[j].shape[kLegR]);
+    if (j > 0) {
+      s.truncation_error = s.error_estimate = discarded[j - 1];
+      err2 += discarded[j - 1] * discarded[j - 1];
+    }
+  }
+  r.error_estimate = std::sqrt(err2);
+  r.flops = gemm.flops();
+  return r;
+}
+
 template <class T>
 RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter& reporter,
                      const std::function<void()>& check_interrupt) {
@@ -98,7 +130,9 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
   auto backend = make_cpu_backend(o.threads);
   sum.threads = blas_threads();
   t0 = Clock::now();
-  SweepResult<T> result = run_sweep(data, o.sweep, *backend, log, reporter, check_interrupt);
+  SweepResult<T> result = o.method == Method::kSrc
+                              ? run_sweep(data, o.sweep, *backend, log, reporter, check_interrupt)
+                              : svd_truncate(std::move(data), o.sweep, *backend);
   sum.sweep_seconds = since(t0);
   sum.flops = result.flops;
   sum.error_estimate = result.error_estimate;
@@ -181,15 +215,54 @@ std::string RunSummary::to_json() const {
   return o.str();
 }
 
+std::string Comparison::to_json() const {
+  JsonObject o;
+  o.add("norm_a", norm_a)
+      .add("norm_b", norm_b)
+      .add("overlap_re", overlap.real())
+      .add("overlap_im", overlap.imag())
+      .add("relative_distance", relative_distance);
+  return o.str();
+}
+
+Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
+  TrainReader ra(a_ref), rb(b_ref);
+  const auto &ia = ra.info(), &ib = rb.info();
+  if (ia.length() != ib.length())
+    throw InputError(ia.where() + " has " + std::to_string(ia.length()) + " sites but " +
+                     ib.where() + " has " + std::to_string(ib.length()));
+  for (std::size_t j = 0; j < ia.length(); ++j)
+    if (ia.dims[j][kLegU] != ib.dims[j][kLegU] || ia.dims[j][kLegD] != ib.dims[j][kLegD])
+      throw InputError(ia.where(j) + ": physical legs differ from " + ib.where(j));
+  TransferLog log;
+  auto backend = make_cpu_backend(0);
+  return visit_dtype(promote(ia.dtype(), ib.dtype()), [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<Tensor<T>> a, b;
+    for (std::size_t j = 0; j < ia.length(); ++j) {
+      a.push_back(to_internal<T>(ra.read_site(j, log), ia, j, log));
+      b.push_back(to_internal<T>(rb.read_site(j, log), ib, j, log));
+    }
+    auto& K = backend->kernels<T>();
+    Comparison c;
+    c.norm_a = std::sqrt(std::max(0.0, inner_product(a, a, K).real()));
+    c.norm_b = std::sqrt(std::max(0.0, inner_product(b, b, K).real()));
+    c.overlap = inner_product(a, b, K);
+    CountingGemm<T> gemm(K);
+    c.relative_distance = distance(a, b, K, gemm) / c.norm_b;
+    return c;
+  });
+}
+
 Plan plan_run(const RunOptions& options) {
-  validate(options.sweep);
+  validate(options.sweep, options.method == Method::kSrc);
   Inputs in = open_inputs(options);
   return make_plan(in.stack, options.sweep, working_dtype(options, in.stack), options.threads);
 }
 
 RunSummary run(const RunOptions& options, Reporter& reporter,
                const std::function<void()>& check_interrupt) {
-  validate(options.sweep);
+  validate(options.sweep, options.method == Method::kSrc);
   check_output_path(options.output, options.force);
   Inputs in = open_inputs(options);
   const DType dt = working_dtype(options, in.stack);

@@ -16,8 +16,14 @@
 
 namespace srcc {
 
+// kSrc: the SRC sweep. kSvd (one train only): right-canonicalise, then SVD-truncate left to
+// right — deterministic and optimal for the train given (contract-then-SVD when the train is
+// an exact product); cost O(n d χ³) in the input bond χ.
+enum class Method { kSrc, kSvd };
+
 struct RunOptions {
   std::vector<TrainRef> trains;      // mathematical order: operators first, the state last
+  Method method = Method::kSrc;
   std::string output;                // output .h5 path
   bool force = false;                // replace an existing output
   SweepOptions sweep;                // χ̄, cutoff, seed
@@ -44,6 +50,15 @@ struct RunSummary {
   std::map<std::string, std::int64_t> bytes_by_mechanism;
   std::string to_json() const;
 };
+
+// ⟨a|b⟩, the norms and ‖a − b‖ / ‖b‖ of two trains with equal legs.
+struct Comparison {
+  double norm_a = 0, norm_b = 0;
+  cdouble overlap = 0;
+  double relative_distance = 0;
+  std::string to_json() const;
+};
+Comparison compare(const TrainRef& a, const TrainRef& b);
 
 // Reads the stack's metadata and returns the plan, without reading tensor data.
 Plan plan_run(const RunOptions& options);

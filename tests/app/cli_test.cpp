@@ -246,6 +246,34 @@ TEST(Cli, TransferLogHasARowForEveryMove) {
   EXPECT_GT(bytes["file write"], 0);
 }
 
+TEST(Cli, TruncateAndDistanceGiveTheOptimalReference) {
+  TempDir dir;
+  make_inputs(dir);
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o exact.h5 --chi 12 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "truncate exact.h5 -o t4.h5 --chi 4 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o s4.h5 --chi 4 --oversample --seed 1 -q").code, 0);
+  const auto parse = [](const std::string& json) {
+    const auto pos = json.find("\"relative_distance\": ");
+    return pos == std::string::npos ? -1.0 : std::stod(json.substr(pos + 21));
+  };
+  auto r = run_cli(dir, "distance t4.h5 exact.h5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const double optimal = parse(r.out);
+  const double oversampled = parse(run_cli(dir, "distance s4.h5 exact.h5 --json").out);
+  EXPECT_GT(optimal, 1e-6);
+  EXPECT_GE(oversampled, optimal * (1 - 1e-9));
+  EXPECT_LT(oversampled, 2 * optimal);
+  EXPECT_LT(parse(run_cli(dir, "distance exact.h5 exact.h5 --json").out), 1e-13);
+  // The truncation's own error report is the true distance.
+  r = run_cli(dir, "truncate exact.h5 -o t4b.h5 --chi 4 --json");
+  const auto pos = r.out.find("\"error_estimate\": ");
+  ASSERT_NE(pos, std::string::npos);
+  EXPECT_NEAR(std::stod(r.out.substr(pos + 18)), optimal, 1e-9);
+  r = run_cli(dir, "distance t4.h5 h.h5");  // an MPS against an MPO: legs differ
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("physical legs differ"), std::string::npos) << r.err;
+}
+
 TEST(Cli, GenerateAndInspect) {
   TempDir dir;
   ASSERT_EQ(run_cli(dir, "generate ising -o h.h5 --sites 6").code, 0);

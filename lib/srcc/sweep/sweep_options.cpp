@@ -15,8 +15,8 @@ std::size_t SweepOptions::sketch_columns() const {
   return std::max(scaled, chi + 10);
 }
 
-void validate(const SweepOptions& o) {
-  if (!o.tolerance_mode() && o.chi < 1)
+void validate(const SweepOptions& o, bool chi_required) {
+  if (chi_required && !o.tolerance_mode() && o.chi < 1)
     throw UsageError("--chi: required (>= 1) unless --tol is given");
   if (!(o.cutoff >= 0.0 && o.cutoff < 1.0))
     throw UsageError("--cutoff: must be in [0, 1) (got " + std::to_string(o.cutoff) + ")");

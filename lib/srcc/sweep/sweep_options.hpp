@@ -31,7 +31,8 @@ struct SweepOptions {
   std::size_t sketch_columns() const;
 };
 
-// Throws UsageError naming the flag when an option is out of range.
-void validate(const SweepOptions& o);
+// Throws UsageError naming the flag when an option is out of range. A fixed-size sketch needs
+// --chi; a deterministic truncation (chi_required = false) may use --cutoff alone.
+void validate(const SweepOptions& o, bool chi_required = true);
 
 }  // namespace srcc

@@ -9,41 +9,8 @@
 namespace srcc {
 
 template <class T>
-std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
-                                   double tol, Kernels<T>& K, CountingGemm<T>& gemm) {
+void right_canonicalize(std::vector<Tensor<T>>& cores, Kernels<T>& K, CountingGemm<T>& gemm) {
   const std::size_t n = cores.size();
-  std::vector<double> discarded(n > 0 ? n - 1 : 0, 0.0);
-  // Left to right: SVD of core j as the matrix [(l, u, d), r], keep `rank`, push Σ V* right.
-  for (std::size_t j = 0; j + 1 < n; ++j) {
-    auto& c = cores[j];
-    const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
-    const std::size_t m = l * ud, kk = std::min(m, r);
-    Buffer<T> in = K.adopt(std::move(c.data));
-    Buffer<T> a = K.allocate(m * r);  // (r, l, u, d) row-major = [(l u d) × r] column-major
-    K.swap_axes(1, l, 1, r, ud, in.data(), a.data());
-    Buffer<T> u = K.allocate(m * kk), vt = K.allocate(kk * r);
-    std::vector<real_t<T>> sigma(kk);
-    K.svd(m, r, a.data(), u.data(), sigma.data(), vt.data());
-    const std::size_t rank = truncation_rank(sigma, cutoff, tol, chi);
-    double total = 0;
-    for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
-    discarded[j] = total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0.0;
-    // Core j: U[:, :rank] read row-major is (rank, l, u, d); reorder to (l, rank, u, d).
-    Buffer<T> left = K.allocate(l * rank * ud);
-    K.swap_axes(1, rank, 1, l, ud, u.data(), left.data());
-    c.data = K.download(left, l * rank * ud);
-    c.shape = {l, rank, c.shape[kLegU], c.shape[kLegD]};
-    // Core j+1 ← diag(σ[:rank]) · V*[:rank, :] · core j+1.
-    auto& next = cores[j + 1];
-    const std::size_t rest = next.size() / r;
-    Buffer<T> nb = K.adopt(std::move(next.data));
-    Buffer<T> out = K.allocate(rank * rest);
-    gemm(Op::kTrans, Op::kNone, rank, rest, r, T(1), vt.data(), kk, nb.data(), rest, T(0),
-         out.data(), rest);
-    for (std::size_t i = 0; i < rank; ++i) K.scale(rest, sigma[i], out.data() + i * rest);
-    next.data = K.download(out, rank * rest);
-    next.shape[kLegL] = rank;
-  }
   // Right to left: core j = L · Q with orthonormal rows; L moves into core j−1.
   for (std::size_t j = n; j-- > 1;) {
     auto& c = cores[j];
@@ -62,10 +29,55 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
     prev.data = K.download(out, pl * kq * ud);
     prev.shape[kLegR] = kq;
   }
+}
+
+template <class T>
+std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
+                                   double tol, Kernels<T>& K, CountingGemm<T>& gemm) {
+  const std::size_t n = cores.size();
+  std::vector<double> discarded(n > 0 ? n - 1 : 0, 0.0);
+  double norm = 0;
+  // Left to right: SVD of core j as the matrix [(l, u, d), r], keep `rank`, push Σ V* right.
+  for (std::size_t j = 0; j + 1 < n; ++j) {
+    auto& c = cores[j];
+    const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
+    const std::size_t m = l * ud, kk = std::min(m, r);
+    Buffer<T> in = K.adopt(std::move(c.data));
+    Buffer<T> a = K.allocate(m * r);  // (r, l, u, d) row-major = [(l u d) × r] column-major
+    K.swap_axes(1, l, 1, r, ud, in.data(), a.data());
+    Buffer<T> u = K.allocate(m * kk), vt = K.allocate(kk * r);
+    std::vector<real_t<T>> sigma(kk);
+    K.svd(m, r, a.data(), u.data(), sigma.data(), vt.data());
+    const std::size_t rank = truncation_rank(sigma, cutoff, tol, chi);
+    // Relative to the norm of the train as given (the first cut has seen no truncation yet),
+    // so that the cuts' errors add in quadrature to the total error.
+    if (j == 0) {
+      for (auto s : sigma) norm += static_cast<double>(s) * static_cast<double>(s);
+      norm = std::sqrt(norm);
+    }
+    discarded[j] = norm > 0 ? discarded_norm(sigma, rank) / norm : 0.0;
+    // Core j: U[:, :rank] read row-major is (rank, l, u, d); reorder to (l, rank, u, d).
+    Buffer<T> left = K.allocate(l * rank * ud);
+    K.swap_axes(1, rank, 1, l, ud, u.data(), left.data());
+    c.data = K.download(left, l * rank * ud);
+    c.shape = {l, rank, c.shape[kLegU], c.shape[kLegD]};
+    // Core j+1 ← diag(σ[:rank]) · V*[:rank, :] · core j+1.
+    auto& next = cores[j + 1];
+    const std::size_t rest = next.size() / r;
+    Buffer<T> nb = K.adopt(std::move(next.data));
+    Buffer<T> out = K.allocate(rank * rest);
+    gemm(Op::kTrans, Op::kNone, rank, rest, r, T(1), vt.data(), kk, nb.data(), rest, T(0),
+         out.data(), rest);
+    for (std::size_t i = 0; i < rank; ++i) K.scale(rest, sigma[i], out.data() + i * rest);
+    next.data = K.download(out, rank * rest);
+    next.shape[kLegL] = rank;
+  }
+  right_canonicalize(cores, K, gemm);
   return discarded;
 }
 
 #define SRCC_INSTANTIATE(T)                                                                  \
+  template void right_canonicalize(std::vector<Tensor<T>>&, Kernels<T>&, CountingGemm<T>&);  \
   template std::vector<double> truncate_train(std::vector<Tensor<T>>&, std::size_t, double, \
                                               double, Kernels<T>&, CountingGemm<T>&);
 SRCC_INSTANTIATE(float)

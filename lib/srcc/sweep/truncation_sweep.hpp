@@ -11,6 +11,11 @@
 
 namespace srcc {
 
+// Makes cores 1 … n−1 right-orthonormal (right-to-left QR sweep), moving the norm to core 0.
+// The train it represents is unchanged.
+template <class T>
+void right_canonicalize(std::vector<Tensor<T>>& cores, Kernels<T>& kernels, CountingGemm<T>& gemm);
+
 // Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
 // sites j and j+1), the discarded Frobenius norm relative to the train's norm.
 template <class T>

@@ -1,0 +1,86 @@
+#include "srcc/sweep/overlap.hpp"
+
+#include <cmath>
+
+#include "srcc/sweep/truncation_sweep.hpp"
+#include "srcc/train/layout.hpp"
+
+namespace srcc {
+
+template <class T>
+cdouble inner_product(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b,
+                      Kernels<T>& K) {
+  // E is stored transposed, E[β, α], so that both updates are plain row-major GEMMs.
+  Buffer<T> e = K.adopt(std::vector<T>(1, T(1)));
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    const std::size_t al = a[j].shape[kLegL], ar = a[j].shape[kLegR];
+    const std::size_t bl = b[j].shape[kLegL], br = b[j].shape[kLegR];
+    const std::size_t p = a[j].shape[kLegU] * a[j].shape[kLegD];
+    Buffer<T> bj = K.adopt(std::vector<T>(b[j].data));
+    Buffer<T> aj = K.adopt(std::vector<T>(a[j].data));
+    // T[α, (β' p)] = Σ_β E[β, α] B[β, (β' p)].
+    Buffer<T> t = K.allocate(al * br * p);
+    K.gemm(Op::kTrans, Op::kNone, al, br * p, bl, T(1), e.data(), al, 0, bj.data(), br * p, 0,
+           T(0), t.data(), br * p, 0, 1);
+    // E'[β', α'] = Σ_α T_α[β', p] · conj(A_α[α', p])ᵀ, accumulated over α.
+    Buffer<T> next = K.allocate(br * ar);
+    for (std::size_t alpha = 0; alpha < al; ++alpha)
+      K.gemm(Op::kNone, Op::kConjTrans, br, ar, p, T(1), t.data() + alpha * br * p, p, 0,
+             aj.data() + alpha * ar * p, p, 0, alpha == 0 ? T(0) : T(1), next.data(), ar, 0, 1);
+    e = std::move(next);
+  }
+  const auto v = K.download(e, 1);
+  // E holds Σ b · conj(a) = ⟨a|b⟩.
+  return cdouble(v[0]);
+}
+
+template <class T>
+double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b, Kernels<T>& K,
+                CountingGemm<T>& gemm) {
+  const std::size_t n = a.size();
+  std::vector<Tensor<T>> c;
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto &x = a[j].shape, &y = b[j].shape;
+    // Block-diagonal in (l, r); the first site is a row [a, −b], the last a column [a; b].
+    const std::size_t l = j == 0 ? 1 : x[kLegL] + y[kLegL];
+    const std::size_t r = j + 1 == n ? 1 : x[kLegR] + y[kLegR];
+    const std::size_t p = x[kLegU] * x[kLegD];
+    Tensor<T> t({l, r, x[kLegU], x[kLegD]});
+    auto put = [&](const Tensor<T>& src, std::size_t l0, std::size_t r0, T sign) {
+      const std::size_t sl = src.shape[kLegL], sr = src.shape[kLegR];
+      for (std::size_t i = 0; i < sl; ++i)
+        for (std::size_t k = 0; k < sr; ++k)
+          for (std::size_t q = 0; q < p; ++q)
+            t.data[((l0 + i) * r + (r0 + k)) * p + q] = sign * src.data[(i * sr + k) * p + q];
+    };
+    std::fill(t.data.begin(), t.data.end(), T(0));
+    put(a[j], 0, 0, T(1));
+    put(b[j], j == 0 ? 0 : x[kLegL], j + 1 == n ? 0 : x[kLegR], j == 0 ? T(-1) : T(1));
+    c.push_back(std::move(t));
+  }
+  right_canonicalize(c, K, gemm);
+  double s = 0;
+  for (const auto& v : c.front().data) s += std::norm(std::complex<double>(v));
+  return std::sqrt(s);
+}
+
+template cdouble inner_product(const std::vector<Tensor<float>>&, const std::vector<Tensor<float>>&,
+                               Kernels<float>&);
+template cdouble inner_product(const std::vector<Tensor<double>>&,
+                               const std::vector<Tensor<double>>&, Kernels<double>&);
+template cdouble inner_product(const std::vector<Tensor<cfloat>>&,
+                               const std::vector<Tensor<cfloat>>&, Kernels<cfloat>&);
+template cdouble inner_product(const std::vector<Tensor<cdouble>>&,
+                               const std::vector<Tensor<cdouble>>&, Kernels<cdouble>&);
+
+template double distance(const std::vector<Tensor<float>>&, const std::vector<Tensor<float>>&,
+                         Kernels<float>&, CountingGemm<float>&);
+template double distance(const std::vector<Tensor<double>>&, const std::vector<Tensor<double>>&,
+                         Kernels<double>&, CountingGemm<double>&);
+template double distance(const std::vector<Tensor<cfloat>>&, const std::vector<Tensor<cfloat>>&,
+                         Kernels<cfloat>&, CountingGemm<cfloat>&);
+template double distance(const std::vector<Tensor<cdouble>>&,
+                         const std::vector<Tensor<cdouble>>&, Kernels<cdouble>&,
+                         CountingGemm<cdouble>&);
+
+}  // namespace srcc
