@@ -30,9 +30,9 @@ void print_summary(const RunSummary& s) {
               s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(), s.sites,
               static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str(),
               s.error_estimate);
-  std::printf("time %.3f s (read %.3f, sweep %.3f, write %.3f), %.2f GFLOP/s in the sweep, "
+  std::printf("time %.3f s (sweep with reading %.3f, write %.3f), %.2f GFLOP/s in the sweep, "
               "peak memory %.1f MB, seed %llu, %d threads\n",
-              s.wall_seconds, s.read_seconds, s.sweep_seconds, s.write_seconds,
+              s.wall_seconds, s.sweep_seconds, s.write_seconds,
               s.sweep_seconds > 0 ? s.flops / 1e9 / s.sweep_seconds : 0.0,
               s.peak_rss_bytes / 1e6, static_cast<unsigned long long>(s.seed), s.threads);
 }

@@ -10,6 +10,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/io/h5_names.hpp"
+#include "srcc/io/file_site_source.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/train_reader.hpp"
@@ -74,14 +75,15 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
 
 // Method::kSvd: the deterministic reference truncation of a single train.
 template <class T>
-SweepResult<T> svd_truncate(StackData<T> data, const SweepOptions& o, Backend& backend) {
-  if (data.stack.depth() != 1)
+SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const SweepOptions& o,
+                            Backend& backend) {
+  if (stack.depth() != 1)
     throw UsageError("the SVD method truncates one train; use apply for products");
   auto& K = backend.kernels<T>();
   CountingGemm<T> gemm(K);
   SweepResult<T> r;
-  r.kind = data.stack.result_kind();
-  r.cores = std::move(data.sites.front());
+  r.kind = stack.result_kind();
+  for (std::size_t j = 0; j < stack.length(); ++j) r.cores.push_back(std::move(source.site(j).front()));
   right_canonicalize(r.cores, K, gemm);
   const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, K, gemm);
   r.sites.resize(r.cores.size());
@@ -112,27 +114,15 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
   sum.seed = o.sweep.seed;
   TransferLog log;
 
-  // Read every site once, one dataset at a time, converting to the working type and order.
-  auto t0 = Clock::now();
-  StackData<T> data{in.stack, {}};
-  const std::size_t n = in.stack.length();
-  for (std::size_t i = 0; i < in.readers.size(); ++i) {
-    data.sites.emplace_back();
-    for (std::size_t j = 0; j < n; ++j) {
-      check_interrupt();
-      const auto& info = in.readers[i].info();
-      data.sites[i].push_back(to_internal<T>(in.readers[i].read_site(j, log), info, j, log));
-    }
-    reporter.progress("read", i + 1, in.readers.size());
-  }
-  sum.read_seconds = since(t0);
-
+  // Sites are read on demand, one at a time with read-ahead, in the working type and order.
+  FileSiteSource<T> source(in.readers, log);
   auto backend = make_cpu_backend(o.threads);
   sum.threads = blas_threads();
-  t0 = Clock::now();
-  SweepResult<T> result = o.method == Method::kSrc
-                              ? run_sweep(data, o.sweep, *backend, log, reporter, check_interrupt)
-                              : svd_truncate(std::move(data), o.sweep, *backend);
+  auto t0 = Clock::now();
+  SweepResult<T> result =
+      o.method == Method::kSrc
+          ? run_sweep(in.stack, source, o.sweep, *backend, log, reporter, check_interrupt, &plan)
+          : svd_truncate(in.stack, source, o.sweep, *backend);
   sum.sweep_seconds = since(t0);
   sum.flops = result.flops;
   sum.error_estimate = result.error_estimate;
@@ -204,7 +194,6 @@ std::string RunSummary::to_json() const {
       .add("dtype", std::string(dtype_name(dtype)))
       .add("seed", seed)
       .add("threads", threads)
-      .add("read_seconds", read_seconds)
       .add("sweep_seconds", sweep_seconds)
       .add("write_seconds", write_seconds)
       .add("wall_seconds", wall_seconds)
@@ -257,7 +246,9 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
 Plan plan_run(const RunOptions& options) {
   validate(options.sweep, options.method == Method::kSrc);
   Inputs in = open_inputs(options);
-  return make_plan(in.stack, options.sweep, working_dtype(options, in.stack), options.threads);
+  const Budgets budgets = resolve_budgets(options.host_memory, options.gpu_memory, options.scratch_dir);
+  return make_plan(in.stack, options.sweep, working_dtype(options, in.stack), options.threads,
+                   budgets);
 }
 
 RunSummary run(const RunOptions& options, Reporter& reporter,
@@ -266,7 +257,8 @@ RunSummary run(const RunOptions& options, Reporter& reporter,
   check_output_path(options.output, options.force);
   Inputs in = open_inputs(options);
   const DType dt = working_dtype(options, in.stack);
-  const Plan plan = make_plan(in.stack, options.sweep, dt, options.threads);
+  const Budgets budgets = resolve_budgets(options.host_memory, options.gpu_memory, options.scratch_dir);
+  const Plan plan = make_plan(in.stack, options.sweep, dt, options.threads, budgets);
   return visit_dtype(dt, [&](auto zero) {
     return run_typed<decltype(zero)>(options, in, plan, reporter, check_interrupt);
   });

@@ -11,7 +11,7 @@
 #include "srcc/core/dtype.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/plan.hpp"
-#include "srcc/sweep/sweep_options.hpp"
+#include "srcc/plan/sweep_options.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -29,6 +29,9 @@ struct RunOptions {
   SweepOptions sweep;                // χ̄, cutoff, seed
   std::optional<DType> dtype;        // working type; empty = promoted input type ("auto")
   int threads = 0;                   // BLAS threads; 0 = the BLAS library's default
+  std::uint64_t host_memory = 0;     // --host-memory in bytes; 0 = detected
+  std::uint64_t gpu_memory = 0;      // --gpu-memory in bytes; 0 = detected (GPU backend)
+  std::string scratch_dir;           // --scratch-dir; "" = $TMPDIR or /tmp
   std::string command_line;          // recorded in /log
 };
 
@@ -44,7 +47,7 @@ struct RunSummary {
   DType dtype = DType::kFloat64;
   std::uint64_t seed = 0;
   int threads = 0;
-  double read_seconds = 0, sweep_seconds = 0, write_seconds = 0, wall_seconds = 0;
+  double sweep_seconds = 0, write_seconds = 0, wall_seconds = 0;  // sweep includes reading
   double flops = 0;                  // real flops of the sweep's GEMMs
   std::int64_t peak_rss_bytes = 0;   // process peak resident memory at the end of the run
   std::map<std::string, std::int64_t> bytes_by_mechanism;

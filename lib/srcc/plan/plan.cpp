@@ -3,48 +3,197 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
+#include "srcc/core/size.hpp"
 
 namespace srcc {
 
-Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads) {
+std::string_view tier_name(Tier t) { return t == Tier::kMemory ? "memory" : "scratch"; }
+
+namespace {
+
+// Sizes (in elements) that do not depend on the tiers.
+struct SiteShape {
+  std::size_t sites = 0;     // all layers' sites at j
+  std::size_t env = 0;       // C_j
+  std::size_t left_col = 0;  // per sketch column: the two largest consecutive stages of the left step
+  std::size_t env_next = 0;  // C_{j+1}
+  std::size_t right = 0;     // the right step apart from C_j
+  std::size_t env_row = 0;   // one row of C_j (fused left bond)
+};
+
+SiteShape shape_of(const Stack& st, std::size_t j, std::size_t s, std::size_t bond) {
+  SiteShape sh;
+  const std::size_t n = st.length(), u = st.up_dim(j), dd = st.down_dim(j);
+  const std::size_t nl = st.fused_left(j), nr = st.fused_right(j);
+  for (const auto& layer : st.layers) {
+    const auto& d = layer.dims[j];
+    sh.sites += d[0] * d[1] * d[2] * d[3];
+  }
+  sh.env_row = nl;
+  sh.env = j == 0 ? s : s * nl;
+  if (j + 1 < n) {
+    sh.env_next = s * nr;
+    // Left step: Khatri–Rao block, then each layer's image; two consecutive stages are alive.
+    std::size_t prev = u * nl * dd, lead = 1, trail = nl * dd, worst = 0;
+    for (const auto& layer : st.layers) {
+      const auto& d = layer.dims[j];
+      trail /= d[kLegL];
+      lead *= d[kLegR];
+      const std::size_t stage = lead * d[kLegD] * trail;
+      worst = std::max(worst, prev + stage);
+      prev = stage;
+    }
+    sh.left_col = worst;
+  }
+  // Right step: the block Z' (twice when the down leg moves), its build stages, the incoming
+  // S, the sketch Y and the factor Q (each rows × s), the core and S for the next site.
+  const std::size_t rows = bond * u * dd;
+  std::size_t lead = bond, trail = nr, prev = bond * nr, worst = 0;
+  for (const auto& layer : st.layers) {
+    const auto& d = layer.dims[j];
+    trail /= d[kLegR];
+    lead *= (&layer == &st.layers.front() ? u : 1) * d[kLegL];
+    const std::size_t stage = lead * d[kLegD] * trail;
+    worst = std::max(worst, prev + stage);
+    prev = stage;
+  }
+  sh.right = worst + 2 * rows * nl + 3 * rows * s + bond * nl + 2 * s * s;
+  (void)n;
+  return sh;
+}
+
+}  // namespace
+
+Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads,
+               const Budgets& budgets) {
   Plan p;
   p.sites = stack.length();
   p.depth = stack.depth();
   p.result_kind = stack.result_kind();
   p.dtype = dtype;
   p.sweep = sweep;
-  p.sketch_columns = sweep.sketch_columns();  // tolerance mode: the cap (0 = none)
   p.exact_two_site = p.sites == 2;
   p.threads = threads;
-  const std::size_t esize = dtype_size(dtype), s = p.sketch_columns;
-  for (const auto& layer : stack.layers)
-    for (const auto& d : layer.dims) p.input_bytes += d[0] * d[1] * d[2] * d[3] * esize;
-  for (std::size_t j = 0; j < p.sites; ++j) {
-    const std::size_t nl = stack.fused_left(j), nr = stack.fused_right(j);
-    const std::size_t u = stack.up_dim(j), dd = stack.down_dim(j);
-    // Tolerance mode without a cap may grow a sketch up to the fused bond.
-    const std::size_t sj = s > 0 ? s : nr;
-    if (!p.exact_two_site && j + 1 < p.sites) p.environment_bytes += sj * nr * esize;
-    // Left sweep: the Khatri–Rao block and, per layer, its image (bonds replaced left to right).
-    std::size_t left = s * u * nl * dd, lead = s, trail = nl * dd;
-    for (const auto& layer : stack.layers) {
-      const auto& d = layer.dims[j];
-      trail /= d[kLegL];
-      lead *= d[kLegR];
-      left = std::max(left, lead * d[kLegD] * trail);
-    }
-    // Right sweep: Z'[(b, u, d), L] with b at most χ̄ (and at most what the right side holds).
-    const std::size_t bond = sweep.chi > 0 ? sweep.chi : nr;
-    const std::size_t right = bond * u * dd * nl;
-    p.largest_block_bytes = std::max({p.largest_block_bytes, left * esize, right * esize});
+  p.budgets = budgets;
+  const std::size_t n = p.sites, e = dtype_size(dtype);
+  // Tolerance mode may grow a cut's sketch up to its fused bond: plan for the largest.
+  std::size_t s = sweep.sketch_columns();
+  if (s == 0)
+    for (std::size_t j = 1; j < n; ++j) s = std::max(s, stack.fused_left(j));
+  p.sketch_columns = s;
+  std::vector<SiteShape> shapes;
+  std::size_t bond = 1;  // output bond to the right of site j, at most s
+  std::vector<std::size_t> bonds(n, 1);
+  for (std::size_t j = n; j-- > 0;) {
+    bonds[j] = bond;
+    bond = std::min(s, bond * stack.up_dim(j) * stack.down_dim(j));
   }
-  // Inputs, environments, and the input and output of the largest step plus the sketch.
-  p.peak_bytes = p.input_bytes + p.environment_bytes + 3 * p.largest_block_bytes;
-  return p;
+  for (std::size_t j = 0; j < n; ++j) {
+    shapes.push_back(shape_of(stack, j, s, bonds[j]));
+    p.input_bytes += shapes.back().sites * e;
+    if (j > 0 && !p.exact_two_site) p.environment_bytes += shapes.back().env * e;
+  }
+  const std::size_t budget =
+      budgets.host_bytes > kProcessOverheadBytes ? budgets.host_bytes - kProcessOverheadBytes : 0;
+
+  // Site windows: the site being used (and its GEMM form) and the one read ahead.
+  auto window = [&](std::size_t j) {
+    return 2 * shapes[j].sites + (j + 1 < n ? shapes[j + 1].sites : 0) +
+           (j > 0 ? shapes[j - 1].sites : 0);
+  };
+  struct Deficit {
+    std::size_t site = 0, need = 0;
+    const char* step = "";
+  };
+  auto try_plan = [&](std::size_t memory_from, Plan& out, Deficit& worst) {
+    out.site_plans.assign(n, {});
+    out.memory_from = memory_from;
+    out.peak_bytes = out.scratch_bytes = 0;
+    bool ok = true;
+    auto note = [&](std::size_t j, std::size_t need, const char* step) {
+      if (need <= budget) return;
+      ok = false;
+      if (need > worst.need) worst = {j, need, step};
+    };
+    std::size_t resident = 0;  // environments kept in memory so far (left sweep)
+    for (std::size_t j = 0; j < n; ++j) {
+      auto& sp = out.site_plans[j];
+      sp.env_bytes = j > 0 && !out.exact_two_site ? shapes[j].env * e : 0;
+      sp.env_tier = j == 0 || j >= memory_from ? Tier::kMemory : Tier::kScratch;
+      if (out.exact_two_site) continue;
+      if (sp.env_tier == Tier::kScratch) out.scratch_bytes += sp.env_bytes;
+      if (j + 1 < n) {
+        const std::size_t fixed = resident + shapes[j].env * e + shapes[j].env_next * e + window(j) * e;
+        const std::size_t per = std::max<std::size_t>(shapes[j].left_col * e, 1);
+        sp.left_batch = budget > fixed ? std::min(s, (budget - fixed) / per) : 0;
+        const std::size_t b = std::max<std::size_t>(sp.left_batch, 1);
+        sp.left_peak = fixed + b * per;
+        note(j, sp.left_peak, "left sweep");
+        if (sp.left_batch == 0) ok = false;
+        if (j > 0 && sp.env_tier == Tier::kMemory) resident += sp.env_bytes;
+      }
+    }
+    // Right sweep: environments j' <= j still in memory, plus the step itself.
+    std::size_t held = resident;
+    if (n > 1 && out.site_plans[n - 1].env_tier == Tier::kMemory)
+      held += out.site_plans[n - 1].env_bytes;
+    for (std::size_t j = n; j-- > 1;) {
+      auto& sp = out.site_plans[j];
+      if (out.exact_two_site) break;
+      const std::size_t fixed = held + shapes[j].right * e + window(j) * e;
+      if (sp.env_tier == Tier::kMemory) {
+        sp.right_batch = s;
+        sp.right_peak = fixed;
+      } else {
+        const std::size_t per = std::max<std::size_t>(shapes[j].env_row * e, 1);
+        sp.right_batch = budget > fixed ? std::min(s, (budget - fixed) / per) : 0;
+        sp.right_peak = fixed + std::max<std::size_t>(sp.right_batch, 1) * per;
+        if (sp.right_batch == 0) ok = false;
+      }
+      note(j, sp.right_peak, "right sweep");
+      if (sp.env_tier == Tier::kMemory) held -= std::min(held, sp.env_bytes);
+    }
+    for (const auto& sp : out.site_plans) out.peak_bytes = std::max({out.peak_bytes, sp.left_peak, sp.right_peak});
+    if (out.exact_two_site) out.peak_bytes = (shapes[0].sites + shapes[1].sites) * e * 4;
+    return ok;
+  };
+  Deficit worst;
+  // As many of the newest environments in memory as fit: try memory_from = 1, 2, …, n.
+  for (std::size_t from = 1; from <= std::max<std::size_t>(n, 1); ++from) {
+    if (try_plan(from, p, worst)) {
+      if (p.scratch_bytes > budgets.scratch_bytes)
+        throw ResourceError("scratch directory " + budgets.scratch_dir + ": the plan spills " +
+                            format_size(p.scratch_bytes) + " of environments but only " +
+                            format_size(budgets.scratch_bytes) +
+                            " are free (use --scratch-dir or raise --host-memory)");
+      return p;
+    }
+    if (p.exact_two_site) break;
+  }
+  throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
+                      format_size(worst.need + kProcessOverheadBytes) +
+                      " of host memory (with every environment on scratch disk and one sketch "
+                      "column at a time) but --host-memory allows " +
+                      format_size(budgets.host_bytes));
 }
 
 std::string Plan::to_json() const {
+  std::string sites_json = "[";
+  for (std::size_t j = 0; j < site_plans.size(); ++j) {
+    const auto& sp = site_plans[j];
+    JsonObject o;
+    o.add("site", j)
+        .add("env_bytes", sp.env_bytes)
+        .add("env_tier", std::string(tier_name(sp.env_tier)))
+        .add("left_batch", sp.left_batch)
+        .add("right_batch", sp.right_batch)
+        .add("left_peak", sp.left_peak)
+        .add("right_peak", sp.right_peak);
+    sites_json += (j ? ", " : "") + o.str();
+  }
+  sites_json += "]";
   JsonObject o;
   o.add("sites", sites)
       .add("depth", depth)
@@ -61,25 +210,46 @@ std::string Plan::to_json() const {
       .add("exact_two_site", exact_two_site)
       .add("device", device)
       .add("threads", threads)
+      .add("host_memory", budgets.host_bytes)
+      .add("host_memory_detected", budgets.host_detected)
+      .add("gpu_memory", budgets.gpu_bytes)
+      .add("scratch_dir", budgets.scratch_dir)
+      .add("scratch_free", budgets.scratch_bytes)
+      .add("memory_from", memory_from)
       .add("input_bytes", input_bytes)
       .add("environment_bytes", environment_bytes)
-      .add("largest_block_bytes", largest_block_bytes)
-      .add("peak_bytes", peak_bytes);
+      .add("peak_bytes", peak_bytes)
+      .add("scratch_bytes", scratch_bytes)
+      .add_raw("site_plans", sites_json);
   return o.str();
 }
 
 std::string Plan::to_text() const {
-  char buf[1024];
-  std::snprintf(buf, sizeof buf,
-                "plan: %zu sites, %zu trains → %s, %s on %s (%d BLAS threads)\n"
-                "  chi %zu, cutoff %g, oversample %g, tol %g, sketch columns %zu%s, seed %llu\n"
-                "  memory: inputs %.3g MB, environments %.3g MB, largest step %.3g MB, "
-                "predicted peak %.3g MB\n",
-                sites, depth, std::string(train_kind_name(result_kind)).c_str(),
-                std::string(dtype_name(dtype)).c_str(), device.c_str(), threads, sweep.chi,
-                sweep.cutoff, sweep.oversample, sweep.tol, sketch_columns, exact_two_site ? " (exact two-site path)" : "",
-                static_cast<unsigned long long>(sweep.seed), input_bytes / 1e6,
-                environment_bytes / 1e6, largest_block_bytes / 1e6, peak_bytes / 1e6);
+  char buf[2048];
+  std::size_t spilled = 0, min_left = sketch_columns, min_right = sketch_columns;
+  for (std::size_t j = 0; j < site_plans.size(); ++j) {
+    const auto& sp = site_plans[j];
+    if (sp.env_tier == Tier::kScratch) ++spilled;
+    if (sp.left_batch > 0) min_left = std::min(min_left, sp.left_batch);
+    if (sp.right_batch > 0) min_right = std::min(min_right, sp.right_batch);
+  }
+  std::snprintf(
+      buf, sizeof buf,
+      "plan: %zu sites, %zu trains → %s, %s on %s (%d BLAS threads)\n"
+      "  chi %zu, cutoff %g, oversample %g, tol %g, sketch columns %zu%s, seed %llu\n"
+      "  budgets: host %s%s, scratch %s free in %s\n"
+      "  inputs %s (read one site at a time), environments %s: %zu of %zu on scratch (%s)\n"
+      "  smallest batches: left sweep %zu columns, right sweep %zu rows\n"
+      "  predicted peak host tensor memory %s (+ %s for the process)\n",
+      sites, depth, std::string(train_kind_name(result_kind)).c_str(),
+      std::string(dtype_name(dtype)).c_str(), device.c_str(), threads, sweep.chi, sweep.cutoff,
+      sweep.oversample, sweep.tol, sketch_columns, exact_two_site ? " (exact two-site path)" : "",
+      static_cast<unsigned long long>(sweep.seed), format_size(budgets.host_bytes).c_str(),
+      budgets.host_detected ? " (detected)" : "", format_size(budgets.scratch_bytes).c_str(),
+      budgets.scratch_dir.c_str(), format_size(input_bytes).c_str(),
+      format_size(environment_bytes).c_str(), spilled, sites > 0 ? sites - 1 : 0,
+      format_size(scratch_bytes).c_str(), min_left, min_right, format_size(peak_bytes).c_str(),
+      format_size(kProcessOverheadBytes).c_str());
   return buf;
 }
 

@@ -1,15 +1,31 @@
 #pragma once
-// The plan of a run: what will be computed and what it will need, from the trains' shapes and
-// the options alone (no tensor data). Pure: the same inputs give the same plan.
+// The plan of a run: what will be computed, where each sketched environment lives, how the
+// sketch columns are batched, and what the run will need — from the trains' shapes, the
+// options and the budgets alone (no tensor data). Pure: the same inputs give the same plan.
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "srcc/core/dtype.hpp"
-#include "srcc/sweep/sweep_options.hpp"
+#include "srcc/plan/budgets.hpp"
+#include "srcc/plan/sweep_options.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
+
+enum class Tier { kMemory, kScratch };
+std::string_view tier_name(Tier t);  // "memory" / "scratch"
+
+// Site j: the left-sweep step that turns C_j into C_{j+1}, the environment C_j (cut j−1|j),
+// and the right-sweep step at site j.
+struct SitePlan {
+  std::size_t env_bytes = 0;      // C_j (0 for j = 0: the ones vector is not planned)
+  Tier env_tier = Tier::kMemory;  // where C_j waits between the sweeps
+  std::size_t left_batch = 0;     // sketch columns per batch of the left step (0: no step)
+  std::size_t right_batch = 0;    // rows of C_j per read in the right step
+  std::size_t left_peak = 0;      // predicted host bytes during the left step
+  std::size_t right_peak = 0;     // predicted host bytes during the right step
+};
 
 struct Plan {
   std::size_t sites = 0;
@@ -17,19 +33,28 @@ struct Plan {
   TrainKind result_kind = TrainKind::kMps;
   DType dtype = DType::kFloat64;    // working element type
   SweepOptions sweep;
-  std::size_t sketch_columns = 0;   // s
+  std::size_t sketch_columns = 0;   // s (tolerance mode: the largest a cut may use)
   bool exact_two_site = false;      // n = 2: contraction and one SVD, no sketch
   std::string device = "cpu";
   int threads = 0;                  // BLAS threads (0 = library default)
-  std::size_t input_bytes = 0;      // all input sites in the working type
-  std::size_t environment_bytes = 0;   // all sketched left environments held at once
-  std::size_t largest_block_bytes = 0; // largest intermediate of one contraction step
-  std::size_t peak_bytes = 0;       // predicted peak of tensor memory
+  Budgets budgets;
+  std::size_t memory_from = 0;      // environments C_j with j >= memory_from stay in memory
+  std::vector<SitePlan> site_plans;
+  std::size_t input_bytes = 0;      // all input sites in the working type (never all resident)
+  std::size_t environment_bytes = 0;   // all sketched left environments
+  std::size_t peak_bytes = 0;       // predicted peak of host tensor memory
+  std::size_t scratch_bytes = 0;    // predicted bytes spilled to the scratch directory
 
+  Tier tier(std::size_t j) const { return j < memory_from ? Tier::kScratch : Tier::kMemory; }
   std::string to_json() const;
   std::string to_text() const;      // human-readable, several lines
 };
 
-Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads);
+// Chooses the environment tiers (as many of the newest in memory as fit) and the batches.
+// Throws ResourceError naming the site, the step and the bytes needed versus available when
+// even one column at a time with every environment on disk does not fit, or when the scratch
+// directory lacks space.
+Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads,
+               const Budgets& budgets);
 
 }  // namespace srcc

@@ -24,6 +24,7 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/sweep/env_store.hpp"
 #include "srcc/sweep/range_finder.hpp"
 #include "srcc/sweep/site_forms.hpp"
 #include "srcc/sweep/sketch.hpp"
@@ -51,11 +52,13 @@ std::uint64_t block_seed(std::uint64_t seed, std::size_t block) {
 
 template <class T> class Sweeper {
  public:
-  Sweeper(const StackData<T>& data, const SweepOptions& opt, Backend& backend, TransferLog& log,
-          Reporter& reporter, const std::function<void()>& check_interrupt)
-      : data_(data),
-        st_(data.stack),
+  Sweeper(const Stack& stack, SiteSource<T>& source, const SweepOptions& opt, Backend& backend,
+          TransferLog& log, Reporter& reporter, const std::function<void()>& check_interrupt,
+          const Plan* plan)
+      : source_(source),
+        st_(stack),
         opt_(opt),
+        plan_(plan),
         K_(backend.kernels<T>()),
         gemm_(K_),
         device_(backend.name()),
@@ -63,7 +66,9 @@ template <class T> class Sweeper {
         reporter_(reporter),
         check_interrupt_(check_interrupt),
         n_(st_.length()),
-        k_(st_.depth()) {}
+        k_(st_.depth()),
+        store_(K_, log, [plan](std::size_t j) { return plan && plan->tier(j) == Tier::kScratch; },
+               plan ? plan->budgets.scratch_dir : std::string()) {}
 
   SweepResult<T> run() {
     SweepResult<T> out;
@@ -94,16 +99,30 @@ template <class T> class Sweeper {
   }
 
  private:
-  // Sketch columns drawn together: their test tensors and sketched left environments.
+  // Sketch columns drawn together: their test tensors (the environments are in store_).
   struct Block {
     std::size_t columns = 0;
+    std::size_t last = 0;          // environments exist for cuts 0 … last
     std::vector<Buffer<T>> omega;  // per site 0 … n−2: (columns, u_j, d_j)
-    std::vector<Buffer<T>> env;    // per cut 0 … : C_j (columns, fused left bond)
   };
 
-  const Tensor<T>& site(std::size_t layer, std::size_t j) const { return data_.sites[layer][j]; }
+  // All layers' sites at j, fetched from the source once per visit.
+  const Tensor<T>& site(std::size_t layer, std::size_t j) {
+    if (cached_site_ != static_cast<long>(j)) {
+      cached_ = source_.site(j);
+      cached_site_ = static_cast<long>(j);
+    }
+    return cached_[layer];
+  }
   std::size_t dim(std::size_t layer, std::size_t j, std::size_t leg) const {
-    return site(layer, j).shape[leg];
+    return st_.layers[layer].dims[j][leg];
+  }
+  // Batches the plan allows (everything at once without a plan).
+  std::size_t left_batch(std::size_t j, std::size_t s) const {
+    return plan_ ? std::clamp<std::size_t>(plan_->site_plans[j].left_batch, 1, s) : s;
+  }
+  std::size_t right_batch(std::size_t j, std::size_t s) const {
+    return plan_ ? std::clamp<std::size_t>(plan_->site_plans[j].right_batch, 1, s) : s;
   }
   std::string what(std::size_t layer) const {
     return st_.layers[layer].kind == TrainKind::kMps ? "mps site" : "mpo site";
@@ -144,49 +163,65 @@ template <class T> class Sweeper {
   void new_block(std::size_t columns, std::size_t last) {
     Block b;
     b.columns = columns;
+    b.last = last;
     Rng rng(block_seed(opt_.seed, blocks_.size()));
     for (std::size_t j = 0; j + 1 < n_; ++j)
       b.omega.push_back(adopt(draw_gaussian<T>(rng, columns * st_.up_dim(j) * st_.down_dim(j)),
                               "sketch", j));
-    b.env.push_back(adopt(std::vector<T>(columns, T(1)), "environment", 0));
+    const std::size_t id = blocks_.size();
+    Buffer<T> env = adopt(std::vector<T>(columns, T(1)), "environment", 0);
     for (std::size_t j = 0; j < last; ++j) {
       check_interrupt_();
       const auto t0 = Clock::now();
-      b.env.push_back(advance_left(j, columns, b.env[j], b.omega[j]));
+      Buffer<T> next = advance_left(j, columns, env, b.omega[j]);
+      // C_j is no longer needed by the left sweep: it waits for the right sweep in its tier.
+      store_.put(id, j, std::move(env), columns, st_.fused_left(j));
+      env = std::move(next);
       seconds_[j] += since(t0);
       reporter_.progress("left sweep", j + 1, last);
     }
+    store_.put(id, last, std::move(env), columns, st_.fused_left(last));
     blocks_.push_back(std::move(b));
   }
 
   // C_{j+1} from C_j for `s` sketch columns (see the file comment for the layouts).
   Buffer<T> advance_left(std::size_t j, std::size_t s, const Buffer<T>& env,
                          const Buffer<T>& omega) {
-    const std::size_t nl = st_.fused_left(j), u = st_.up_dim(j), dd = st_.down_dim(j);
-    Buffer<T> cur = K_.allocate(s * u * nl * dd);
-    K_.khatri_rao(s, nl, u, dd, env.data(), omega.data(), cur.data());
-    std::size_t rows = s;              // product of the leading (batch) axes
-    std::size_t trailing = nl * dd;    // product of the axes after the contracted pair
-    for (std::size_t i = 0; i < k_; ++i) {
-      const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
-                        dn = dim(i, j, kLegD);
-      trailing /= l;
-      if (i + 1 < k_) {
-        Buffer<T> w = form(i, j, SiteForm::kUlRd);
-        Buffer<T> next = K_.allocate(rows * r * dn * trailing);
-        gemm_(Op::kTrans, Op::kNone, r * dn, trailing, up * l, T(1), w.data(), r * dn, 0,
-              cur.data(), trailing, up * l * trailing, T(0), next.data(), trailing,
-              r * dn * trailing, rows);
-        cur = std::move(next);
-      } else {
-        Buffer<T> w = form(i, j, SiteForm::kRUld);
-        Buffer<T> next = K_.allocate(rows * r);
-        gemm_(Op::kNone, Op::kTrans, rows, r, up * l * dn, T(1), cur.data(), up * l * dn,
-              w.data(), up * l * dn, T(0), next.data(), r);
-        cur = std::move(next);
+    const std::size_t nl = st_.fused_left(j), nr = st_.fused_right(j), u = st_.up_dim(j),
+                      dd = st_.down_dim(j);
+    std::vector<Buffer<T>> forms;
+    for (std::size_t i = 0; i < k_; ++i)
+      forms.push_back(form(i, j, i + 1 < k_ ? SiteForm::kUlRd : SiteForm::kRUld));
+    Buffer<T> out = K_.allocate(s * nr);
+    // Sketch columns are independent: the plan may bound the intermediates by batching them.
+    const std::size_t batch = left_batch(j, s);
+    for (std::size_t a0 = 0; a0 < s; a0 += batch) {
+      const std::size_t cols = std::min(batch, s - a0);
+      Buffer<T> cur = K_.allocate(cols * u * nl * dd);
+      K_.khatri_rao(cols, nl, u, dd, env.data() + a0 * nl, omega.data() + a0 * u * dd,
+                    cur.data());
+      std::size_t rows = cols;          // product of the leading (batch) axes
+      std::size_t trailing = nl * dd;   // product of the axes after the contracted pair
+      for (std::size_t i = 0; i < k_; ++i) {
+        const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
+                          dn = dim(i, j, kLegD);
+        trailing /= l;
+        if (i + 1 < k_) {
+          Buffer<T> next = K_.allocate(rows * r * dn * trailing);
+          gemm_(Op::kTrans, Op::kNone, r * dn, trailing, up * l, T(1), forms[i].data(), r * dn,
+                0, cur.data(), trailing, up * l * trailing, T(0), next.data(), trailing,
+                r * dn * trailing, rows);
+          cur = std::move(next);
+        } else {
+          // The bottom layer writes straight into this batch's rows of C_{j+1}.
+          gemm_(Op::kNone, Op::kTrans, rows, r, up * l * dn, T(1), cur.data(), up * l * dn,
+                forms[i].data(), up * l * dn, T(0), out.data() + a0 * nr, r);
+        }
+        rows *= r;
       }
-      rows *= r;
     }
+    Buffer<T> cur = std::move(out);
+    const std::size_t rows = s * nr;
     // A uniform rescaling leaves the sketched range (and the leave-one-out estimator, which is
     // scale-free) unchanged and keeps long trains away from overflow and underflow.
     const auto nrm = K_.norm(rows, cur.data());
@@ -235,12 +270,16 @@ template <class T> class Sweeper {
     return moved;
   }
 
-  // Y = C_j Z'ᵀ for `cols` columns of a block: column-major rows × cols.
-  Buffer<T> sketch(const Buffer<T>& env, std::size_t cols, const Buffer<T>& z, std::size_t rows,
-                   std::size_t nl) {
+  // Y = C_j Z'ᵀ for the first `cols` columns of a block: column-major rows × cols. C_j comes
+  // from its tier in row batches.
+  Buffer<T> sketch(std::size_t block, std::size_t j, std::size_t cols, const Buffer<T>& z,
+                   std::size_t rows, std::size_t nl) {
     Buffer<T> y = K_.allocate(cols * rows);
-    gemm_(Op::kNone, Op::kTrans, cols, rows, nl, T(1), env.data(), nl, z.data(), nl, T(0),
-          y.data(), rows);
+    store_.for_rows(block, j, cols, right_batch(j, cols),
+                    [&](const T* env, std::size_t a0, std::size_t count) {
+                      gemm_(Op::kNone, Op::kTrans, count, rows, nl, T(1), env, nl, z.data(), nl,
+                            T(0), y.data() + a0 * rows, rows);
+                    });
     return y;
   }
 
@@ -253,7 +292,7 @@ template <class T> class Sweeper {
     // spans the whole range: exact, whatever the leave-one-out formula says.
     const std::size_t exact = std::min(rows, nl);
     if (!opt_.tolerance_mode()) {
-      finder.add(sketch(blocks_[0].env[j], blocks_[0].columns, z, rows, nl), blocks_[0].columns);
+      finder.add(sketch(0, j, blocks_[0].columns, z, rows, nl), blocks_[0].columns);
       RangeEstimate e = finder.estimate();
       if (finder.columns() >= exact) e.error = 0;
       return e;
@@ -264,7 +303,7 @@ template <class T> class Sweeper {
     for (std::size_t b = 0; finder.columns() < cap && !finder.exhausted(); ++b) {
       if (b == blocks_.size()) new_block(b == 0 ? opt_.block_start : opt_.block_step, j);
       const std::size_t take = std::min(blocks_[b].columns, cap - finder.columns());
-      finder.add(sketch(blocks_[b].env[j], take, z, rows, nl), take);
+      finder.add(sketch(b, j, take, z, rows, nl), take);
       e = finder.estimate();
       if (finder.columns() >= exact) e.error = 0;
       if (e.error <= target * e.norm) return e;
@@ -319,8 +358,7 @@ template <class T> class Sweeper {
       stats.norm_estimate = est.norm;
       stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
       s_env = std::move(next);
-      for (auto& blk : blocks_)
-        if (j < blk.env.size()) blk.env[j].reset();
+      for (std::size_t blk = 0; blk < blocks_.size(); ++blk) store_.release(blk, j);
       b = rank;
       seconds_[j] += since(t0);
       reporter_.progress("right sweep", n_ - j, n_);
@@ -377,9 +415,10 @@ template <class T> class Sweeper {
     reporter_.progress("right sweep", 2, 2);
   }
 
-  const StackData<T>& data_;
+  SiteSource<T>& source_;
   const Stack& st_;
   SweepOptions opt_;
+  const Plan* plan_;
   Kernels<T>& K_;
   CountingGemm<T> gemm_;
   std::string device_;
@@ -387,6 +426,9 @@ template <class T> class Sweeper {
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
   std::size_t n_, k_;
+  EnvStore<T> store_;
+  std::vector<Tensor<T>> cached_;
+  long cached_site_ = -1;
   std::vector<Block> blocks_;
   std::vector<double> seconds_;
   std::int64_t capped_ = 0;
@@ -395,20 +437,32 @@ template <class T> class Sweeper {
 }  // namespace
 
 template <class T>
-SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, Backend& backend,
-                         TransferLog& log, Reporter& reporter,
-                         const std::function<void()>& check_interrupt) {
+SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepOptions& options,
+                         Backend& backend, TransferLog& log, Reporter& reporter,
+                         const std::function<void()>& check_interrupt, const Plan* plan) {
   validate(options);
-  validate_stack(data.stack);
-  if (data.stack.length() < 2)
-    throw InputError(data.stack.layers.front().where() +
+  validate_stack(stack);
+  if (stack.length() < 2)
+    throw InputError(stack.layers.front().where() +
                      ": a train of one site has no bond to compress (need at least 2 sites)");
-  return Sweeper<T>(data, options, backend, log, reporter, check_interrupt).run();
+  return Sweeper<T>(stack, source, options, backend, log, reporter, check_interrupt, plan).run();
 }
 
-#define SRCC_INSTANTIATE(T)                                                                   \
-  template SweepResult<T> run_sweep(const StackData<T>&, const SweepOptions&, Backend&,      \
-                                    TransferLog&, Reporter&, const std::function<void()>&);
+template <class T>
+SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, Backend& backend,
+                         TransferLog& log, Reporter& reporter,
+                         const std::function<void()>& check_interrupt, const Plan* plan) {
+  MemorySiteSource<T> source(data.sites);
+  return run_sweep(data.stack, source, options, backend, log, reporter, check_interrupt, plan);
+}
+
+#define SRCC_INSTANTIATE(T)                                                                 \
+  template SweepResult<T> run_sweep(const Stack&, SiteSource<T>&, const SweepOptions&,      \
+                                    Backend&, TransferLog&, Reporter&,                      \
+                                    const std::function<void()>&, const Plan*);              \
+  template SweepResult<T> run_sweep(const StackData<T>&, const SweepOptions&, Backend&,     \
+                                    TransferLog&, Reporter&, const std::function<void()>&, \
+                                    const Plan*);
 SRCC_INSTANTIATE(float)
 SRCC_INSTANTIATE(double)
 SRCC_INSTANTIATE(cfloat)

@@ -12,7 +12,9 @@
 #include "srcc/log/reporter.hpp"
 #include "srcc/log/site_stats.hpp"
 #include "srcc/log/transfer_log.hpp"
-#include "srcc/sweep/sweep_options.hpp"
+#include "srcc/plan/plan.hpp"
+#include "srcc/plan/sweep_options.hpp"
+#include "srcc/train/site_source.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -36,10 +38,20 @@ template <class T> struct SweepResult {
   std::int64_t capped_cuts = 0;  // tolerance mode: cuts whose sketch hit --chi before tol
 };
 
-// Runs the sweep. Calls `check_interrupt` between sites (it throws to stop the run).
+// Runs the sweep over sites from `source`. With a plan, environments go to the tiers and the
+// contractions use the batches it chose; without one everything stays in memory, unbatched.
+// Calls `check_interrupt` between sites (it throws to stop the run).
+template <class T>
+SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepOptions& options,
+                         Backend& backend, TransferLog& log, Reporter& reporter,
+                         const std::function<void()>& check_interrupt = [] {},
+                         const Plan* plan = nullptr);
+
+// The same over sites held in memory.
 template <class T>
 SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, Backend& backend,
                          TransferLog& log, Reporter& reporter,
-                         const std::function<void()>& check_interrupt = [] {});
+                         const std::function<void()>& check_interrupt = [] {},
+                         const Plan* plan = nullptr);
 
 }  // namespace srcc

@@ -1,4 +1,4 @@
-#include "srcc/sweep/sweep_options.hpp"
+#include "srcc/plan/sweep_options.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,44 @@
+#include "srcc/io/file_site_source.hpp"
+
+#include "srcc/train/site_loader.hpp"
+
+namespace srcc {
+
+template <class T>
+FileSiteSource<T>::FileSiteSource(std::vector<TrainReader>& readers, TransferLog& log)
+    : readers_(readers), log_(log), n_(readers.empty() ? 0 : readers.front().info().length()) {}
+
+template <class T> FileSiteSource<T>::~FileSiteSource() {
+  if (ahead_.valid()) ahead_.wait();
+}
+
+template <class T> std::vector<Tensor<T>> FileSiteSource<T>::load(std::size_t j) {
+  std::vector<Tensor<T>> out;
+  for (auto& r : readers_) out.push_back(to_internal<T>(r.read_site(j, log_), r.info(), j, log_));
+  return out;
+}
+
+template <class T> std::vector<Tensor<T>> FileSiteSource<T>::site(std::size_t j) {
+  std::vector<Tensor<T>> out;
+  if (ahead_.valid()) {
+    // get() also rethrows a read error (a bad dataset) on this thread.
+    auto ready = ahead_.get();
+    if (ahead_index_ == static_cast<long>(j)) out = std::move(ready);
+  }
+  if (out.empty()) out = load(j);
+  const long dir = last_ < 0 ? 1 : (static_cast<long>(j) >= last_ ? 1 : -1);
+  last_ = static_cast<long>(j);
+  const long next = static_cast<long>(j) + dir;
+  if (next >= 0 && next < static_cast<long>(n_)) {
+    ahead_index_ = next;
+    ahead_ = std::async(std::launch::async, [this, next] { return load(static_cast<std::size_t>(next)); });
+  }
+  return out;
+}
+
+template class FileSiteSource<float>;
+template class FileSiteSource<double>;
+template class FileSiteSource<cfloat>;
+template class FileSiteSource<cdouble>;
+
+}  // namespace srcc

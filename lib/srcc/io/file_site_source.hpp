@@ -1,0 +1,31 @@
+#pragma once
+// Sites read from the input files on demand, converted to the working type and internal order,
+// with the next site (in the direction of the last two requests) read ahead on a background
+// thread while the sweep computes. HDF5 is only ever called from one thread at a time.
+#include <future>
+#include <memory>
+#include <vector>
+
+#include "srcc/io/train_reader.hpp"
+#include "srcc/train/site_source.hpp"
+
+namespace srcc {
+
+template <class T> class FileSiteSource final : public SiteSource<T> {
+ public:
+  FileSiteSource(std::vector<TrainReader>& readers, TransferLog& log);
+  ~FileSiteSource() override;
+  std::vector<Tensor<T>> site(std::size_t j) override;
+
+ private:
+  std::vector<Tensor<T>> load(std::size_t j);
+
+  std::vector<TrainReader>& readers_;
+  TransferLog& log_;
+  std::size_t n_;
+  long last_ = -1;
+  long ahead_index_ = -1;
+  std::future<std::vector<Tensor<T>>> ahead_;
+};
+
+}  // namespace srcc

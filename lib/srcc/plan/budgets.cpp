@@ -1,0 +1,63 @@
+#include "srcc/plan/budgets.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "srcc/core/error.hpp"
+
+namespace srcc {
+
+namespace {
+
+std::uint64_t available_memory() {
+  std::uint64_t avail = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t value = 0;
+  std::string unit;
+  while (meminfo >> key >> value >> unit)
+    if (key == "MemAvailable:") avail = value * 1024;
+  // A cgroup v2 limit (batch schedulers set one per job) may be lower than the machine's.
+  std::ifstream cg("/sys/fs/cgroup/memory.max");
+  std::string limit;
+  if (cg >> limit && limit != "max") {
+    std::ifstream cur("/sys/fs/cgroup/memory.current");
+    std::uint64_t used = 0;
+    cur >> used;
+    const std::uint64_t lim = std::stoull(limit);
+    if (lim > used) avail = std::min(avail, lim - used);
+  }
+  return avail;
+}
+
+}  // namespace
+
+Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
+                        const std::string& scratch_dir) {
+  Budgets b;
+  b.gpu_bytes = gpu_bytes;
+  if (host_bytes > 0) {
+    b.host_bytes = host_bytes;
+  } else {
+    const std::uint64_t avail = available_memory();
+    const std::uint64_t margin = avail / 10 + (256ull << 20);
+    b.host_bytes = avail > margin ? avail - margin : 0;
+    b.host_detected = true;
+  }
+  b.scratch_dir = scratch_dir;
+  if (b.scratch_dir.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    b.scratch_dir = tmp && *tmp ? tmp : "/tmp";
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(b.scratch_dir, ec))
+    throw UsageError("--scratch-dir: " + b.scratch_dir + " is not a directory");
+  const auto space = std::filesystem::space(b.scratch_dir, ec);
+  if (!ec) b.scratch_bytes = space.available - space.available / 20;
+  return b;
+}
+
+}  // namespace srcc

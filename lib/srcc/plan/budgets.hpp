@@ -1,0 +1,26 @@
+#pragma once
+// Memory and disk budgets of a run: given by flags or detected from the machine.
+#include <cstdint>
+#include <string>
+
+namespace srcc {
+
+struct Budgets {
+  std::uint64_t host_bytes = 0;     // --host-memory: tensor memory the run may use on the host
+  bool host_detected = false;       // true when not given (available memory minus a margin)
+  std::uint64_t gpu_bytes = 0;      // --gpu-memory: device budget (GPU backend); 0 = free - margin
+  std::string scratch_dir;          // --scratch-dir: where spilled environments go
+  std::uint64_t scratch_bytes = 0;  // free space in scratch_dir minus a margin
+};
+
+// Fills what was not given: host memory from MemAvailable (and the cgroup limit, if lower)
+// minus 10% and 256 MiB for the process itself; scratch directory from $TMPDIR or /tmp and its
+// free space minus 5%. Throws UsageError when the scratch directory does not exist.
+Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
+                        const std::string& scratch_dir);
+
+// Bytes a run needs beyond its tensors (code, libraries, BLAS buffers): subtracted from
+// --host-memory before planning so that the process's resident size stays within it.
+inline constexpr std::uint64_t kProcessOverheadBytes = 48ull << 20;
+
+}  // namespace srcc

@@ -1,0 +1,111 @@
+#include "srcc/sweep/env_store.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "srcc/core/error.hpp"
+
+namespace srcc {
+
+namespace fs = std::filesystem;
+
+ScratchDir::ScratchDir(const std::string& parent) {
+  std::string tmpl = (fs::path(parent) / "src-compress-XXXXXX").string();
+  if (!mkdtemp(tmpl.data()))
+    throw ResourceError("--scratch-dir " + parent + ": cannot create a private directory");
+  path_ = tmpl;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+template <class T>
+EnvStore<T>::EnvStore(Kernels<T>& kernels, TransferLog& log, SpillRule spill,
+                      std::string scratch_parent)
+    : K_(kernels), log_(log), spill_(std::move(spill)), parent_(std::move(scratch_parent)) {}
+
+namespace {
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+template <class T>
+void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size_t rows,
+                      std::size_t cols) {
+  Entry e;
+  e.rows = rows;
+  e.cols = cols;
+  if (!spill_(j)) {
+    e.memory = std::move(env);
+    entries_[{block, j}] = std::move(e);
+    return;
+  }
+  if (!scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
+  const auto t0 = std::chrono::steady_clock::now();
+  e.file = scratch_->path() / ("env-" + std::to_string(block) + "-" + std::to_string(j) + ".bin");
+  const std::vector<T> host = K_.download(env, rows * cols);
+  env.reset();
+  std::FILE* f = std::fopen(e.file.c_str(), "wb");
+  const bool ok = f && std::fwrite(host.data(), sizeof(T), host.size(), f) == host.size();
+  if (f && std::fclose(f) != 0) throw ResourceError(e.file.string() + ": writing failed (disk full?)");
+  if (!ok) throw ResourceError(e.file.string() + ": writing the spilled environment failed");
+  const std::string dt(dtype_name(dtype_of<T>));
+  log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
+            .mechanism = mechanism::kFileWrite, .source = "host",
+            .target = "scratch:" + e.file.string(), .dtype_from = dt, .dtype_to = dt,
+            .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
+  entries_[{block, j}] = std::move(e);
+}
+
+template <class T>
+void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, std::size_t batch,
+                           const std::function<void(const T*, std::size_t, std::size_t)>& f) {
+  auto& e = entries_.at({block, j});
+  if (e.file.empty()) {
+    f(e.memory.data(), 0, rows);
+    return;
+  }
+  batch = std::max<std::size_t>(batch, 1);
+  std::FILE* file = std::fopen(e.file.c_str(), "rb");
+  if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
+  const std::string dt(dtype_name(dtype_of<T>));
+  for (std::size_t a0 = 0; a0 < rows; a0 += batch) {
+    const std::size_t count = std::min(batch, rows - a0);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<T> host(count * e.cols);
+    std::fseek(file, static_cast<long>(a0 * e.cols * sizeof(T)), SEEK_SET);
+    if (std::fread(host.data(), sizeof(T), host.size(), file) != host.size()) {
+      std::fclose(file);
+      throw ResourceError(e.file.string() + ": reading the spilled environment failed");
+    }
+    Buffer<T> b = K_.adopt(std::move(host));
+    log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
+              .mechanism = mechanism::kFileRead, .source = "scratch:" + e.file.string(),
+              .target = "host", .dtype_from = dt, .dtype_to = dt,
+              .bytes = static_cast<std::int64_t>(count * e.cols * sizeof(T)),
+              .seconds = since(t0)});
+    f(b.data(), a0, count);
+  }
+  std::fclose(file);
+}
+
+template <class T> void EnvStore<T>::release(std::size_t block, std::size_t j) {
+  auto it = entries_.find({block, j});
+  if (it == entries_.end()) return;
+  if (!it->second.file.empty()) {
+    std::error_code ec;
+    fs::remove(it->second.file, ec);
+  }
+  entries_.erase(it);
+}
+
+template class EnvStore<float>;
+template class EnvStore<double>;
+template class EnvStore<cfloat>;
+template class EnvStore<cdouble>;
+
+}  // namespace srcc
