@@ -45,7 +45,9 @@ struct Plan {
   std::size_t peak_bytes = 0;       // predicted peak of host tensor memory
   std::size_t scratch_bytes = 0;    // predicted bytes spilled to the scratch directory
 
-  Tier tier(std::size_t j) const { return j < memory_from ? Tier::kScratch : Tier::kMemory; }
+  Tier tier(std::size_t j) const {
+    return j > 0 && j < memory_from ? Tier::kScratch : Tier::kMemory;
+  }
   std::string to_json() const;
   std::string to_text() const;      // human-readable, several lines
 };
