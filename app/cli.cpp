@@ -6,7 +6,8 @@ namespace srcc::app {
 
 const char* const kCommonFlagsHelp =
     "Common flags (--chi, --cutoff, --oversample, --tol, --seed, --dtype, --threads, "
-    "--force, --json, -v, -q, --config) are listed by `src-compress --help`; give them before or after the subcommand.";
+    "--host-memory, --gpu-memory, --scratch-dir, --dry-run, --force, --json, -v, -q, --config) "
+    "are listed by `src-compress --help`; give them before or after the subcommand.";
 
 const char* const kExitCodeHelp =
     "Exit codes: 0 success, 1 internal error, 2 usage (bad flag or value), 3 input (missing or "
@@ -47,6 +48,18 @@ Cli::Cli() {
   app.add_option("--threads", c.threads, "BLAS threads (0 = the BLAS library's default)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_option("--host-memory", c.host_memory,
+                 "Host memory budget (bytes or 512MB, 4GiB, …; default: available memory minus "
+                 "a margin). Environments that do not fit are spilled to --scratch-dir");
+  app.add_option("--gpu-memory", c.gpu_memory,
+                 "Device memory budget for the GPU backend (same units; default: free device "
+                 "memory minus a margin)");
+  app.add_option("--scratch-dir", c.scratch_dir,
+                 "Directory for spilled environments (default: $TMPDIR or /tmp); a private "
+                 "subdirectory is created per run and removed at its end");
+  app.add_flag("--dry-run", c.dry_run,
+               "apply/compress/truncate: print the plan (with --json: as JSON) and exit without "
+               "reading tensor data");
   app.add_flag("--force", c.force, "Replace an existing output file");
   app.add_flag("--json", c.json, "Print a machine-readable JSON summary on stdout");
   app.add_flag("-v,--verbose", c.verbose, "More log lines on stderr (repeat for more)");

@@ -20,6 +20,10 @@ struct CommonFlags {
   std::optional<std::uint64_t> seed;   // --seed: unset = drawn at random, printed and recorded
   std::string dtype = "auto";          // --dtype: auto|float32|float64|complex64|complex128
   int threads = 0;                     // --threads: BLAS threads, 0 = library default
+  std::string host_memory;             // --host-memory SIZE: host budget; "" = detected
+  std::string gpu_memory;              // --gpu-memory SIZE: device budget (GPU backend)
+  std::string scratch_dir;             // --scratch-dir DIR: spills; "" = $TMPDIR or /tmp
+  bool dry_run = false;                // --dry-run: print the plan, read no tensor data
   bool force = false;                  // --force: replace an existing output file
   bool json = false;                   // --json: machine-readable summary on stdout
   int verbose = 0;                     // -v (repeatable): more log lines on stderr

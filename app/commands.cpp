@@ -57,7 +57,16 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.sweep.block_step = c.block_step;
   o.dtype = resolve_dtype(c.dtype);
   o.threads = c.threads;
+  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, "--host-memory");
+  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, "--gpu-memory");
+  o.scratch_dir = c.scratch_dir;
   o.command_line = command_line;
+  if (c.dry_run) {
+    o.sweep.seed = c.seed.value_or(0);
+    const Plan plan = plan_run(o);
+    std::printf("%s\n", c.json ? plan.to_json().c_str() : plan.to_text().c_str());
+    return;
+  }
   if (method == Method::kSrc) o.sweep.seed = resolve_seed(c);
   ProgressReporter reporter;
   const RunSummary s = run(o, reporter, check_interrupt);

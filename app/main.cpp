@@ -38,12 +38,12 @@ void setup_logging(const srcc::app::CommonFlags& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-#ifdef M_MMAP_THRESHOLD
-  // The sweep allocates and frees environment-sized blocks at every site; keeping them in the
-  // heap instead of fresh mmap()s saves a page fault per 4 KiB (about 30% of a run's time).
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-#endif
+  // Memory budgets need a resident size that follows what is live. Large tensors come from the
+  // backend's mmap pool; here glibc is told to serve every other block of 256 KiB or more by
+  // mmap too (a fixed threshold: by default it grows and lets freed blocks pile up in the heap),
+  // and to keep at most two arenas (each read-ahead thread would otherwise get its own).
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  mallopt(M_ARENA_MAX, 2);
   srcc::app::Cli cli;
   try {
     cli.app.parse(argc, argv);

@@ -116,7 +116,11 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
 
   // Sites are read on demand, one at a time with read-ahead, in the working type and order.
   FileSiteSource<T> source(in.readers, log);
-  auto backend = make_cpu_backend(o.threads);
+  // Freed blocks are cached for reuse within the budget's slack (at most 512 MiB).
+  const std::size_t budget = plan.budgets.host_bytes;
+  const std::size_t needed = plan.peak_bytes + kProcessOverheadBytes;
+  auto backend = make_cpu_backend(
+      o.threads, budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0);
   sum.threads = blas_threads();
   auto t0 = Clock::now();
   SweepResult<T> result =

@@ -4,6 +4,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/core/size.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/train_reader.hpp"

@@ -108,6 +108,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
     const char* step = "";
   };
   auto try_plan = [&](std::size_t memory_from, Plan& out, Deficit& worst) {
+    worst = {};
     out.site_plans.assign(n, {});
     out.memory_from = memory_from;
     out.peak_bytes = out.scratch_bytes = 0;

@@ -3,9 +3,13 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "srcc/core/error.hpp"
@@ -123,15 +127,63 @@ void check_lapack(lapack_int info, const char* call, std::size_t m, std::size_t 
                          std::to_string(n) + " matrix");
 }
 
+// Large host blocks: mmap'd (so freeing really returns memory: the heap would fragment between
+// long-lived environments and per-site temporaries), with a bounded cache of freed blocks.
+class HostPool {
+ public:
+  static constexpr std::size_t kLarge = 256u << 10;  // matches the app's malloc threshold
+  explicit HostPool(std::size_t cap) : cap_(cap) {}
+  ~HostPool() {
+    for (auto& [bytes, p] : free_) munmap(p, bytes);
+  }
+  void* get(std::size_t bytes) {
+    {
+      std::lock_guard lock(mutex_);
+      auto it = free_.find(bytes);
+      if (it != free_.end()) {
+        void* p = it->second;
+        cached_ -= bytes;
+        free_.erase(it);
+        return p;
+      }
+    }
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+  }
+  void put(void* p, std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    if (cached_ + bytes <= cap_) {
+      free_.emplace(bytes, p);
+      cached_ += bytes;
+    } else {
+      munmap(p, bytes);
+    }
+  }
+
+ private:
+  std::size_t cap_, cached_ = 0;
+  std::mutex mutex_;
+  std::multimap<std::size_t, void*> free_;
+};
+
 template <class T> class CpuKernels final : public Kernels<T> {
  public:
   using R = real_t<T>;
+  explicit CpuKernels(std::shared_ptr<HostPool> pool) : pool_(std::move(pool)) {}
 
   Buffer<T> allocate(std::size_t n) override {
     // Uninitialised, 64-byte aligned: every kernel overwrites its output, and zero-filling
     // environment-sized blocks costs as much as the page faults it triggers.
+    const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
+    if (bytes >= HostPool::kLarge) {
+      auto pool = pool_;
+      return Buffer<T>(std::shared_ptr<T>(static_cast<T*>(pool->get(bytes)),
+                                          [pool, bytes](T* q) { pool->put(q, bytes); }),
+                       n);
+    }
     constexpr std::align_val_t kAlign{64};
-    void* p = ::operator new(std::max<std::size_t>(n, 1) * sizeof(T), kAlign);
+    void* p = ::operator new(bytes, kAlign);
     return Buffer<T>(std::shared_ptr<T>(static_cast<T*>(p),
                                         [](T* q) { ::operator delete(q, kAlign); }),
                      n);
@@ -218,10 +270,16 @@ template <class T> class CpuKernels final : public Kernels<T> {
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) override {
     check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
   }
+
+ private:
+  std::shared_ptr<HostPool> pool_;
 };
 
 class CpuBackend final : public Backend {
  public:
+  explicit CpuBackend(std::size_t pool_bytes)
+      : pool_(std::make_shared<HostPool>(pool_bytes)), f32_(pool_), f64_(pool_), c64_(pool_),
+        c128_(pool_) {}
   std::string name() const override { return "cpu"; }
   std::string library_info() const override { return blas_info(); }
 
@@ -232,6 +290,7 @@ class CpuBackend final : public Backend {
   Kernels<cdouble>& kernels_c128() override { return c128_; }
 
  private:
+  std::shared_ptr<HostPool> pool_;
   CpuKernels<float> f32_;
   CpuKernels<double> f64_;
   CpuKernels<cfloat> c64_;
@@ -240,9 +299,9 @@ class CpuBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cpu_backend(int threads) {
+std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes) {
   if (threads > 0) openblas_set_num_threads(threads);
-  return std::make_unique<CpuBackend>();
+  return std::make_unique<CpuBackend>(pool_bytes);
 }
 
 int blas_threads() { return openblas_get_num_threads(); }
