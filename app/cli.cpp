@@ -6,7 +6,8 @@ namespace srcc::app {
 
 const char* const kCommonFlagsHelp =
     "Common flags (--chi, --cutoff, --oversample, --tol, --seed, --dtype, --threads, "
-    "--host-memory, --gpu-memory, --scratch-dir, --dry-run, --force, --json, -v, -q, --config) "
+    "--host-memory, --gpu-memory, --scratch-dir, --dry-run, --force, --skip-existing, "
+    "--max-time, --seed-base, --json, -v, -q, --config) "
     "are listed by `src-compress --help`; give them before or after the subcommand.";
 
 const char* const kExitCodeHelp =
@@ -45,7 +46,9 @@ Cli::Cli() {
                  "Working element type: auto (promoted input type), float32, float64, "
                  "complex64, complex128")
       ->capture_default_str();
-  app.add_option("--threads", c.threads, "BLAS threads (0 = the BLAS library's default)")
+  app.add_option("--threads", c.threads,
+                 "Threads (0: $SLURM_CPUS_PER_TASK, else $OMP_NUM_THREADS, else the CPU affinity "
+                 "mask; never more than the cores allotted)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_option("--host-memory", c.host_memory,
@@ -61,6 +64,16 @@ Cli::Cli() {
                "apply/compress/truncate: print the plan (with --json: as JSON) and exit without "
                "reading tensor data");
   app.add_flag("--force", c.force, "Replace an existing output file");
+  app.add_flag("--skip-existing", c.skip_existing,
+               "Leave an output that is complete (/log@complete = 1) alone and count the task as "
+               "done; an incomplete one is replaced");
+  app.add_option("--max-time", c.max_time,
+                 "Stop cleanly (exit 130, nothing written) if the run is still going after this "
+                 "long: 3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00");
+  app.add_option("--seed-base", c.seed_base,
+                 "Derive the seed from this base and the array task id (--task-id, else "
+                 "$SLURM_ARRAY_TASK_ID): tasks differ, reruns repeat");
+  app.add_option("--task-id", c.task_id, "Task id for --seed-base (default $SLURM_ARRAY_TASK_ID)");
   app.add_flag("--json", c.json, "Print a machine-readable JSON summary on stdout");
   app.add_flag("-v,--verbose", c.verbose, "More log lines on stderr (repeat for more)");
   app.add_flag("-q,--quiet", c.quiet, "Only warnings and errors on stderr");
@@ -98,6 +111,14 @@ Cli::Cli() {
   distance_cmd->add_option("trains", distance_trains, "A.h5[:/group] B.h5[:/group]")
       ->required()
       ->expected(2);
+
+  collect_cmd = app.add_subcommand(
+      "collect",
+      "Tabulate outputs as CSV (file, complete, sites, max bond, bonds, error estimate, wall "
+      "seconds, seed, threads, bytes moved by mechanism): the table to plot a sweep from");
+  collect_cmd->fallthrough();
+  collect_cmd->add_option("files", collect_files, "OUT.h5 ...")->required()->expected(1, -1);
+  collect_cmd->add_option("-o,--output", collect_csv, "CSV file (default: stdout)");
 
   inspect_cmd = app.add_subcommand("inspect", "List the trains in an HDF5 file");
   inspect_cmd->fallthrough();

@@ -18,8 +18,13 @@ struct CommonFlags {
   std::size_t block_start = 16;        // --block-start: tolerance mode's first sketch block
   std::size_t block_step = 16;         // --block-step: columns added per round
   std::optional<std::uint64_t> seed;   // --seed: unset = drawn at random, printed and recorded
+  std::optional<std::uint64_t> seed_base;  // --seed-base: seed = derive(base, array task id)
+  std::optional<std::uint64_t> task_id;    // --task-id: default $SLURM_ARRAY_TASK_ID
+  std::string max_time;                // --max-time DURATION: stop cleanly before it runs out
+  bool skip_existing = false;          // --skip-existing: leave complete outputs alone
   std::string dtype = "auto";          // --dtype: auto|float32|float64|complex64|complex128
-  int threads = 0;                     // --threads: BLAS threads, 0 = library default
+  int threads = 0;                     // --threads: 0 = SLURM_CPUS_PER_TASK, OMP_NUM_THREADS,
+                                       //   else the affinity mask
   std::string host_memory;             // --host-memory SIZE: host budget; "" = detected
   std::string gpu_memory;              // --gpu-memory SIZE: device budget (GPU backend)
   std::string scratch_dir;             // --scratch-dir DIR: spills; "" = $TMPDIR or /tmp
@@ -52,11 +57,14 @@ struct Cli {
   ProductArgs apply, compress, truncate;
   std::string inspect_file;
   std::vector<std::string> distance_trains;  // A, B
+  std::vector<std::string> collect_files;    // outputs to tabulate
+  std::string collect_csv;                   // -o: CSV file ("" = stdout)
   GenerateArgs generate;
   CLI::App* apply_cmd = nullptr;
   CLI::App* compress_cmd = nullptr;
   CLI::App* truncate_cmd = nullptr;
   CLI::App* distance_cmd = nullptr;
+  CLI::App* collect_cmd = nullptr;
   CLI::App* inspect_cmd = nullptr;
   CLI::App* generate_cmd = nullptr;
 

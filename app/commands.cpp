@@ -2,7 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "progress_reporter.hpp"
 #include "signals.hpp"
@@ -14,6 +18,19 @@ namespace {
 
 std::uint64_t resolve_seed(const CommonFlags& c) {
   if (c.seed) return *c.seed;
+  if (c.seed_base) {
+    std::uint64_t task = 0;
+    if (c.task_id) {
+      task = *c.task_id;
+    } else if (const char* id = std::getenv("SLURM_ARRAY_TASK_ID"); id && *id) {
+      task = std::strtoull(id, nullptr, 10);
+    } else {
+      throw UsageError("--seed-base: needs --task-id or $SLURM_ARRAY_TASK_ID");
+    }
+    const std::uint64_t s = Rng::derive_seed(*c.seed_base, task);
+    spdlog::info("seed {} (from --seed-base {} and task {})", s, *c.seed_base, task);
+    return s;
+  }
   const std::uint64_t s = Rng::random_seed();
   spdlog::info("seed {} (drawn at random; pass --seed {} to repeat this run)", s, s);
   return s;
@@ -44,11 +61,27 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   const auto& c = cli.common;
   if (c.chi < 1 && c.tol <= 0 && (method == Method::kSrc || c.cutoff <= 0))
     throw UsageError("--chi: required, the maximum output bond (>= 1), unless --tol is given");
+  if (c.skip_existing && !c.dry_run) {
+    if (is_complete_result(args.output)) {
+      spdlog::info("{}: complete output exists; skipped (--skip-existing)", args.output);
+      if (c.json) {
+        JsonObject j;
+        j.add("output", args.output).add("skipped", true);
+        std::printf("%s\n", j.str().c_str());
+      } else {
+        std::printf("skipped %s: complete output exists\n", args.output.c_str());
+      }
+      return;
+    }
+  }
   RunOptions o;
   o.method = method;
   for (const auto& t : args.trains) o.trains.push_back(parse_train_ref(t));
   o.output = args.output;
-  o.force = c.force;
+  // An incomplete output left by an interrupted batch is replaced under --skip-existing.
+  o.force = c.force || (c.skip_existing && std::filesystem::exists(args.output));
+  if (c.skip_existing && std::filesystem::exists(args.output))
+    spdlog::warn("{}: incomplete output is replaced (--skip-existing)", args.output);
   o.sweep.chi = c.chi;
   o.sweep.cutoff = c.cutoff;
   o.sweep.oversample = c.oversample;
@@ -56,7 +89,10 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.sweep.block_start = c.block_start;
   o.sweep.block_step = c.block_step;
   o.dtype = resolve_dtype(c.dtype);
-  o.threads = c.threads;
+  const ThreadChoice threads = resolve_threads(c.threads);
+  o.threads = threads.threads;
+  o.threads_source = threads.source;
+  spdlog::info("{} threads ({})", threads.threads, threads.source);
   if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, "--host-memory");
   if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, "--gpu-memory");
   o.scratch_dir = c.scratch_dir;
@@ -68,8 +104,21 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     return;
   }
   if (method == Method::kSrc) o.sweep.seed = resolve_seed(c);
+  // --max-time: the deadline is checked where signals are, between sites.
+  std::function<void()> check = check_interrupt;
+  if (!c.max_time.empty()) {
+    const double limit = parse_duration(c.max_time, "--max-time");
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(limit));
+    check = [deadline, text = c.max_time] {
+      check_interrupt();
+      if (std::chrono::steady_clock::now() > deadline)
+        throw InterruptedError("--max-time " + text + " reached; stopped cleanly, no output written");
+    };
+  }
   ProgressReporter reporter;
-  const RunSummary s = run(o, reporter, check_interrupt);
+  const RunSummary s = run(o, reporter, check);
   if (c.json) std::printf("%s\n", s.to_json().c_str());
   else print_summary(s);
 }
@@ -84,6 +133,40 @@ void cmd_distance(const Cli& cli) {
     std::printf("‖A − B‖/‖B‖ = %.6e   ‖A‖ = %.6e   ‖B‖ = %.6e   ⟨A|B⟩ = %.6e%+.6ei\n",
                 c.relative_distance, c.norm_a, c.norm_b, c.overlap.real(), c.overlap.imag());
   }
+}
+
+void cmd_collect(const Cli& cli) {
+  std::string csv =
+      "file,complete,result,sites,max_bond,bonds,error_estimate,wall_seconds,seed,threads,"
+      "bytes_file_read,bytes_file_write,bytes_host_copy,bytes_device_move,command_line\n";
+  auto quote = [](const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  };
+  for (const auto& file : cli.collect_files) {
+    const ResultRecord r = read_result_record(file);
+    std::string bonds;
+    for (auto b : r.bonds) bonds += (bonds.empty() ? "" : " ") + std::to_string(b);
+    auto bytes = [&](const char* m) {
+      auto it = r.bytes_by_mechanism.find(m);
+      return std::to_string(it == r.bytes_by_mechanism.end() ? 0 : it->second);
+    };
+    char nums[160];
+    std::snprintf(nums, sizeof nums, "%.6e,%.6f,%llu,%lld", r.error_estimate, r.wall_seconds,
+                  static_cast<unsigned long long>(r.seed), static_cast<long long>(r.threads));
+    csv += quote(file) + "," + (r.complete ? "1" : "0") + "," + r.kind + "," +
+           std::to_string(r.sites) + "," + std::to_string(r.max_bond) + "," + bonds + "," + nums +
+           "," + bytes("file read") + "," + bytes("file write") + "," + bytes("host copy") + "," +
+           bytes("device move") + "," + quote(r.command_line) + "\n";
+  }
+  if (cli.collect_csv.empty()) {
+    std::fputs(csv.c_str(), stdout);
+    return;
+  }
+  std::ofstream out(cli.collect_csv);
+  out << csv;
+  if (!out) throw OutputError(cli.collect_csv + ": cannot write the table");
 }
 
 void cmd_inspect(const Cli& cli) {

@@ -10,6 +10,7 @@ namespace srcc::app {
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
                  Method method = Method::kSrc);
 void cmd_distance(const Cli& cli);
+void cmd_collect(const Cli& cli);
 void cmd_inspect(const Cli& cli);
 void cmd_generate(const Cli& cli);
 

@@ -1,6 +1,7 @@
 #pragma once
-// Progress on stderr through spdlog: on a terminal one line per step at debug level (-v), in
-// batch jobs at most one line every few seconds per phase, so job logs stay readable.
+// Progress on stderr. On a terminal: one line per phase, rewritten in place at every site. In
+// batch jobs (stderr not a terminal): plain log lines, at most one every 10 s per phase plus
+// the first and the last, so job logs stay readable. -v adds a line per site, -q none.
 #include <chrono>
 #include <string>
 
@@ -10,10 +11,12 @@ namespace srcc::app {
 
 class ProgressReporter final : public Reporter {
  public:
+  ProgressReporter();
   void progress(std::string_view phase, std::size_t done, std::size_t total) override;
   void warning(std::string_view message) override;
 
  private:
+  bool tty_;
   std::string last_phase_;
   std::chrono::steady_clock::time_point last_line_{};
 };

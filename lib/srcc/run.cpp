@@ -122,6 +122,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
   auto backend = make_cpu_backend(
       o.threads, budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0);
   sum.threads = blas_threads();
+  sum.threads_source = o.threads_source;
   auto t0 = Clock::now();
   SweepResult<T> result =
       o.method == Method::kSrc
@@ -164,6 +165,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
   w.string_attr(lg, h5names::kAttrDevices, backend->name());
   w.string_attr(lg, h5names::kAttrBlas, backend->library_info());
   w.int_attr(lg, h5names::kAttrThreads, sum.threads);
+  w.string_attr(lg, h5names::kAttrThreadsSource, o.threads_source);
   w.int_attr(lg, h5names::kAttrSeed, static_cast<std::int64_t>(o.sweep.seed));
   w.string_attr(lg, h5names::kAttrStart, start_time);
   w.string_attr(lg, h5names::kAttrEnd, utc_now());
@@ -198,6 +200,7 @@ std::string RunSummary::to_json() const {
       .add("dtype", std::string(dtype_name(dtype)))
       .add("seed", seed)
       .add("threads", threads)
+      .add("threads_source", threads_source)
       .add("sweep_seconds", sweep_seconds)
       .add("write_seconds", write_seconds)
       .add("wall_seconds", wall_seconds)

@@ -29,6 +29,7 @@ struct RunOptions {
   SweepOptions sweep;                // χ̄, cutoff, seed
   std::optional<DType> dtype;        // working type; empty = promoted input type ("auto")
   int threads = 0;                   // BLAS threads; 0 = the BLAS library's default
+  std::string threads_source;        // why that many (recorded in /log)
   std::uint64_t host_memory = 0;     // --host-memory in bytes; 0 = detected
   std::uint64_t gpu_memory = 0;      // --gpu-memory in bytes; 0 = detected (GPU backend)
   std::string scratch_dir;           // --scratch-dir; "" = $TMPDIR or /tmp
@@ -47,6 +48,7 @@ struct RunSummary {
   DType dtype = DType::kFloat64;
   std::uint64_t seed = 0;
   int threads = 0;
+  std::string threads_source;
   double sweep_seconds = 0, write_seconds = 0, wall_seconds = 0;  // sweep includes reading
   double flops = 0;                  // real flops of the sweep's GEMMs
   std::int64_t peak_rss_bytes = 0;   // process peak resident memory at the end of the run

@@ -1,12 +1,15 @@
 #pragma once
 // The public header of the src-compress library: what app/ and users of the library include.
 #include "srcc/core/dtype.hpp"
+#include "srcc/core/duration.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/size.hpp"
+#include "srcc/core/threads.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
+#include "srcc/io/result_reader.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/plan.hpp"

@@ -22,6 +22,13 @@ double Rng::normal() {
   return radius * std::cos(angle);
 }
 
+std::uint64_t Rng::derive_seed(std::uint64_t base, std::uint64_t task) {
+  std::uint64_t z = base + 0x9E3779B97F4A7C15ULL * (task + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 std::uint64_t Rng::random_seed() {
   std::random_device rd;
   return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();

@@ -17,6 +17,9 @@ class Rng {
 
   // A fresh seed from the operating system's entropy source (for runs without --seed).
   static std::uint64_t random_seed();
+  // The seed of task `task` of a batch started from `base` (a splitmix64 step): tasks differ,
+  // and a rerun of the same task repeats.
+  static std::uint64_t derive_seed(std::uint64_t base, std::uint64_t task);
 
  private:
   std::mt19937_64 engine_;

@@ -49,4 +49,10 @@ Handle memory_type(DType t, const char* re, const char* im);
 // The file type we write for a scalar type (little-endian IEEE; complex as {r, i}).
 Handle file_type(DType t);
 
+// Attributes; errors (InputError) name `where` and the attribute.
+bool has_attr(hid_t obj, const char* name);
+std::string read_string_attr(hid_t obj, const char* name, const std::string& where);
+long long read_int_attr(hid_t obj, const char* name, const std::string& where);
+double read_double_attr(hid_t obj, const char* name, const std::string& where);
+
 }  // namespace srcc::h5

@@ -30,6 +30,7 @@ inline constexpr const char* kAttrPlan = "plan";
 inline constexpr const char* kAttrDevices = "devices";
 inline constexpr const char* kAttrBlas = "blas";
 inline constexpr const char* kAttrThreads = "threads";
+inline constexpr const char* kAttrThreadsSource = "threads_source";  // why that many
 inline constexpr const char* kAttrSeed = "seed";
 inline constexpr const char* kAttrStart = "start_time";
 inline constexpr const char* kAttrEnd = "end_time";

@@ -25,45 +25,9 @@ Handle open_file(const std::string& file) {
   return f;
 }
 
-bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
-
-std::string read_string_attr(hid_t obj, const char* name, const std::string& where) {
-  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
-  if (!a.valid()) throw InputError(where + ": cannot open attribute '" + name + "'");
-  Handle ftype(H5Aget_type(a.get()), H5Tclose);
-  if (H5Tget_class(ftype.get()) != H5T_STRING)
-    throw InputError(where + ": attribute '" + std::string(name) + "' is not a string");
-  if (H5Tis_variable_str(ftype.get()) > 0) {
-    Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(mtype.get(), H5T_VARIABLE);
-    H5Tset_cset(mtype.get(), H5Tget_cset(ftype.get()));
-    char* s = nullptr;
-    if (H5Aread(a.get(), mtype.get(), &s) < 0 || s == nullptr)
-      throw InputError(where + ": cannot read attribute '" + name + "'");
-    std::string out(s);
-    H5free_memory(s);
-    return out;
-  }
-  const std::size_t size = H5Tget_size(ftype.get());
-  std::string out(size, '\0');
-  Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(mtype.get(), size);
-  if (H5Aread(a.get(), mtype.get(), out.data()) < 0)
-    throw InputError(where + ": cannot read attribute '" + name + "'");
-  out.resize(out.find('\0') == std::string::npos ? size : out.find('\0'));
-  return out;
-}
-
-long long read_int_attr(hid_t obj, const char* name, const std::string& where) {
-  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
-  Handle ftype(H5Aget_type(a.get()), H5Tclose);
-  if (H5Tget_class(ftype.get()) != H5T_INTEGER)
-    throw InputError(where + ": attribute '" + std::string(name) + "' is not an integer");
-  long long v = 0;
-  if (H5Aread(a.get(), H5T_NATIVE_LLONG, &v) < 0)
-    throw InputError(where + ": cannot read attribute '" + name + "'");
-  return v;
-}
+using h5::has_attr;
+using h5::read_int_attr;
+using h5::read_string_attr;
 
 // Element type of a dataset plus the member names of a complex compound.
 struct StoredType {

@@ -43,11 +43,7 @@ double since(Clock::time_point t0) {
 // Seeds of the sketch blocks: block 0 uses the run's seed itself, so that a fixed-size sketch
 // draws Ω_0, Ω_1, … straight from it; later blocks (tolerance mode) get their own streams.
 std::uint64_t block_seed(std::uint64_t seed, std::size_t block) {
-  if (block == 0) return seed;
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (block + 1);  // splitmix64 finaliser
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  return block == 0 ? seed : Rng::derive_seed(seed, block);
 }
 
 template <class T> class Sweeper {
