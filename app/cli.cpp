@@ -57,6 +57,10 @@ Cli::Cli() {
   app.add_option("--gpu-memory", c.gpu_memory,
                  "Device memory budget for the GPU backend (same units; default: free device "
                  "memory minus a margin)");
+  app.add_option("--device", c.device,
+                 "Where to compute: cpu, gpu (= gpu:0) or gpu:N (CUDA; same seed, same result to "
+                 "rounding)")
+      ->capture_default_str();
   app.add_option("--scratch-dir", c.scratch_dir,
                  "Directory for spilled environments (default: $TMPDIR or /tmp); a private "
                  "subdirectory is created per run and removed at its end");

@@ -28,6 +28,7 @@ struct CommonFlags {
   std::string host_memory;             // --host-memory SIZE: host budget; "" = detected
   std::string gpu_memory;              // --gpu-memory SIZE: device budget (GPU backend)
   std::string scratch_dir;             // --scratch-dir DIR: spills; "" = $TMPDIR or /tmp
+  std::string device = "cpu";          // --device: cpu | gpu | gpu:N
   bool dry_run = false;                // --dry-run: print the plan, read no tensor data
   bool force = false;                  // --force: replace an existing output file
   bool json = false;                   // --json: machine-readable summary on stdout

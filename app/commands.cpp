@@ -96,6 +96,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, "--host-memory");
   if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, "--gpu-memory");
   o.scratch_dir = c.scratch_dir;
+  o.device = parse_device(c.device);
   o.command_line = command_line;
   if (c.dry_run) {
     o.sweep.seed = c.seed.value_or(0);

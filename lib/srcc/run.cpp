@@ -119,9 +119,10 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
   // Freed blocks are cached for reuse within the budget's slack (at most 512 MiB).
   const std::size_t budget = plan.budgets.host_bytes;
   const std::size_t needed = plan.peak_bytes + kProcessOverheadBytes;
-  auto backend = make_cpu_backend(
-      o.threads, budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0);
-  sum.threads = blas_threads();
+  auto backend = make_backend(
+      o.device, o.threads,
+      budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0, o.gpu_memory);
+  if (!o.device.gpu) sum.threads = blas_threads();
   sum.threads_source = o.threads_source;
   auto t0 = Clock::now();
   SweepResult<T> result =
@@ -254,8 +255,10 @@ Plan plan_run(const RunOptions& options) {
   validate(options.sweep, options.method == Method::kSrc);
   Inputs in = open_inputs(options);
   const Budgets budgets = resolve_budgets(options.host_memory, options.gpu_memory, options.scratch_dir);
-  return make_plan(in.stack, options.sweep, working_dtype(options, in.stack), options.threads,
-                   budgets);
+  Plan plan = make_plan(in.stack, options.sweep, working_dtype(options, in.stack), options.threads,
+                        budgets);
+  plan.device = options.device.text();
+  return plan;
 }
 
 RunSummary run(const RunOptions& options, Reporter& reporter,
@@ -265,7 +268,8 @@ RunSummary run(const RunOptions& options, Reporter& reporter,
   Inputs in = open_inputs(options);
   const DType dt = working_dtype(options, in.stack);
   const Budgets budgets = resolve_budgets(options.host_memory, options.gpu_memory, options.scratch_dir);
-  const Plan plan = make_plan(in.stack, options.sweep, dt, options.threads, budgets);
+  Plan plan = make_plan(in.stack, options.sweep, dt, options.threads, budgets);
+  plan.device = options.device.text();
   return visit_dtype(dt, [&](auto zero) {
     return run_typed<decltype(zero)>(options, in, plan, reporter, check_interrupt);
   });

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "srcc/backend/device.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/plan.hpp"
@@ -32,6 +33,7 @@ struct RunOptions {
   std::string threads_source;        // why that many (recorded in /log)
   std::uint64_t host_memory = 0;     // --host-memory in bytes; 0 = detected
   std::uint64_t gpu_memory = 0;      // --gpu-memory in bytes; 0 = detected (GPU backend)
+  DeviceSpec device;                 // --device: cpu (default), gpu, gpu:N
   std::string scratch_dir;           // --scratch-dir; "" = $TMPDIR or /tmp
   std::string command_line;          // recorded in /log
 };

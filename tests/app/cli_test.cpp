@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "../support/h5_fixture.hpp"
+#include "srcc/backend/device.hpp"
 #include "srcc/train/generate.hpp"
 
 namespace srcc::test {
@@ -450,6 +451,27 @@ TEST(CliBatch, CollectTabulatesOutputs) {
   EXPECT_NE(csv.find("\"a.h5\",1,MPS,8,6,6 6 6 6 6 4 2,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\"b.h5\",1,MPS,8,12,12 12 12 12 8 4 2,"), std::string::npos) << csv;
   EXPECT_EQ(run_cli(dir, "collect h.h5").code, 3);  // an input, not an output
+}
+
+}  // namespace
+}  // namespace srcc::test
+
+namespace srcc::test {
+namespace {
+
+TEST(CliDevice, GpuWithoutADeviceIsABackendError) {
+  std::string why;
+  if (cuda_device_count(why) > 0) GTEST_SKIP() << "a GPU is present";
+  TempDir dir;
+  make_inputs(dir);
+  auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu");
+  EXPECT_EQ(r.code, 6);
+  EXPECT_NE(r.err.find("--device cpu"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device tpu").code, 2);
+  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --dry-run");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("on gpu:0"), std::string::npos) << r.out;
 }
 
 }  // namespace

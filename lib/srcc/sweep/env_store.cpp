@@ -47,13 +47,18 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
   if (!scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
   const auto t0 = std::chrono::steady_clock::now();
   e.file = scratch_->path() / ("env-" + std::to_string(block) + "-" + std::to_string(j) + ".bin");
+  const std::string dt(dtype_name(dtype_of<T>));
   const std::vector<T> host = K_.download(env, rows * cols);
   env.reset();
+  if (K_.moves_data())
+    log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
+              .mechanism = mechanism::kDeviceMove, .source = "device", .target = "host",
+              .dtype_from = dt, .dtype_to = dt,
+              .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
   std::FILE* f = std::fopen(e.file.c_str(), "wb");
   const bool ok = f && std::fwrite(host.data(), sizeof(T), host.size(), f) == host.size();
   if (f && std::fclose(f) != 0) throw ResourceError(e.file.string() + ": writing failed (disk full?)");
   if (!ok) throw ResourceError(e.file.string() + ": writing the spilled environment failed");
-  const std::string dt(dtype_name(dtype_of<T>));
   log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
             .mechanism = mechanism::kFileWrite, .source = "host",
             .target = "scratch:" + e.file.string(), .dtype_from = dt, .dtype_to = dt,
@@ -83,6 +88,11 @@ void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, s
       throw ResourceError(e.file.string() + ": reading the spilled environment failed");
     }
     Buffer<T> b = K_.adopt(std::move(host));
+    if (K_.moves_data())
+      log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
+                .mechanism = mechanism::kDeviceMove, .source = "host", .target = "device",
+                .dtype_from = dt, .dtype_to = dt,
+                .bytes = static_cast<std::int64_t>(count * e.cols * sizeof(T)), .seconds = 0});
     log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
               .mechanism = mechanism::kFileRead, .source = "scratch:" + e.file.string(),
               .target = "host", .dtype_from = dt, .dtype_to = dt,

@@ -1,0 +1,187 @@
+// Tests of the CUDA backend (lib/srcc/backend/cuda/): every kernel against the CPU backend on
+// the same inputs, and whole sweeps CPU vs GPU with the same seed. Without a CUDA device (CI)
+// the GPU tests skip with the reason; the error a user gets is tested here too.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../support/dense.hpp"
+#include "../support/stacks.hpp"
+#include "srcc/backend/cuda/cuda_backend.hpp"
+#include "srcc/backend/device.hpp"
+#include "srcc/core/error.hpp"
+#include "srcc/core/rng.hpp"
+#include "srcc/sweep/sketch.hpp"
+
+namespace srcc::test {
+namespace {
+
+#define REQUIRE_GPU()                                                   \
+  do {                                                                  \
+    std::string why;                                                    \
+    if (cuda_device_count(why) == 0) GTEST_SKIP() << "no GPU: " << why; \
+  } while (0)
+
+TEST(Device, ParsesTheValidFormsOnly) {
+  EXPECT_FALSE(parse_device("cpu").gpu);
+  EXPECT_EQ(parse_device("gpu").ids, std::vector<int>{0});
+  EXPECT_EQ(parse_device("gpu:3").ids, std::vector<int>{3});
+  EXPECT_EQ(parse_device("gpu:0,1").ids, (std::vector<int>{0, 1}));
+  EXPECT_EQ(parse_device("gpu:0,1").text(), "gpu:0,1");
+  for (const char* bad : {"", "tpu", "gpu:", "gpu:x", "gpu:-1", "gpu:0,", "cuda"})
+    EXPECT_THROW(parse_device(bad), UsageError) << bad;
+}
+
+TEST(Device, MissingGpuIsABackendErrorThatPointsToTheCpu) {
+  std::string why;
+  if (cuda_device_count(why) > 0) GTEST_SKIP() << "a GPU is present";
+  try {
+    make_backend(parse_device("gpu"), 1, 0, 0);
+    ADD_FAILURE() << "no error";
+  } catch (const BackendError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("--device cpu"), std::string::npos) << m;
+    EXPECT_TRUE(m.find("0 CUDA devices visible") != std::string::npos ||
+                m.find("no CUDA backend") != std::string::npos)
+        << m;
+  }
+  EXPECT_THROW(make_backend(parse_device("gpu:0,1"), 1, 0, 0), UsageError);
+}
+
+template <class T> class GpuKernels : public ::testing::Test {};
+using ScalarTypes = ::testing::Types<float, double, cfloat, cdouble>;
+TYPED_TEST_SUITE(GpuKernels, ScalarTypes);
+
+template <class T> double rel_diff(const std::vector<T>& a, const std::vector<T>& b) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    num += std::norm(std::complex<double>(a[i]) - std::complex<double>(b[i]));
+    den += std::norm(std::complex<double>(b[i]));
+  }
+  return std::sqrt(num / std::max(den, 1e-300));
+}
+
+TYPED_TEST(GpuKernels, MatchTheCpuKernels) {
+  REQUIRE_GPU();
+  using T = TypeParam;
+  const double tol = sizeof(real_t<T>) == 4 ? 1e-5 : 1e-12;
+  auto cpu = make_cpu_backend(1);
+  auto gpu = make_cuda_backend(0, 0);
+  auto& C = cpu->kernels<T>();
+  auto& G = gpu->kernels<T>();
+  Rng rng(5);
+  auto both = [&](std::size_t n) {
+    auto h = draw_gaussian<T>(rng, n);
+    return std::pair{C.adopt(std::vector<T>(h)), G.adopt(std::move(h))};
+  };
+  // Strided batched GEMM in every op combination.
+  for (Op oa : {Op::kNone, Op::kTrans, Op::kConjTrans})
+    for (Op ob : {Op::kNone, Op::kTrans, Op::kConjTrans}) {
+      const std::size_t m = 7, n = 5, k = 6, batch = 3;
+      auto [ac, ag] = both(m * k * batch);
+      auto [bc, bg] = both(k * n * batch);
+      auto cc = C.allocate(m * n * batch), cg = G.allocate(m * n * batch);
+      const std::size_t lda = oa == Op::kNone ? k : m, ldb = ob == Op::kNone ? n : k;
+      C.gemm(oa, ob, m, n, k, T(1), ac.data(), lda, m * k, bc.data(), ldb, k * n, T(0), cc.data(), n, m * n, batch);
+      G.gemm(oa, ob, m, n, k, T(1), ag.data(), lda, m * k, bg.data(), ldb, k * n, T(0), cg.data(), n, m * n, batch);
+      EXPECT_LT(rel_diff(G.download(cg, m * n * batch), C.download(cc, m * n * batch)), tol);
+    }
+  {
+    auto [ec, eg] = both(4 * 6);
+    auto [oc, og] = both(4 * 3 * 2);
+    auto xc = C.allocate(4 * 3 * 6 * 2), xg = G.allocate(4 * 3 * 6 * 2);
+    C.khatri_rao(4, 6, 3, 2, ec.data(), oc.data(), xc.data());
+    G.khatri_rao(4, 6, 3, 2, eg.data(), og.data(), xg.data());
+    EXPECT_LT(rel_diff(G.download(xg, 144), C.download(xc, 144)), tol);
+    auto yc = C.allocate(144), yg = G.allocate(144);
+    C.swap_axes(2, 3, 2, 4, 3, xc.data(), yc.data());
+    G.swap_axes(2, 3, 2, 4, 3, xg.data(), yg.data());
+    EXPECT_EQ(G.download(yg, 144), C.download(yc, 144));
+    C.conj(144, xc.data(), yc.data());
+    G.conj(144, xg.data(), yg.data());
+    EXPECT_EQ(G.download(yg, 144), C.download(yc, 144));
+    EXPECT_NEAR(G.norm(144, xg.data()), C.norm(144, xc.data()), tol * C.norm(144, xc.data()));
+  }
+  // QR, SVD and the triangular inverse reproduce their matrices.
+  for (auto [m, n] : {std::pair<std::size_t, std::size_t>{9, 4}, {4, 9}}) {
+    auto [yc, yg] = both(m * n);
+    const auto y = C.download(yc, m * n);
+    const std::size_t k = std::min(m, n);
+    auto rg = G.allocate(k * n);
+    G.qr(m, n, yg.data(), rg.data());
+    const auto q = G.download(yg, m * k), r = G.download(rg, k * n);
+    std::vector<T> qr(m * n, T(0));
+    for (std::size_t c = 0; c < n; ++c)
+      for (std::size_t i = 0; i < k; ++i)
+        for (std::size_t row = 0; row < m; ++row) qr[c * m + row] += q[i * m + row] * r[c * k + i];
+    EXPECT_LT(rel_diff(qr, y), 10 * tol);
+    auto [ac, ag] = both(m * n);
+    const auto a = G.download(ag, m * n);
+    auto ug = G.allocate(m * k), vg = G.allocate(k * n);
+    std::vector<real_t<T>> s(k), sc(k);
+    G.svd(m, n, ag.data(), ug.data(), s.data(), vg.data());
+    auto uc = C.allocate(m * k), vc = C.allocate(k * n);
+    C.svd(m, n, ac.data(), uc.data(), sc.data(), vc.data());
+    for (std::size_t i = 0; i < k; ++i) EXPECT_NEAR(s[i], sc[i], 10 * tol * sc[0]);
+    const auto u = G.download(ug, m * k), vt = G.download(vg, k * n);
+    std::vector<T> usv(m * n, T(0));
+    for (std::size_t c = 0; c < n; ++c)
+      for (std::size_t i = 0; i < k; ++i)
+        for (std::size_t row = 0; row < m; ++row) usv[c * m + row] += u[i * m + row] * s[i] * vt[c * k + i];
+    EXPECT_LT(rel_diff(usv, a), 10 * tol);
+  }
+  {
+    std::vector<T> r(16, T(0));
+    for (std::size_t c = 0; c < 4; ++c)
+      for (std::size_t i = 0; i <= c; ++i) r[c * 4 + i] = T(i == c ? 2.0 + c : 0.3 * (i + 1));
+    auto rc = C.adopt(std::vector<T>(r)), rg = G.adopt(std::vector<T>(r));
+    C.upper_inverse(4, rc.data());
+    G.upper_inverse(4, rg.data());
+    EXPECT_LT(rel_diff(G.download(rg, 16), C.download(rc, 16)), tol);
+  }
+}
+
+using CLayer = std::pair<TrainKind, std::vector<Tensor<cdouble>>>;
+std::vector<Tensor<cdouble>> complex_cores(TrainKind kind, std::size_t n, std::size_t bond,
+                                           std::uint64_t seed) {
+  return random_train<cdouble>(kind, n, bond, 2, seed);
+}
+
+template <class T> class GpuSweep : public ::testing::Test {};
+TYPED_TEST_SUITE(GpuSweep, ScalarTypes);
+
+TYPED_TEST(GpuSweep, SameSeedSameResultAsTheCpu) {
+  REQUIRE_GPU();
+  using T = TypeParam;
+  const double tol = sizeof(real_t<T>) == 4 ? 1e-4 : 1e-10;
+  const std::vector<std::vector<CLayer>> stacks = {
+      {{TrainKind::kMpo, complex_cores(TrainKind::kMpo, 9, 3, 1)}, {TrainKind::kMps, complex_cores(TrainKind::kMps, 9, 6, 2)}},
+      {{TrainKind::kMpo, complex_cores(TrainKind::kMpo, 6, 3, 3)}, {TrainKind::kMpo, complex_cores(TrainKind::kMpo, 6, 4, 4)}},
+      {{TrainKind::kMpo, complex_cores(TrainKind::kMpo, 7, 2, 5)}, {TrainKind::kMpo, complex_cores(TrainKind::kMpo, 7, 2, 6)},
+       {TrainKind::kMps, complex_cores(TrainKind::kMps, 7, 3, 7)}},
+      {{TrainKind::kMps, complex_cores(TrainKind::kMps, 10, 8, 8)}}};
+  for (std::size_t i = 0; i < stacks.size(); ++i) {
+    const auto data = make_stack<T>(stacks[i]);
+    for (int mode = 0; mode < 3; ++mode) {
+      SweepOptions o;
+      o.chi = 5;
+      o.seed = 17;
+      if (mode == 1) o.oversample = 1.5;
+      if (mode == 2) { o.tol = 1e-3; o.chi = 0; o.block_start = 4; o.block_step = 4; }
+      auto cpu = make_cpu_backend(1);
+      auto gpu = make_cuda_backend(0, 0);
+      TransferLog log;
+      SilentReporter rep;
+      const auto a = run_sweep(data, o, *cpu, log, rep);
+      const auto b = run_sweep(data, o, *gpu, log, rep);
+      EXPECT_LT(relative_error(dense_vector(b.cores), dense_vector(a.cores)), tol)
+          << "stack " << i << ", mode " << mode;
+      bool moved = false;
+      for (const auto& r : log.records()) moved = moved || r.mechanism == "device move";
+      EXPECT_TRUE(moved);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace srcc::test
