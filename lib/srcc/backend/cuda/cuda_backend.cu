@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "srcc/backend/cuda/cuda_backend.hpp"
-#include "srcc/backend/device.hpp"
+#include "srcc/backend/cuda/cuda_module.hpp"
 #include "srcc/core/error.hpp"
 
 namespace srcc {
@@ -500,11 +499,7 @@ class CudaBackend final : public Backend {
   CudaKernels<cdouble> c128_;
 };
 
-}  // namespace
-
-bool cuda_built() { return true; }
-
-int cuda_device_count(std::string& why) {
+int device_count(std::string& why) {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
@@ -515,9 +510,9 @@ int cuda_device_count(std::string& why) {
   return n;
 }
 
-std::unique_ptr<Backend> make_cuda_backend(int device, std::size_t budget_bytes) {
+std::unique_ptr<Backend> make_backend(int device, std::size_t budget_bytes) {
   std::string why;
-  const int n = cuda_device_count(why);
+  const int n = device_count(why);
   if (n == 0)
     throw BackendError("--device gpu:" + std::to_string(device) + ": 0 CUDA devices visible (" +
                        why + "); --device cpu works on this machine");
@@ -535,4 +530,11 @@ std::unique_ptr<Backend> make_cuda_backend(int device, std::size_t budget_bytes)
   return std::make_unique<CudaBackend>(device, budget_bytes);
 }
 
+}  // namespace
+
 }  // namespace srcc
+
+extern "C" __attribute__((visibility("default"))) const srcc::CudaModule* srcc_cuda_module() {
+  static const srcc::CudaModule module{&srcc::device_count, &srcc::make_backend};
+  return &module;
+}
