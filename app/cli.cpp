@@ -82,32 +82,29 @@ Cli::Cli() {
   app.add_flag("-v,--verbose", c.verbose, "More log lines on stderr (repeat for more)");
   app.add_flag("-q,--quiet", c.quiet, "Only warnings and errors on stderr");
 
-  apply_cmd = app.add_subcommand(
+  // apply, compress and truncate take trains and an output and share the common flags.
+  auto product = [&](const char* name, const char* help, ProductArgs& args, const char* trains,
+                     int min_trains, int max_trains) {
+    CLI::App* cmd = app.add_subcommand(name, help);
+    cmd->fallthrough();
+    cmd->add_option("trains", args.trains, trains)->required()->expected(min_trains, max_trains);
+    cmd->add_option("-o,--output", args.output, "Output .h5 file")->required();
+    cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
+    return cmd;
+  };
+  apply_cmd = product(
       "apply",
       "Compressed product OPERATOR... STATE in mathematical order: `apply A B psi` is A·B·ψ "
-      "(B acts first). STATE may be an MPS (result MPS) or an MPO (result MPO).");
-  apply_cmd->fallthrough();
-  apply_cmd->add_option("trains", apply.trains, "FILE.h5[:/group] ... (operators, then state)")
-      ->required()
-      ->expected(2, -1);
-  apply_cmd->add_option("-o,--output", apply.output, "Output .h5 file")->required();
-  apply_cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
-
-  compress_cmd = app.add_subcommand("compress", "Compress one MPS or MPO to bond <= --chi");
-  compress_cmd->fallthrough();
-  compress_cmd->add_option("train", compress.trains, "FILE.h5[:/group]")->required()->expected(1);
-  compress_cmd->add_option("-o,--output", compress.output, "Output .h5 file")->required();
-  compress_cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
-
-  truncate_cmd = app.add_subcommand(
+      "(B acts first). STATE may be an MPS (result MPS) or an MPO (result MPO).",
+      apply, "FILE.h5[:/group] ... (operators, then state)", 2, -1);
+  compress_cmd = product("compress", "Compress one MPS or MPO to bond <= --chi", compress,
+                         "FILE.h5[:/group]", 1, 1);
+  truncate_cmd = product(
       "truncate",
       "Deterministic SVD truncation of one train to --chi / --cutoff / --tol (right-canonical "
       "form, then one SVD sweep): the optimal reference when the train is an exact product; "
-      "cost grows like the cube of the input bond");
-  truncate_cmd->fallthrough();
-  truncate_cmd->add_option("train", truncate.trains, "FILE.h5[:/group]")->required()->expected(1);
-  truncate_cmd->add_option("-o,--output", truncate.output, "Output .h5 file")->required();
-  truncate_cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
+      "cost grows like the cube of the input bond",
+      truncate, "FILE.h5[:/group]", 1, 1);
 
   distance_cmd = app.add_subcommand(
       "distance", "Relative distance ‖A − B‖/‖B‖, norms and overlap ⟨A|B⟩ of two trains");

@@ -59,6 +59,12 @@ int temp_files(const TempDir& dir) {
   return n;
 }
 
+// Inputs for a run that takes seconds on two cores (for signals and time limits).
+void make_large_inputs(const TempDir& dir) {
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o big_psi.h5 --sites 400 --bond 96 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o big_h.h5 --sites 400 --bond 8 --seed 2 -q").code, 0);
+}
+
 void make_inputs(const TempDir& dir, std::size_t n = 8) {
   const auto h = random_train<cdouble>(TrainKind::kMpo, n, 3, 2, 1);
   const auto p = random_train<cdouble>(TrainKind::kMps, n, 4, 2, 2);
@@ -155,15 +161,13 @@ TEST(Cli, FailureLeavesNoPartialOutput) {
 
 TEST(Cli, SigtermStopsCleanly) {
   TempDir dir;
-  // Large enough to run for seconds on two cores.
-  ASSERT_EQ(run_cli(dir, "generate random-mps -o psi.h5 --sites 400 --bond 96 --seed 1 -q").code, 0);
-  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 400 --bond 8 --seed 2 -q").code, 0);
+  make_large_inputs(dir);
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     if (chdir(dir.path().c_str()) != 0) _exit(99);
     freopen("/dev/null", "w", stderr);
-    execl(binary().c_str(), "src-compress", "apply", "h.h5", "psi.h5", "-o", "out.h5", "--chi",
+    execl(binary().c_str(), "src-compress", "apply", "big_h.h5", "big_psi.h5", "-o", "out.h5", "--chi",
           "256", "--threads", "1", static_cast<char*>(nullptr));
     _exit(98);
   }
@@ -431,9 +435,8 @@ TEST(CliBatch, SeedBaseAndTaskIdDeriveTheSeed) {
 
 TEST(CliBatch, MaxTimeStopsCleanly) {
   TempDir dir;
-  ASSERT_EQ(run_cli(dir, "generate random-mps -o p.h5 --sites 300 --bond 64 --seed 1 -q").code, 0);
-  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 300 --bond 8 --seed 2 -q").code, 0);
-  const auto r = run_cli(dir, "apply h.h5 p.h5 -o out.h5 --chi 128 --max-time 0.3s");
+  make_large_inputs(dir);
+  const auto r = run_cli(dir, "apply big_h.h5 big_psi.h5 -o out.h5 --chi 256 --max-time 0.3s");
   EXPECT_EQ(r.code, 130);
   EXPECT_NE(r.err.find("--max-time 0.3s reached"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));

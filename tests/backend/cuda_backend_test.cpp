@@ -141,7 +141,6 @@ TYPED_TEST(GpuKernels, MatchTheCpuKernels) {
   }
 }
 
-using CLayer = std::pair<TrainKind, std::vector<Tensor<cdouble>>>;
 std::vector<Tensor<cdouble>> complex_cores(TrainKind kind, std::size_t n, std::size_t bond,
                                            std::uint64_t seed) {
   return random_train<cdouble>(kind, n, bond, 2, seed);

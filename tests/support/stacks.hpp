@@ -5,6 +5,7 @@
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/sweep/sweep.hpp"
+#include "dense.hpp"
 #include "srcc/train/generate.hpp"
 
 namespace srcc::test {
@@ -33,6 +34,27 @@ StackData<T> make_stack(const std::vector<std::pair<TrainKind, std::vector<Tenso
     data.sites.push_back(std::move(sites));
   }
   return data;
+}
+
+using CLayer = std::pair<TrainKind, std::vector<Tensor<cdouble>>>;
+
+// The dense product of the layers as the sweep sees them (each cast to T first).
+template <class T> DenseTrain reference(const std::vector<CLayer>& layers) {
+  std::vector<DenseTrain> dense;
+  for (const auto& [kind, cores] : layers) {
+    std::vector<Tensor<T>> cast;
+    for (const auto& c : cores) cast.push_back(cast_tensor<T>(c));
+    dense.push_back(dense_train(cast));
+  }
+  return dense_product(dense);
+}
+
+// The paper's random recipe in real arithmetic, held as complex (make_stack casts to T).
+inline std::vector<Tensor<cdouble>> real_cores(TrainKind kind, std::size_t n, std::size_t bond,
+                                               std::size_t phys, std::uint64_t seed) {
+  std::vector<Tensor<cdouble>> out;
+  for (auto& c : random_train<double>(kind, n, bond, phys, seed)) out.push_back(cast_tensor<cdouble>(c));
+  return out;
 }
 
 template <class T> SweepResult<T> sweep(const StackData<T>& data, const SweepOptions& o) {

@@ -11,24 +11,7 @@
 namespace srcc::test {
 namespace {
 
-using CLayer = std::pair<TrainKind, std::vector<Tensor<cdouble>>>;
 
-std::vector<Tensor<cdouble>> real_cores(TrainKind kind, std::size_t n, std::size_t bond,
-                                        std::size_t phys, std::uint64_t seed) {
-  std::vector<Tensor<cdouble>> out;
-  for (auto& c : random_train<double>(kind, n, bond, phys, seed)) out.push_back(cast_tensor<cdouble>(c));
-  return out;
-}
-
-template <class T> DenseTrain reference(const std::vector<CLayer>& layers) {
-  std::vector<DenseTrain> dense;
-  for (const auto& [kind, cores] : layers) {
-    std::vector<Tensor<T>> cast;
-    for (const auto& c : cores) cast.push_back(cast_tensor<T>(c));
-    dense.push_back(dense_train(cast));
-  }
-  return dense_product(dense);
-}
 
 // The smallest bond at each cut whose discarded tail is <= tol · ‖v‖.
 std::vector<std::size_t> optimal_bonds(const DenseTrain& t, double tol) {

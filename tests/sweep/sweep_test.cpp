@@ -18,27 +18,11 @@ template <class T> constexpr double exact_tol() { return sizeof(real_t<T>) == 4 
 template <class T>
 std::vector<Tensor<cdouble>> random_cores(TrainKind kind, std::size_t n, std::size_t bond,
                                           std::size_t phys, std::uint64_t seed) {
-  if constexpr (is_complex_v<T>) {
-    return random_train<cdouble>(kind, n, bond, phys, seed);
-  } else {
-    std::vector<Tensor<cdouble>> out;
-    for (auto& c : random_train<double>(kind, n, bond, phys, seed)) out.push_back(cast_tensor<cdouble>(c));
-    return out;
-  }
+  if constexpr (is_complex_v<T>) return random_train<cdouble>(kind, n, bond, phys, seed);
+  else return real_cores(kind, n, bond, phys, seed);
 }
 
-using CLayer = std::pair<TrainKind, std::vector<Tensor<cdouble>>>;
 
-template <class T> DenseTrain reference(const std::vector<CLayer>& layers) {
-  // The reference is computed from the inputs as the sweep sees them (cast to T).
-  std::vector<DenseTrain> dense;
-  for (const auto& [kind, cores] : layers) {
-    std::vector<Tensor<T>> cast;
-    for (const auto& c : cores) cast.push_back(cast_tensor<T>(c));
-    dense.push_back(dense_train(cast));
-  }
-  return dense_product(dense);
-}
 
 template <class T> class SweepTyped : public ::testing::Test {};
 using ScalarTypes = ::testing::Types<float, double, cfloat, cdouble>;

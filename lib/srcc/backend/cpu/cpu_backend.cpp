@@ -12,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "srcc/backend/block_cache.hpp"
 #include "srcc/core/error.hpp"
 
 namespace srcc {
@@ -132,39 +133,17 @@ void check_lapack(lapack_int info, const char* call, std::size_t m, std::size_t 
 class HostPool {
  public:
   static constexpr std::size_t kLarge = 256u << 10;  // matches the app's malloc threshold
-  explicit HostPool(std::size_t cap) : cap_(cap) {}
-  ~HostPool() {
-    for (auto& [bytes, p] : free_) munmap(p, bytes);
-  }
+  explicit HostPool(std::size_t cap) : cache_(cap, [](void* p, std::size_t n) { munmap(p, n); }) {}
   void* get(std::size_t bytes) {
-    {
-      std::lock_guard lock(mutex_);
-      auto it = free_.find(bytes);
-      if (it != free_.end()) {
-        void* p = it->second;
-        cached_ -= bytes;
-        free_.erase(it);
-        return p;
-      }
-    }
+    if (void* p = cache_.take(bytes)) return p;
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     return p;
   }
-  void put(void* p, std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    if (cached_ + bytes <= cap_) {
-      free_.emplace(bytes, p);
-      cached_ += bytes;
-    } else {
-      munmap(p, bytes);
-    }
-  }
+  void put(void* p, std::size_t bytes) { cache_.give(p, bytes); }
 
  private:
-  std::size_t cap_, cached_ = 0;
-  std::mutex mutex_;
-  std::multimap<std::size_t, void*> free_;
+  BlockCache cache_;
 };
 
 template <class T> class CpuKernels final : public Kernels<T> {

@@ -7,11 +7,13 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "srcc/backend/block_cache.hpp"
 #include "srcc/backend/cuda/cuda_module.hpp"
 #include "srcc/core/error.hpp"
 
@@ -243,49 +245,40 @@ SRCC_SVD_FUNCS(cuDoubleComplex, double, cusolverDnZgesvdj)
 
 class DevicePool {
  public:
-  DevicePool(int device, std::size_t budget) : device_(device), budget_(budget) {}
-  ~DevicePool() {
-    cudaSetDevice(device_);
-    for (auto& [bytes, p] : free_) cudaFree(p);
-  }
+  // budget = 0: no limit. Freed blocks are cached up to the budget (or 4 GiB without one).
+  DevicePool(int device, std::size_t budget)
+      : device_(device),
+        budget_(budget),
+        cache_(budget > 0 ? budget : 4ull << 30, [device](void* p, std::size_t) {
+          cudaSetDevice(device);
+          cudaFree(p);
+        }) {}
   void* get(std::size_t bytes) {
-    std::lock_guard lock(mutex_);
-    auto it = free_.find(bytes);
-    if (it != free_.end()) {
-      void* p = it->second;
-      cached_ -= bytes;
-      free_.erase(it);
+    if (void* p = cache_.take(bytes)) {
       live_ += bytes;
       return p;
     }
-    if (budget_ > 0 && live_ + cached_ + bytes > budget_) trim(bytes);
+    if (budget_ > 0 && live_ + cache_.cached() + bytes > budget_)
+      cache_.shrink(budget_ > live_ + bytes ? budget_ - live_ - bytes : 0);
     if (budget_ > 0 && live_ + bytes > budget_)
       throw ResourceError("device memory: " + std::to_string(live_ + bytes) +
-                          " bytes needed, --gpu-memory allows " + std::to_string(budget_));
+                          " bytes needed on cuda:" + std::to_string(device_) +
+                          ", --gpu-memory allows " + std::to_string(budget_));
     void* p = nullptr;
     check_cuda(cudaMalloc(&p, bytes), "cudaMalloc");
     live_ += bytes;
     return p;
   }
   void put(void* p, std::size_t bytes) {
-    std::lock_guard lock(mutex_);
     live_ -= bytes;
-    free_.emplace(bytes, p);
-    cached_ += bytes;
+    cache_.give(p, bytes);
   }
 
  private:
-  void trim(std::size_t need) {
-    for (auto it = free_.begin(); it != free_.end() && live_ + cached_ + need > budget_;) {
-      cudaFree(it->second);
-      cached_ -= it->first;
-      it = free_.erase(it);
-    }
-  }
   int device_;
-  std::size_t budget_, live_ = 0, cached_ = 0;
-  std::mutex mutex_;
-  std::multimap<std::size_t, void*> free_;
+  std::size_t budget_;
+  std::atomic<std::size_t> live_{0};
+  BlockCache cache_;
 };
 
 struct Handles {

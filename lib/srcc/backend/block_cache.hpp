@@ -1,0 +1,62 @@
+#pragma once
+// A cache of freed memory blocks, reused by exact size: sweeps allocate the same sizes at every
+// site, and a reused block costs neither an allocation call nor (on the host) page faults.
+// Shared by the CPU backend (mmap'd blocks) and the CUDA backend (cudaMalloc'd blocks); `Free`
+// releases a block for real.
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <mutex>
+
+namespace srcc {
+
+class BlockCache {
+ public:
+  using Free = std::function<void(void*, std::size_t)>;
+  BlockCache(std::size_t cap_bytes, Free free) : cap_(cap_bytes), free_(std::move(free)) {}
+  ~BlockCache() { release_all(); }
+  BlockCache(const BlockCache&) = delete;
+  BlockCache& operator=(const BlockCache&) = delete;
+
+  // A cached block of exactly `bytes`, or nullptr.
+  void* take(std::size_t bytes) {
+    std::lock_guard lock(mutex_);
+    auto it = blocks_.find(bytes);
+    if (it == blocks_.end()) return nullptr;
+    void* p = it->second;
+    cached_ -= bytes;
+    blocks_.erase(it);
+    return p;
+  }
+  // Keeps `p` for reuse while the cache stays within its cap; frees it otherwise.
+  void give(void* p, std::size_t bytes) {
+    {
+      std::lock_guard lock(mutex_);
+      if (cached_ + bytes <= cap_) {
+        blocks_.emplace(bytes, p);
+        cached_ += bytes;
+        return;
+      }
+    }
+    free_(p, bytes);
+  }
+  // Frees cached blocks until at most `keep` bytes remain.
+  void shrink(std::size_t keep = 0) {
+    std::lock_guard lock(mutex_);
+    for (auto it = blocks_.begin(); it != blocks_.end() && cached_ > keep;) {
+      free_(it->second, it->first);
+      cached_ -= it->first;
+      it = blocks_.erase(it);
+    }
+  }
+  std::size_t cached() const { return cached_; }
+
+ private:
+  void release_all() { shrink(0); }
+  std::size_t cap_, cached_ = 0;
+  Free free_;
+  std::mutex mutex_;
+  std::multimap<std::size_t, void*> blocks_;
+};
+
+}  // namespace srcc
