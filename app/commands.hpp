@@ -3,7 +3,7 @@
 #include <string>
 
 #include "cli.hpp"
-#include "srcc/run.hpp"
+#include "srcc/srcc.hpp"
 
 namespace srcc::app {
 
