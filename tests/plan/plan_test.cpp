@@ -53,7 +53,9 @@ TEST(Plan, GenerousBudgetKeepsEverythingInMemoryUnbatched) {
     EXPECT_EQ(p.site_plans[j].env_tier, Tier::kMemory);
     EXPECT_EQ(p.site_plans[j].env_bytes, 32u * 8 * 16 * 16);  // s · D · χ · 16 bytes
     EXPECT_EQ(p.site_plans[j].right_batch, 32u);
-    if (j + 1 < 30) EXPECT_EQ(p.site_plans[j].left_batch, 32u);
+    if (j + 1 < 30) {
+      EXPECT_EQ(p.site_plans[j].left_batch, 32u);
+    }
   }
   EXPECT_EQ(p.environment_bytes, 29u * 32 * 8 * 16 * 16);
   EXPECT_GE(p.peak_bytes, p.environment_bytes);

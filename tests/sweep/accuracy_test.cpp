@@ -22,7 +22,10 @@ std::vector<std::size_t> optimal_bonds(const DenseTrain& t, double tol) {
     for (double x : s) total += x * x;
     std::size_t keep = s.size();
     double tail = 0;
-    while (keep > 1 && tail + s[keep - 1] * s[keep - 1] <= tol * tol * total) tail += s[--keep] * s[keep];
+    while (keep > 1 && tail + s[keep - 1] * s[keep - 1] <= tol * tol * total) {
+      --keep;
+      tail += s[keep] * s[keep];
+    }
     out.push_back(keep);
   }
   return out;
