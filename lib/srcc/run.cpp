@@ -104,7 +104,8 @@ SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const Swe
 }
 
 template <class T>
-RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter& reporter,
+RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Backend& backend_ref,
+                     Reporter& reporter,
                      const std::function<void()>& check_interrupt) {
   const auto wall0 = Clock::now();
   const std::string start_time = utc_now();
@@ -116,12 +117,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Reporter
 
   // Sites are read on demand, one at a time with read-ahead, in the working type and order.
   FileSiteSource<T> source(in.readers, log);
-  // Freed blocks are cached for reuse within the budget's slack (at most 512 MiB).
-  const std::size_t budget = plan.budgets.host_bytes;
-  const std::size_t needed = plan.peak_bytes + kProcessOverheadBytes;
-  auto backend = make_backend(
-      o.device, o.threads,
-      budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0, o.gpu_memory);
+  Backend* backend = &backend_ref;
   if (!o.device.gpu) sum.threads = blas_threads();
   sum.threads_source = o.threads_source;
   auto t0 = Clock::now();
@@ -251,14 +247,33 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
   });
 }
 
+// The plan and, when `make` is set, the backend to run it. A GPU backend comes first (the
+// plan needs its device budget, unless --gpu-memory gives it); a CPU backend comes after the
+// plan, which sizes its block cache from the host budget's slack (at most 512 MiB).
+std::pair<Plan, std::unique_ptr<Backend>> plan_and_backend(const RunOptions& o, const Stack& stack,
+                                                           DType dt, bool make) {
+  Budgets budgets = resolve_budgets(o.host_memory, o.gpu_memory, o.scratch_dir);
+  std::unique_ptr<Backend> backend;
+  if (o.device.gpu && (make || budgets.gpu_bytes == 0)) {
+    backend = make_backend(o.device, o.threads, 0, o.gpu_memory);
+    budgets.gpu_bytes = backend->memory_budget();
+  }
+  Plan plan = make_plan(stack, o.sweep, dt, o.threads, budgets, o.device.gpu);
+  plan.device = o.device.text();
+  if (make && !backend) {
+    const std::size_t budget = plan.budgets.host_bytes;
+    const std::size_t needed = plan.peak_bytes + kProcessOverheadBytes;
+    backend = make_backend(o.device, o.threads,
+                           budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0,
+                           o.gpu_memory);
+  }
+  return {std::move(plan), std::move(backend)};
+}
+
 Plan plan_run(const RunOptions& options) {
   validate(options.sweep, options.method == Method::kSrc);
   Inputs in = open_inputs(options);
-  const Budgets budgets = resolve_budgets(options.host_memory, options.gpu_memory, options.scratch_dir);
-  Plan plan = make_plan(in.stack, options.sweep, working_dtype(options, in.stack), options.threads,
-                        budgets);
-  plan.device = options.device.text();
-  return plan;
+  return plan_and_backend(options, in.stack, working_dtype(options, in.stack), false).first;
 }
 
 RunSummary run(const RunOptions& options, Reporter& reporter,
@@ -267,11 +282,9 @@ RunSummary run(const RunOptions& options, Reporter& reporter,
   check_output_path(options.output, options.force);
   Inputs in = open_inputs(options);
   const DType dt = working_dtype(options, in.stack);
-  const Budgets budgets = resolve_budgets(options.host_memory, options.gpu_memory, options.scratch_dir);
-  Plan plan = make_plan(in.stack, options.sweep, dt, options.threads, budgets);
-  plan.device = options.device.text();
+  auto [plan, backend] = plan_and_backend(options, in.stack, dt, true);
   return visit_dtype(dt, [&](auto zero) {
-    return run_typed<decltype(zero)>(options, in, plan, reporter, check_interrupt);
+    return run_typed<decltype(zero)>(options, in, plan, *backend, reporter, check_interrupt);
   });
 }
 

@@ -472,9 +472,12 @@ TEST(CliDevice, GpuWithoutADeviceIsABackendError) {
   EXPECT_NE(r.err.find("--device cpu"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
   EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device tpu").code, 2);
-  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --dry-run");
-  EXPECT_EQ(r.code, 0);
+  // A plan for a GPU run can be made without the GPU when its budget is given.
+  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --gpu-memory 8GiB --dry-run");
+  EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("on gpu:0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("device 8.00 GiB"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --dry-run").code, 6);
 }
 
 }  // namespace

@@ -87,6 +87,8 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string name() const = 0;          // "cpu", "cuda:0"
   virtual std::string library_info() const = 0;  // BLAS/LAPACK (or CUDA) versions in use
+  // Bytes of device memory the backend may use; 0 for a backend that computes in host memory.
+  virtual std::size_t memory_budget() const { return 0; }
   template <class T> Kernels<T>& kernels();
 
  protected:

@@ -9,7 +9,9 @@
 
 namespace srcc {
 
-std::string_view tier_name(Tier t) { return t == Tier::kMemory ? "memory" : "scratch"; }
+std::string_view tier_name(Tier t) {
+  return t == Tier::kMemory ? "memory" : t == Tier::kHost ? "host" : "scratch";
+}
 
 namespace {
 
@@ -67,7 +69,7 @@ SiteShape shape_of(const Stack& st, std::size_t j, std::size_t s, std::size_t bo
 }  // namespace
 
 Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads,
-               const Budgets& budgets) {
+               const Budgets& budgets, bool on_device) {
   Plan p;
   p.sites = stack.length();
   p.depth = stack.depth();
@@ -77,6 +79,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   p.exact_two_site = p.sites == 2;
   p.threads = threads;
   p.budgets = budgets;
+  p.on_device = on_device;
   const std::size_t n = p.sites, e = dtype_size(dtype);
   // Tolerance mode may grow a cut's sketch up to its fused bond: plan for the largest.
   std::size_t s = sweep.sketch_columns();
@@ -95,8 +98,12 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
     p.input_bytes += shapes.back().sites * e;
     if (j > 0 && !p.exact_two_site) p.environment_bytes += shapes.back().env * e;
   }
+  // The steps and the memory tier live in the backend's memory: the host's (less what the
+  // process itself needs) or the device's.
   const std::size_t budget =
-      budgets.host_bytes > kProcessOverheadBytes ? budgets.host_bytes - kProcessOverheadBytes : 0;
+      on_device ? budgets.gpu_bytes
+                : (budgets.host_bytes > kProcessOverheadBytes ? budgets.host_bytes - kProcessOverheadBytes
+                                                             : 0);
 
   // Site windows: the site being used (and its GEMM form) and the one read ahead.
   auto window = [&](std::size_t j) {
@@ -111,6 +118,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
     worst = {};
     out.site_plans.assign(n, {});
     out.memory_from = memory_from;
+    out.host_from = memory_from;
     out.peak_bytes = out.scratch_bytes = 0;
     bool ok = true;
     auto note = [&](std::size_t j, std::size_t need, const char* step) {
@@ -124,7 +132,6 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
       sp.env_bytes = j > 0 && !out.exact_two_site ? shapes[j].env * e : 0;
       sp.env_tier = j == 0 || j >= memory_from ? Tier::kMemory : Tier::kScratch;
       if (out.exact_two_site) continue;
-      if (sp.env_tier == Tier::kScratch) out.scratch_bytes += sp.env_bytes;
       if (j + 1 < n) {
         const std::size_t fixed = resident + shapes[j].env * e + shapes[j].env_next * e + window(j) * e;
         const std::size_t per = std::max<std::size_t>(shapes[j].left_col * e, 1);
@@ -164,6 +171,26 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   // As many of the newest environments in memory as fit: try memory_from = 1, 2, …, n.
   for (std::size_t from = 1; from <= std::max<std::size_t>(n, 1); ++from) {
     if (try_plan(from, p, worst)) {
+      // Environments that left the memory tier: on a GPU run, the newest of them wait in host
+      // memory as far as the host budget goes; the rest go to scratch disk.
+      std::size_t host_room = 0;
+      if (on_device) {
+        std::size_t window_max = 0;
+        for (std::size_t j = 0; j < n; ++j) window_max = std::max(window_max, window(j) * e);
+        const std::size_t fixed = kProcessOverheadBytes + window_max;
+        host_room = budgets.host_bytes > fixed ? budgets.host_bytes - fixed : 0;
+      }
+      p.host_from = p.memory_from;
+      for (std::size_t j = p.memory_from; j-- > 1;) {
+        const std::size_t bytes = p.site_plans[j].env_bytes;
+        if (!on_device || p.host_tier_bytes + bytes > host_room) break;
+        p.host_tier_bytes += bytes;
+        p.host_from = j;
+      }
+      for (std::size_t j = 1; j < n; ++j) {
+        p.site_plans[j].env_tier = p.tier(j);
+        if (p.tier(j) == Tier::kScratch) p.scratch_bytes += p.site_plans[j].env_bytes;
+      }
       if (p.scratch_bytes > budgets.scratch_bytes)
         throw ResourceError("scratch directory " + budgets.scratch_dir + ": the plan spills " +
                             format_size(p.scratch_bytes) + " of environments but only " +
@@ -173,6 +200,12 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
     }
     if (p.exact_two_site) break;
   }
+  if (on_device)
+    throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
+                        format_size(worst.need) +
+                        " of device memory (with every environment off the device and one "
+                        "sketch column at a time) but --gpu-memory allows " +
+                        format_size(budgets.gpu_bytes));
   throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
                       format_size(worst.need + kProcessOverheadBytes) +
                       " of host memory (with every environment on scratch disk and one sketch "
@@ -216,7 +249,10 @@ std::string Plan::to_json() const {
       .add("gpu_memory", budgets.gpu_bytes)
       .add("scratch_dir", budgets.scratch_dir)
       .add("scratch_free", budgets.scratch_bytes)
+      .add("on_device", on_device)
       .add("memory_from", memory_from)
+      .add("host_from", host_from)
+      .add("host_tier_bytes", host_tier_bytes)
       .add("input_bytes", input_bytes)
       .add("environment_bytes", environment_bytes)
       .add("peak_bytes", peak_bytes)
@@ -226,32 +262,43 @@ std::string Plan::to_json() const {
 }
 
 std::string Plan::to_text() const {
-  char buf[2048];
-  std::size_t spilled = 0, min_left = sketch_columns, min_right = sketch_columns;
-  for (std::size_t j = 0; j < site_plans.size(); ++j) {
-    const auto& sp = site_plans[j];
+  std::size_t spilled = 0, on_host = 0, min_left = sketch_columns, min_right = sketch_columns;
+  for (const auto& sp : site_plans) {
     if (sp.env_tier == Tier::kScratch) ++spilled;
+    if (sp.env_tier == Tier::kHost) ++on_host;
     if (sp.left_batch > 0) min_left = std::min(min_left, sp.left_batch);
     if (sp.right_batch > 0) min_right = std::min(min_right, sp.right_batch);
   }
-  std::snprintf(
-      buf, sizeof buf,
-      "plan: %zu sites, %zu trains → %s, %s on %s (%d BLAS threads)\n"
-      "  chi %zu, cutoff %g, oversample %g, tol %g, sketch columns %zu%s, seed %llu\n"
-      "  budgets: host %s%s, scratch %s free in %s\n"
-      "  inputs %s (read one site at a time), environments %s: %zu of %zu on scratch (%s)\n"
-      "  smallest batches: left sweep %zu columns, right sweep %zu rows\n"
-      "  predicted peak host tensor memory %s (+ %s for the process)\n",
-      sites, depth, std::string(train_kind_name(result_kind)).c_str(),
-      std::string(dtype_name(dtype)).c_str(), device.c_str(), threads, sweep.chi, sweep.cutoff,
-      sweep.oversample, sweep.tol, sketch_columns, exact_two_site ? " (exact two-site path)" : "",
-      static_cast<unsigned long long>(sweep.seed), format_size(budgets.host_bytes).c_str(),
-      budgets.host_detected ? " (detected)" : "", format_size(budgets.scratch_bytes).c_str(),
-      budgets.scratch_dir.c_str(), format_size(input_bytes).c_str(),
-      format_size(environment_bytes).c_str(), spilled, sites > 0 ? sites - 1 : 0,
-      format_size(scratch_bytes).c_str(), min_left, min_right, format_size(peak_bytes).c_str(),
-      format_size(kProcessOverheadBytes).c_str());
-  return buf;
+  char buf[2048];
+  std::string out;
+  std::snprintf(buf, sizeof buf,
+                "plan: %zu sites, %zu trains → %s, %s on %s (%d BLAS threads)\n"
+                "  chi %zu, cutoff %g, oversample %g, tol %g, sketch columns %zu%s, seed %llu\n",
+                sites, depth, std::string(train_kind_name(result_kind)).c_str(),
+                std::string(dtype_name(dtype)).c_str(), device.c_str(), threads, sweep.chi,
+                sweep.cutoff, sweep.oversample, sweep.tol, sketch_columns,
+                exact_two_site ? " (exact two-site path)" : "",
+                static_cast<unsigned long long>(sweep.seed));
+  out += buf;
+  out += "  budgets: host " + format_size(budgets.host_bytes) +
+         (budgets.host_detected ? " (detected)" : "") +
+         (on_device ? ", device " + format_size(budgets.gpu_bytes) : std::string()) +
+         ", scratch " + format_size(budgets.scratch_bytes) + " free in " + budgets.scratch_dir +
+         "\n";
+  out += "  inputs " + format_size(input_bytes) + " (read one site at a time), environments " +
+         format_size(environment_bytes) + ": " + std::to_string(spilled) + " of " +
+         std::to_string(sites > 0 ? sites - 1 : 0) + " on scratch (" +
+         format_size(scratch_bytes) + ")" +
+         (on_device ? ", " + std::to_string(on_host) + " in host memory (" +
+                          format_size(host_tier_bytes) + "), the rest on the device"
+                    : std::string()) +
+         "\n";
+  out += "  smallest batches: left sweep " + std::to_string(min_left) + " columns, right sweep " +
+         std::to_string(min_right) + " rows\n";
+  out += std::string("  predicted peak ") + (on_device ? "device" : "host") + " tensor memory " +
+         format_size(peak_bytes) + " (+ " + format_size(kProcessOverheadBytes) +
+         " for the process)\n";
+  return out;
 }
 
 }  // namespace srcc

@@ -13,8 +13,10 @@
 
 namespace srcc {
 
-enum class Tier { kMemory, kScratch };
-std::string_view tier_name(Tier t);  // "memory" / "scratch"
+// kMemory: the backend's own memory (device memory on a GPU); kHost: host memory of a GPU run;
+// kScratch: a raw file in the run's scratch directory.
+enum class Tier { kMemory, kHost, kScratch };
+std::string_view tier_name(Tier t);  // "memory" / "host" / "scratch"
 
 // Site j: the left-sweep step that turns C_j into C_{j+1}, the environment C_j (cut j−1|j),
 // and the right-sweep step at site j.
@@ -36,27 +38,32 @@ struct Plan {
   std::size_t sketch_columns = 0;   // s (tolerance mode: the largest a cut may use)
   bool exact_two_site = false;      // n = 2: contraction and one SVD, no sketch
   std::string device = "cpu";
+  bool on_device = false;           // the backend computes in device memory (GPU run)
   int threads = 0;                  // BLAS threads (0 = library default)
   Budgets budgets;
   std::size_t memory_from = 0;      // environments C_j with j >= memory_from stay in memory
+  std::size_t host_from = 0;        // GPU runs: C_j with host_from <= j < memory_from on the host
   std::vector<SitePlan> site_plans;
   std::size_t input_bytes = 0;      // all input sites in the working type (never all resident)
   std::size_t environment_bytes = 0;   // all sketched left environments
-  std::size_t peak_bytes = 0;       // predicted peak of host tensor memory
+  std::size_t peak_bytes = 0;       // predicted peak of tensor memory (the device's on a GPU)
+  std::size_t host_tier_bytes = 0;  // GPU runs: environments waiting in host memory
   std::size_t scratch_bytes = 0;    // predicted bytes spilled to the scratch directory
 
   Tier tier(std::size_t j) const {
-    return j > 0 && j < memory_from ? Tier::kScratch : Tier::kMemory;
+    if (j == 0 || j >= memory_from) return Tier::kMemory;
+    return j >= host_from ? Tier::kHost : Tier::kScratch;
   }
   std::string to_json() const;
   std::string to_text() const;      // human-readable, several lines
 };
 
-// Chooses the environment tiers (as many of the newest in memory as fit) and the batches.
-// Throws ResourceError naming the site, the step and the bytes needed versus available when
-// even one column at a time with every environment on disk does not fit, or when the scratch
-// directory lacks space.
+// Chooses the environment tiers, newest first: as many in the backend's memory as fit (the
+// host budget on a CPU run, budgets.gpu_bytes on a GPU run, `on_device`), then on a GPU run as
+// many as fit in host memory, the rest on scratch disk; and the batches. Throws ResourceError
+// naming the site, the step and the bytes needed versus available when even one column at a
+// time with every environment on disk does not fit, or when the scratch directory lacks space.
 Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads,
-               const Budgets& budgets);
+               const Budgets& budgets, bool on_device = false);
 
 }  // namespace srcc

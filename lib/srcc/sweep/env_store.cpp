@@ -23,9 +23,13 @@ ScratchDir::~ScratchDir() {
 }
 
 template <class T>
-EnvStore<T>::EnvStore(Kernels<T>& kernels, TransferLog& log, SpillRule spill,
-                      std::string scratch_parent)
-    : K_(kernels), log_(log), spill_(std::move(spill)), parent_(std::move(scratch_parent)) {}
+EnvStore<T>::EnvStore(Kernels<T>& kernels, TransferLog& log, TierRule tier,
+                      std::string scratch_parent, std::string device)
+    : K_(kernels),
+      log_(log),
+      tier_(std::move(tier)),
+      parent_(std::move(scratch_parent)),
+      device_(std::move(device)) {}
 
 namespace {
 double since(std::chrono::steady_clock::time_point t0) {
@@ -39,30 +43,37 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
   Entry e;
   e.rows = rows;
   e.cols = cols;
-  if (!spill_(j)) {
+  e.tier = tier_(j);
+  if (e.tier == Tier::kMemory) {
     e.memory = std::move(env);
     entries_[{block, j}] = std::move(e);
     return;
   }
-  if (!scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
-  const auto t0 = std::chrono::steady_clock::now();
-  e.file = scratch_->path() / ("env-" + std::to_string(block) + "-" + std::to_string(j) + ".bin");
   const std::string dt(dtype_name(dtype_of<T>));
-  const std::vector<T> host = K_.download(env, rows * cols);
+  const auto sid = static_cast<std::int64_t>(j);
+  const auto bytes = static_cast<std::int64_t>(rows * cols * sizeof(T));
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<T> host = K_.download(env, rows * cols);
   env.reset();
   if (K_.moves_data())
-    log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
-              .mechanism = mechanism::kDeviceMove, .source = "device", .target = "host",
-              .dtype_from = dt, .dtype_to = dt,
-              .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
+    log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kDeviceMove,
+              .source = device_, .target = "host", .dtype_from = dt, .dtype_to = dt,
+              .bytes = bytes, .seconds = since(t0)});
+  if (e.tier == Tier::kHost) {
+    e.host = std::move(host);
+    entries_[{block, j}] = std::move(e);
+    return;
+  }
+  if (!scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
+  t0 = std::chrono::steady_clock::now();
+  e.file = scratch_->path() / ("env-" + std::to_string(block) + "-" + std::to_string(j) + ".bin");
   std::FILE* f = std::fopen(e.file.c_str(), "wb");
   const bool ok = f && std::fwrite(host.data(), sizeof(T), host.size(), f) == host.size();
   if (f && std::fclose(f) != 0) throw ResourceError(e.file.string() + ": writing failed (disk full?)");
   if (!ok) throw ResourceError(e.file.string() + ": writing the spilled environment failed");
-  log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
-            .mechanism = mechanism::kFileWrite, .source = "host",
-            .target = "scratch:" + e.file.string(), .dtype_from = dt, .dtype_to = dt,
-            .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
+  log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kFileWrite,
+            .source = "host", .target = "scratch:" + e.file.string(), .dtype_from = dt,
+            .dtype_to = dt, .bytes = bytes, .seconds = since(t0)});
   entries_[{block, j}] = std::move(e);
 }
 
@@ -70,37 +81,46 @@ template <class T>
 void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, std::size_t batch,
                            const std::function<void(const T*, std::size_t, std::size_t)>& f) {
   auto& e = entries_.at({block, j});
-  if (e.file.empty()) {
+  if (e.tier == Tier::kMemory) {
     f(e.memory.data(), 0, rows);
     return;
   }
   batch = std::max<std::size_t>(batch, 1);
-  std::FILE* file = std::fopen(e.file.c_str(), "rb");
-  if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
+  std::FILE* file = nullptr;
+  if (e.tier == Tier::kScratch) {
+    file = std::fopen(e.file.c_str(), "rb");
+    if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
+  }
   const std::string dt(dtype_name(dtype_of<T>));
+  const auto sid = static_cast<std::int64_t>(j);
   for (std::size_t a0 = 0; a0 < rows; a0 += batch) {
     const std::size_t count = std::min(batch, rows - a0);
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<T> host(count * e.cols);
-    std::fseek(file, static_cast<long>(a0 * e.cols * sizeof(T)), SEEK_SET);
-    if (std::fread(host.data(), sizeof(T), host.size(), file) != host.size()) {
-      std::fclose(file);
-      throw ResourceError(e.file.string() + ": reading the spilled environment failed");
+    const auto bytes = static_cast<std::int64_t>(count * e.cols * sizeof(T));
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<T> host;
+    if (file) {
+      host.resize(count * e.cols);
+      std::fseek(file, static_cast<long>(a0 * e.cols * sizeof(T)), SEEK_SET);
+      if (std::fread(host.data(), sizeof(T), host.size(), file) != host.size()) {
+        std::fclose(file);
+        throw ResourceError(e.file.string() + ": reading the spilled environment failed");
+      }
+      log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kFileRead,
+                .source = "scratch:" + e.file.string(), .target = "host", .dtype_from = dt,
+                .dtype_to = dt, .bytes = bytes, .seconds = since(t0)});
+    } else {
+      host.assign(e.host.begin() + static_cast<std::ptrdiff_t>(a0 * e.cols),
+                  e.host.begin() + static_cast<std::ptrdiff_t>((a0 + count) * e.cols));
     }
+    t0 = std::chrono::steady_clock::now();
     Buffer<T> b = K_.adopt(std::move(host));
     if (K_.moves_data())
-      log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
-                .mechanism = mechanism::kDeviceMove, .source = "host", .target = "device",
-                .dtype_from = dt, .dtype_to = dt,
-                .bytes = static_cast<std::int64_t>(count * e.cols * sizeof(T)), .seconds = 0});
-    log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
-              .mechanism = mechanism::kFileRead, .source = "scratch:" + e.file.string(),
-              .target = "host", .dtype_from = dt, .dtype_to = dt,
-              .bytes = static_cast<std::int64_t>(count * e.cols * sizeof(T)),
-              .seconds = since(t0)});
+      log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kDeviceMove,
+                .source = "host", .target = device_, .dtype_from = dt, .dtype_to = dt,
+                .bytes = bytes, .seconds = since(t0)});
     f(b.data(), a0, count);
   }
-  std::fclose(file);
+  if (file) std::fclose(file);
 }
 
 template <class T> void EnvStore<T>::release(std::size_t block, std::size_t j) {

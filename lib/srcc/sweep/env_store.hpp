@@ -1,7 +1,8 @@
 #pragma once
 // The sketched left environments between the two sweeps, in the tier the plan chose: kept in
-// backend memory, or spilled to a raw file in the run's private scratch directory and read back
-// in row batches. Every spill and read-back is a row of the transfer log.
+// backend memory, moved to host memory (GPU runs), or spilled to a raw file in the run's private
+// scratch directory; the last two are brought back in row batches. Every move is a row of the
+// transfer log.
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/transfer_log.hpp"
+#include "srcc/plan/plan.hpp"
 
 namespace srcc {
 
@@ -29,8 +31,9 @@ class ScratchDir {
 
 template <class T> class EnvStore {
  public:
-  using SpillRule = std::function<bool(std::size_t cut)>;  // true: spill C_cut to scratch
-  EnvStore(Kernels<T>& kernels, TransferLog& log, SpillRule spill, std::string scratch_parent);
+  using TierRule = std::function<Tier(std::size_t cut)>;  // where C_cut waits
+  EnvStore(Kernels<T>& kernels, TransferLog& log, TierRule tier, std::string scratch_parent,
+           std::string device);
 
   // Takes C_j (rows × cols) of sketch block `block`.
   void put(std::size_t block, std::size_t j, Buffer<T> env, std::size_t rows, std::size_t cols);
@@ -44,13 +47,16 @@ template <class T> class EnvStore {
  private:
   struct Entry {
     Buffer<T> memory;
+    std::vector<T> host;
+    Tier tier = Tier::kMemory;
     std::filesystem::path file;
     std::size_t rows = 0, cols = 0;
   };
   Kernels<T>& K_;
   TransferLog& log_;
-  SpillRule spill_;
+  TierRule tier_;
   std::string parent_;
+  std::string device_;
   std::unique_ptr<ScratchDir> scratch_;  // created on the first spill
   std::map<std::pair<std::size_t, std::size_t>, Entry> entries_;
 };

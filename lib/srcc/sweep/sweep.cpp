@@ -63,8 +63,8 @@ template <class T> class Sweeper {
         check_interrupt_(check_interrupt),
         n_(st_.length()),
         k_(st_.depth()),
-        store_(K_, log, [plan](std::size_t j) { return plan && plan->tier(j) == Tier::kScratch; },
-               plan ? plan->budgets.scratch_dir : std::string()) {}
+        store_(K_, log, [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; },
+               plan ? plan->budgets.scratch_dir : std::string(), backend.name()) {}
 
   SweepResult<T> run() {
     SweepResult<T> out;

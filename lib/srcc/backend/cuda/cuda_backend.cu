@@ -458,6 +458,7 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend(int device, std::size_t budget)
       : device_(device),
+        budget_(budget),
         pool_(std::make_shared<DevicePool>(device, budget)),
         handles_(std::make_shared<Handles>(device)),
         f32_(pool_, handles_),
@@ -465,6 +466,7 @@ class CudaBackend final : public Backend {
         c64_(pool_, handles_),
         c128_(pool_, handles_) {}
   std::string name() const override { return "cuda:" + std::to_string(device_); }
+  std::size_t memory_budget() const override { return budget_; }
   std::string library_info() const override {
     int runtime = 0, driver = 0, blas = 0;
     cudaRuntimeGetVersion(&runtime);
@@ -484,6 +486,7 @@ class CudaBackend final : public Backend {
 
  private:
   int device_;
+  std::size_t budget_;
   std::shared_ptr<DevicePool> pool_;
   std::shared_ptr<Handles> handles_;
   CudaKernels<float> f32_;

@@ -1,0 +1,79 @@
+#pragma once
+// A stand-in for a GPU backend in tests without one: the CPU kernels behind an interface that
+// behaves like device memory (adopt and download copy, moves_data() is true, a device budget),
+// so the device paths of the sweep — tiers, transfers, their log — run on any machine.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/backend/cpu/cpu_backend.hpp"
+
+namespace srcc::test {
+
+template <class T> class FakeDeviceKernels final : public Kernels<T> {
+ public:
+  using R = real_t<T>;
+  explicit FakeDeviceKernels(Kernels<T>& cpu) : c_(cpu) {}
+  Buffer<T> allocate(std::size_t n) override { return c_.allocate(n); }
+  Buffer<T> adopt(std::vector<T>&& host) override {
+    Buffer<T> b = c_.allocate(host.size());
+    std::copy(host.begin(), host.end(), b.data());
+    return b;
+  }
+  std::vector<T> download(const Buffer<T>& b, std::size_t n) override { return c_.download(b, n); }
+  bool moves_data() const override { return true; }
+  void gemm(Op oa, Op ob, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
+            std::size_t lda, std::size_t sa, const T* b, std::size_t ldb, std::size_t sb, T beta,
+            T* c, std::size_t ldc, std::size_t sc, std::size_t batch) override {
+    c_.gemm(oa, ob, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
+  }
+  void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
+                  const T* omega, T* out) override {
+    c_.khatri_rao(s, nl, nx, ny, env, omega, out);
+  }
+  void swap_axes(std::size_t p, std::size_t x, std::size_t q, std::size_t y, std::size_t r,
+                 const T* in, T* out) override {
+    c_.swap_axes(p, x, q, y, r, in, out);
+  }
+  void copy(std::size_t n, const T* in, T* out) override { c_.copy(n, in, out); }
+  void conj(std::size_t n, const T* in, T* out) override { c_.conj(n, in, out); }
+  void scale(std::size_t n, R alpha, T* x) override { c_.scale(n, alpha, x); }
+  R norm(std::size_t n, const T* x) override { return c_.norm(n, x); }
+  void qr(std::size_t m, std::size_t n, T* y, T* r) override { c_.qr(m, n, y, r); }
+  void upper_inverse(std::size_t k, T* r) override { c_.upper_inverse(k, r); }
+  void svd(std::size_t m, std::size_t n, T* a, T* u, R* s, T* vt) override { c_.svd(m, n, a, u, s, vt); }
+
+ private:
+  Kernels<T>& c_;
+};
+
+class FakeDevice final : public Backend {
+ public:
+  explicit FakeDevice(std::size_t budget)
+      : cpu_(make_cpu_backend(1)),
+        budget_(budget),
+        f32_(cpu_->kernels<float>()),
+        f64_(cpu_->kernels<double>()),
+        c64_(cpu_->kernels<cfloat>()),
+        c128_(cpu_->kernels<cdouble>()) {}
+  std::string name() const override { return "fake:0"; }
+  std::string library_info() const override { return "CPU kernels behind a device interface"; }
+  std::size_t memory_budget() const override { return budget_; }
+
+ protected:
+  Kernels<float>& kernels_f32() override { return f32_; }
+  Kernels<double>& kernels_f64() override { return f64_; }
+  Kernels<cfloat>& kernels_c64() override { return c64_; }
+  Kernels<cdouble>& kernels_c128() override { return c128_; }
+
+ private:
+  std::unique_ptr<Backend> cpu_;
+  std::size_t budget_;
+  FakeDeviceKernels<float> f32_;
+  FakeDeviceKernels<double> f64_;
+  FakeDeviceKernels<cfloat> c64_;
+  FakeDeviceKernels<cdouble> c128_;
+};
+
+}  // namespace srcc::test

@@ -1,0 +1,108 @@
+// Device tiers (plan/plan.cpp, sweep/env_store.cpp) on any machine: plans for a device budget,
+// and sweeps through a stand-in device backend whose environments wait on the device, in host
+// memory or on scratch disk — with the same result as the CPU and every move in the log.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "../support/fake_device.hpp"
+#include "../support/stacks.hpp"
+#include "srcc/core/error.hpp"
+#include "srcc/sweep/overlap.hpp"
+
+namespace srcc::test {
+namespace {
+
+const std::vector<CLayer>& product() {
+  static const std::vector<CLayer> layers = {
+      {TrainKind::kMpo, real_cores(TrainKind::kMpo, 40, 4, 2, 1)},
+      {TrainKind::kMps, real_cores(TrainKind::kMps, 40, 8, 2, 2)}};
+  return layers;
+}
+
+Budgets budgets(std::uint64_t host, std::uint64_t device) {
+  Budgets b;
+  b.host_bytes = host;
+  b.gpu_bytes = device;
+  b.scratch_dir = std::filesystem::temp_directory_path().string();
+  b.scratch_bytes = 1ull << 40;
+  return b;
+}
+
+SweepOptions options() {
+  SweepOptions o;
+  o.chi = 16;
+  o.seed = 9;
+  return o;
+}
+
+TEST(DeviceTiers, NewestOnTheDeviceThenHostThenScratch) {
+  const auto data = make_stack<cdouble>(product());
+  const Plan roomy = make_plan(data.stack, options(), DType::kComplex128, 1, budgets(8ull << 30, 8ull << 30), true);
+  EXPECT_TRUE(roomy.on_device);
+  EXPECT_EQ(roomy.memory_from, 1u);
+  const std::size_t env = roomy.site_plans[20].env_bytes;
+  // Device room for a handful of environments, host room for about ten more.
+  const Plan p = make_plan(data.stack, options(), DType::kComplex128, 1,
+                           budgets(kProcessOverheadBytes + roomy.input_bytes + 10 * env,
+                                   roomy.peak_bytes - roomy.environment_bytes + 6 * env),
+                           true);
+  EXPECT_GT(p.memory_from, 1u);
+  EXPECT_GT(p.host_tier_bytes, 0u);
+  EXPECT_GT(p.scratch_bytes, 0u);
+  Tier last = Tier::kScratch;
+  for (std::size_t j = 1; j < 40; ++j) {
+    const Tier t = p.site_plans[j].env_tier;
+    EXPECT_EQ(t, p.tier(j));
+    EXPECT_GE(static_cast<int>(last), static_cast<int>(t)) << "tiers must not get colder with j";
+    last = t;
+    EXPECT_LE(p.site_plans[j].right_peak, p.budgets.gpu_bytes);
+  }
+  EXPECT_NE(p.to_text().find("in host memory"), std::string::npos);
+}
+
+TEST(DeviceTiers, TooSmallADeviceNamesTheFlag) {
+  const auto data = make_stack<cdouble>(product());
+  try {
+    make_plan(data.stack, options(), DType::kComplex128, 1, budgets(8ull << 30, 1000), true);
+    ADD_FAILURE() << "no error";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("--gpu-memory allows"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DeviceTiers, SweepThroughEveryTierMatchesTheCpu) {
+  const auto data = make_stack<cdouble>(product());
+  const auto cpu_result = sweep(data, options());
+  const Plan roomy = make_plan(data.stack, options(), DType::kComplex128, 1, budgets(8ull << 30, 8ull << 30), true);
+  const std::size_t env = roomy.site_plans[20].env_bytes;
+  Plan plan = make_plan(data.stack, options(), DType::kComplex128, 1,
+                        budgets(kProcessOverheadBytes + roomy.input_bytes + 10 * env,
+                                roomy.peak_bytes - roomy.environment_bytes + 6 * env),
+                        true);
+  FakeDevice device(plan.budgets.gpu_bytes);
+  TransferLog log;
+  SilentReporter reporter;
+  MemorySiteSource<cdouble> source(data.sites);
+  const auto result = run_sweep(data.stack, source, options(), device, log, reporter, [] {}, &plan);
+  // 40 sites: compare as trains (‖a − b‖ by canonical form), not as dense vectors.
+  auto cpu = make_cpu_backend(1);
+  auto& K = cpu->kernels<cdouble>();
+  CountingGemm<cdouble> gemm(K);
+  const double norm = std::sqrt(inner_product(cpu_result.cores, cpu_result.cores, K).real());
+  EXPECT_LT(distance(result.cores, cpu_result.cores, K, gemm) / norm, 1e-12);
+  std::map<std::string, int> moves;
+  for (const auto& r : log.records())
+    if (r.what == "environment") ++moves[r.mechanism + ":" + r.source.substr(0, 7) + ">" + r.target.substr(0, 7)];
+  EXPECT_GT((moves["device move:fake:0>host"]), 0);   // down to host or on the way to disk
+  EXPECT_GT((moves["device move:host>fake:0"]), 0);   // back up in row batches
+  EXPECT_GT((moves["file write:host>scratch"]), 0);
+  // Environments kept in host memory come back without touching the disk: more uploads than
+  // file reads.
+  EXPECT_GT((moves["device move:host>fake:0"]), (moves["file read:scratch>host"]));
+  EXPECT_GT((moves["file read:scratch>host"]), 0);
+}
+
+}  // namespace
+}  // namespace srcc::test
