@@ -104,7 +104,8 @@ SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const Swe
 }
 
 template <class T>
-RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Backend& backend_ref,
+RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
+                     const std::vector<std::unique_ptr<Backend>>& backends,
                      Reporter& reporter,
                      const std::function<void()>& check_interrupt) {
   const auto wall0 = Clock::now();
@@ -117,13 +118,16 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Backend&
 
   // Sites are read on demand, one at a time with read-ahead, in the working type and order.
   FileSiteSource<T> source(in.readers, log);
-  Backend* backend = &backend_ref;
+  Backend* backend = backends.front().get();
+  std::vector<Backend*> more;
+  for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
   if (!o.device.gpu) sum.threads = blas_threads();
   sum.threads_source = o.threads_source;
   auto t0 = Clock::now();
   SweepResult<T> result =
       o.method == Method::kSrc
-          ? run_sweep(in.stack, source, o.sweep, *backend, log, reporter, check_interrupt, &plan)
+          ? run_sweep(in.stack, source, o.sweep, *backend, log, reporter, check_interrupt, &plan,
+                      more)
           : svd_truncate(in.stack, source, o.sweep, *backend);
   sum.sweep_seconds = since(t0);
   sum.flops = result.flops;
@@ -159,7 +163,9 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan, Backend&
   w.string_attr(lg, h5names::kAttrToolVersion, kVersion);
   w.string_attr(lg, h5names::kAttrCommandLine, o.command_line);
   w.string_attr(lg, h5names::kAttrPlan, plan.to_json());
-  w.string_attr(lg, h5names::kAttrDevices, backend->name());
+  std::string devices;
+  for (const auto& b : backends) devices += (devices.empty() ? "" : ",") + b->name();
+  w.string_attr(lg, h5names::kAttrDevices, devices);
   w.string_attr(lg, h5names::kAttrBlas, backend->library_info());
   w.int_attr(lg, h5names::kAttrThreads, sum.threads);
   w.string_attr(lg, h5names::kAttrThreadsSource, o.threads_source);
@@ -250,24 +256,26 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
 // The plan and, when `make` is set, the backend to run it. A GPU backend comes first (the
 // plan needs its device budget, unless --gpu-memory gives it); a CPU backend comes after the
 // plan, which sizes its block cache from the host budget's slack (at most 512 MiB).
-std::pair<Plan, std::unique_ptr<Backend>> plan_and_backend(const RunOptions& o, const Stack& stack,
-                                                           DType dt, bool make) {
+// Several GPUs: one backend each, the first being the primary (see run_sweep).
+std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
+                                                                        const Stack& stack,
+                                                                        DType dt, bool make) {
   Budgets budgets = resolve_budgets(o.host_memory, o.gpu_memory, o.scratch_dir);
-  std::unique_ptr<Backend> backend;
+  std::vector<std::unique_ptr<Backend>> backends;
   if (o.device.gpu && (make || budgets.gpu_bytes == 0)) {
-    backend = make_backend(o.device, o.threads, 0, o.gpu_memory);
-    budgets.gpu_bytes = backend->memory_budget();
+    backends = make_backends(o.device, o.threads, 0, o.gpu_memory);
+    budgets.gpu_bytes = backends.front()->memory_budget();
   }
   Plan plan = make_plan(stack, o.sweep, dt, o.threads, budgets, o.device.gpu);
   plan.device = o.device.text();
-  if (make && !backend) {
+  if (make && backends.empty()) {
     const std::size_t budget = plan.budgets.host_bytes;
     const std::size_t needed = plan.peak_bytes + kProcessOverheadBytes;
-    backend = make_backend(o.device, o.threads,
-                           budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0,
-                           o.gpu_memory);
+    backends = make_backends(
+        o.device, o.threads,
+        budget > needed ? std::min<std::size_t>(budget - needed, 512u << 20) : 0, o.gpu_memory);
   }
-  return {std::move(plan), std::move(backend)};
+  return {std::move(plan), std::move(backends)};
 }
 
 Plan plan_run(const RunOptions& options) {
@@ -284,7 +292,7 @@ RunSummary run(const RunOptions& options, Reporter& reporter,
   const DType dt = working_dtype(options, in.stack);
   auto [plan, backend] = plan_and_backend(options, in.stack, dt, true);
   return visit_dtype(dt, [&](auto zero) {
-    return run_typed<decltype(zero)>(options, in, plan, *backend, reporter, check_interrupt);
+    return run_typed<decltype(zero)>(options, in, plan, backend, reporter, check_interrupt);
   });
 }
 

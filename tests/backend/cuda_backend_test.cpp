@@ -45,7 +45,7 @@ TEST(Device, MissingGpuIsABackendErrorThatPointsToTheCpu) {
                 m.find("no CUDA backend") != std::string::npos)
         << m;
   }
-  EXPECT_THROW(make_backend(parse_device("gpu:0,1"), 1, 0, 0), UsageError);
+  EXPECT_THROW(make_backends(parse_device("gpu:1,1"), 1, 0, 0), UsageError);
 }
 
 template <class T> class GpuKernels : public ::testing::Test {};

@@ -50,14 +50,15 @@ template <class T> class FakeDeviceKernels final : public Kernels<T> {
 
 class FakeDevice final : public Backend {
  public:
-  explicit FakeDevice(std::size_t budget)
+  explicit FakeDevice(std::size_t budget, std::string name = "fake:0")
       : cpu_(make_cpu_backend(1)),
+        name_(std::move(name)),
         budget_(budget),
         f32_(cpu_->kernels<float>()),
         f64_(cpu_->kernels<double>()),
         c64_(cpu_->kernels<cfloat>()),
         c128_(cpu_->kernels<cdouble>()) {}
-  std::string name() const override { return "fake:0"; }
+  std::string name() const override { return name_; }
   std::string library_info() const override { return "CPU kernels behind a device interface"; }
   std::size_t memory_budget() const override { return budget_; }
 
@@ -69,6 +70,7 @@ class FakeDevice final : public Backend {
 
  private:
   std::unique_ptr<Backend> cpu_;
+  std::string name_;
   std::size_t budget_;
   FakeDeviceKernels<float> f32_;
   FakeDeviceKernels<double> f64_;

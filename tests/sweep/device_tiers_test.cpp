@@ -104,5 +104,36 @@ TEST(DeviceTiers, SweepThroughEveryTierMatchesTheCpu) {
   EXPECT_GT((moves["file read:scratch>host"]), 0);
 }
 
+TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
+  const auto data = make_stack<cdouble>(product());
+  auto cpu = make_cpu_backend(1);
+  auto& K = cpu->kernels<cdouble>();
+  CountingGemm<cdouble> gemm(K);
+  SilentReporter reporter;
+  FakeDevice d0(0, "fake:0"), d1(0, "fake:1"), d2(0, "fake:2");
+  TransferLog one_log, three_log;
+  MemorySiteSource<cdouble> s1(data.sites), s3(data.sites);
+  for (bool oversample : {false, true}) {
+    SweepOptions o = options();
+    o.oversample = oversample ? 1.5 : 0.0;
+    const auto one = run_sweep(data.stack, s1, o, d0, one_log, reporter, [] {}, nullptr);
+    const auto three =
+        run_sweep(data.stack, s3, o, d0, three_log, reporter, [] {}, nullptr, {&d1, &d2});
+    const double norm = std::sqrt(inner_product(one.cores, one.cores, K).real());
+    EXPECT_LT(distance(three.cores, one.cores, K, gemm) / norm, 1e-12);
+    EXPECT_NEAR(three.error_estimate, one.error_estimate, 1e-9 * one.error_estimate + 1e-15);
+    EXPECT_NEAR(three.flops, one.flops, 0.1 * one.flops);  // same work, split
+  }
+  std::map<std::string, int> targets;
+  for (const auto& r : three_log.records())
+    if (r.mechanism == "device move") ++targets[r.target];
+  EXPECT_GT(targets["fake:1"], 0);
+  EXPECT_GT(targets["fake:2"], 0);
+  SweepOptions tol;
+  tol.tol = 1e-4;
+  EXPECT_THROW(run_sweep(data.stack, s3, tol, d0, three_log, reporter, [] {}, nullptr, {&d1}),
+               UsageError);
+}
+
 }  // namespace
 }  // namespace srcc::test

@@ -42,11 +42,24 @@ DeviceSpec parse_device(std::string_view text) {
 std::unique_ptr<Backend> make_backend(const DeviceSpec& spec, int threads, std::size_t pool_bytes,
                                       std::size_t gpu_budget_bytes) {
   if (!spec.gpu) return make_cpu_backend(threads, pool_bytes);
-  if (spec.ids.size() > 1)
-    throw UsageError("--device " + spec.text() +
-                     ": splitting one run over several GPUs is not implemented yet; use one "
-                     "GPU per run (e.g. a job array) or --device cpu");
   return make_cuda_backend(spec.ids.front(), gpu_budget_bytes);
+}
+
+std::vector<std::unique_ptr<Backend>> make_backends(const DeviceSpec& spec, int threads,
+                                                    std::size_t pool_bytes,
+                                                    std::size_t gpu_budget_bytes) {
+  std::vector<std::unique_ptr<Backend>> out;
+  if (!spec.gpu) {
+    out.push_back(make_cpu_backend(threads, pool_bytes));
+    return out;
+  }
+  for (std::size_t i = 0; i < spec.ids.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (spec.ids[k] == spec.ids[i])
+        throw UsageError("--device " + spec.text() + ": gpu:" + std::to_string(spec.ids[i]) +
+                         " is listed twice");
+  for (int id : spec.ids) out.push_back(make_cuda_backend(id, gpu_budget_bytes));
+  return out;
 }
 
 }  // namespace srcc

@@ -24,6 +24,11 @@ DeviceSpec parse_device(std::string_view text);
 std::unique_ptr<Backend> make_backend(const DeviceSpec& spec, int threads, std::size_t pool_bytes,
                                       std::size_t gpu_budget_bytes);
 
+// One backend per device of `spec` (several for gpu:0,1,…), the first being the primary.
+std::vector<std::unique_ptr<Backend>> make_backends(const DeviceSpec& spec, int threads,
+                                                    std::size_t pool_bytes,
+                                                    std::size_t gpu_budget_bytes);
+
 // Visible CUDA devices (0 when CUDA is not built in or no driver answers); `why` says why not.
 int cuda_device_count(std::string& why);
 

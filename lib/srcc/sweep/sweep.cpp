@@ -50,7 +50,7 @@ template <class T> class Sweeper {
  public:
   Sweeper(const Stack& stack, SiteSource<T>& source, const SweepOptions& opt, Backend& backend,
           TransferLog& log, Reporter& reporter, const std::function<void()>& check_interrupt,
-          const Plan* plan)
+          const Plan* plan, const std::vector<Backend*>& extra)
       : source_(source),
         st_(stack),
         opt_(opt),
@@ -63,8 +63,19 @@ template <class T> class Sweeper {
         check_interrupt_(check_interrupt),
         n_(st_.length()),
         k_(st_.depth()),
-        store_(K_, log, [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; },
-               plan ? plan->budgets.scratch_dir : std::string(), backend.name()) {}
+        store_(K_, log, tier_rule(plan), plan ? plan->budgets.scratch_dir : std::string(),
+               backend.name()) {
+    for (Backend* b : extra) {
+      Extra e;
+      e.K = &b->kernels<T>();
+      e.name = b->name();
+      e.gemm = std::make_unique<CountingGemm<T>>(*e.K);
+      e.store = std::make_unique<EnvStore<T>>(*e.K, log, tier_rule(plan),
+                                              plan ? plan->budgets.scratch_dir : std::string(),
+                                              e.name);
+      extra_.push_back(std::move(e));
+    }
+  }
 
   SweepResult<T> run() {
     SweepResult<T> out;
@@ -91,15 +102,44 @@ template <class T> class Sweeper {
     out.error_estimate = std::sqrt(err2);
     out.capped_cuts = capped_;
     out.flops = gemm_.flops();
+    for (const auto& e : extra_) out.flops += e.gemm->flops();
     return out;
   }
 
  private:
-  // Sketch columns drawn together: their test tensors (the environments are in store_).
+  // One compute device of the run: device 0 is the backend given, the others (several GPUs)
+  // hold slices of the sketch columns.
+  struct Extra {
+    Kernels<T>* K = nullptr;
+    std::string name;
+    std::unique_ptr<CountingGemm<T>> gemm;
+    std::unique_ptr<EnvStore<T>> store;
+  };
+  struct Ctx {
+    Kernels<T>& K;
+    CountingGemm<T>& gemm;
+    EnvStore<T>& store;
+    const std::string& name;
+  };
+  Ctx ctx(std::size_t d) {
+    if (d == 0) return {K_, gemm_, store_, device_};
+    auto& e = extra_[d - 1];
+    return {*e.K, *e.gemm, *e.store, e.name};
+  }
+  static typename EnvStore<T>::TierRule tier_rule(const Plan* plan) {
+    return [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; };
+  }
+
+  // Sketch columns drawn together, split in column slices over the devices; the environments
+  // of a slice are in its device's store under the block's number.
+  struct Slice {
+    std::size_t device = 0, first = 0, columns = 0;
+    std::vector<Buffer<T>> omega;  // per site 0 … n−2: (columns, u_j, d_j) on the device
+  };
   struct Block {
     std::size_t columns = 0;
-    std::size_t last = 0;          // environments exist for cuts 0 … last
-    std::vector<Buffer<T>> omega;  // per site 0 … n−2: (columns, u_j, d_j)
+    std::size_t last = 0;  // environments exist for cuts 0 … last
+    std::vector<Slice> slices;
   };
 
   // All layers' sites at j, fetched from the source once per visit.
@@ -125,21 +165,23 @@ template <class T> class Sweeper {
   }
 
   // Hands host data to the backend, logging a device move where the backend copies it.
-  Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j) {
+  Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j,
+                  std::size_t d = 0) {
+    Ctx c = ctx(d);
     const auto bytes = static_cast<std::int64_t>(host.size() * sizeof(T));
     const auto t0 = Clock::now();
-    Buffer<T> b = K_.adopt(std::move(host));
-    if (K_.moves_data()) {
+    Buffer<T> b = c.K.adopt(std::move(host));
+    if (c.K.moves_data()) {
       const std::string dt(dtype_name(dtype_of<T>));
       log_.add({.what = what, .site = static_cast<std::int64_t>(j),
-                .mechanism = mechanism::kDeviceMove, .source = "host", .target = device_,
+                .mechanism = mechanism::kDeviceMove, .source = "host", .target = c.name,
                 .dtype_from = dt, .dtype_to = dt, .bytes = bytes, .seconds = since(t0)});
     }
     return b;
   }
 
-  Buffer<T> form(std::size_t layer, std::size_t j, SiteForm f) {
-    return adopt(site_in_form(site(layer, j), f, what(layer), j, log_), what(layer), j);
+  Buffer<T> form(std::size_t layer, std::size_t j, SiteForm f, std::size_t d = 0) {
+    return adopt(site_in_form(site(layer, j), f, what(layer), j, log_), what(layer), j, d);
   }
 
   Tensor<T> fetch_core(const Buffer<T>& b, Shape shape, std::size_t j) {
@@ -160,42 +202,86 @@ template <class T> class Sweeper {
     Block b;
     b.columns = columns;
     b.last = last;
+    // Equal column slices, one per device. The draws do not depend on the split: site by
+    // site, all columns from one generator, then cut into the slices' rows.
+    const std::size_t devices = 1 + extra_.size();
+    for (std::size_t d = 0, first = 0; d < devices; ++d) {
+      const std::size_t count = columns / devices + (d < columns % devices ? 1 : 0);
+      if (count > 0) b.slices.push_back({d, first, count, {}});
+      first += count;
+    }
     Rng rng(block_seed(opt_.seed, blocks_.size()));
-    for (std::size_t j = 0; j + 1 < n_; ++j)
-      b.omega.push_back(adopt(draw_gaussian<T>(rng, columns * st_.up_dim(j) * st_.down_dim(j)),
-                              "sketch", j));
+    for (std::size_t j = 0; j + 1 < n_; ++j) {
+      const std::size_t ud = st_.up_dim(j) * st_.down_dim(j);
+      const std::vector<T> all = draw_gaussian<T>(rng, columns * ud);
+      for (auto& sl : b.slices)
+        sl.omega.push_back(adopt(std::vector<T>(all.begin() + static_cast<std::ptrdiff_t>(sl.first * ud),
+                                                all.begin() + static_cast<std::ptrdiff_t>((sl.first + sl.columns) * ud)),
+                                 "sketch", j, sl.device));
+    }
     const std::size_t id = blocks_.size();
-    Buffer<T> env = adopt(std::vector<T>(columns, T(1)), "environment", 0);
+    std::vector<Buffer<T>> env;
+    for (auto& sl : b.slices)
+      env.push_back(adopt(std::vector<T>(sl.columns, T(1)), "environment", 0, sl.device));
     for (std::size_t j = 0; j < last; ++j) {
       check_interrupt_();
       const auto t0 = Clock::now();
-      Buffer<T> next = advance_left(j, columns, env, b.omega[j]);
-      // C_j is no longer needed by the left sweep: it waits for the right sweep in its tier.
-      store_.put(id, j, std::move(env), columns, st_.fused_left(j));
-      env = std::move(next);
+      std::vector<Buffer<T>> next;
+      std::vector<double> norms;
+      for (std::size_t i = 0; i < b.slices.size(); ++i) {
+        const auto& sl = b.slices[i];
+        next.push_back(advance_left(j, sl.columns, env[i], sl.omega[j], sl.device));
+        norms.push_back(static_cast<double>(
+            ctx(sl.device).K.norm(sl.columns * st_.fused_right(j), next.back().data())));
+      }
+      // One uniform rescaling of all of C_{j+1} (all slices alike): it leaves the sketched
+      // range and the scale-free leave-one-out estimator unchanged and keeps long trains away
+      // from overflow and underflow (most of all in float32).
+      double total = norms.front();
+      if (norms.size() > 1) {
+        total = 0;
+        for (double x : norms) total += x * x;
+        total = std::sqrt(total);
+      }
+      if (!std::isfinite(total))
+        throw NumericalError("left sweep, site " + std::to_string(j) +
+                             ": sketched environment is not finite");
+      for (std::size_t i = 0; i < b.slices.size(); ++i) {
+        const auto& sl = b.slices[i];
+        if (total > 0)
+          ctx(sl.device).K.scale(sl.columns * st_.fused_right(j),
+                                 static_cast<real_t<T>>(std::sqrt(static_cast<double>(columns)) / total),
+                                 next[i].data());
+        // C_j is no longer needed by the left sweep: it waits for the right sweep in its tier.
+        ctx(sl.device).store.put(id, j, std::move(env[i]), sl.columns, st_.fused_left(j));
+        env[i] = std::move(next[i]);
+      }
       seconds_[j] += since(t0);
       reporter_.progress("left sweep", j + 1, last);
     }
-    store_.put(id, last, std::move(env), columns, st_.fused_left(last));
+    for (std::size_t i = 0; i < b.slices.size(); ++i)
+      ctx(b.slices[i].device).store.put(id, last, std::move(env[i]), b.slices[i].columns,
+                                        st_.fused_left(last));
     blocks_.push_back(std::move(b));
   }
 
   // C_{j+1} from C_j for `s` sketch columns (see the file comment for the layouts).
   Buffer<T> advance_left(std::size_t j, std::size_t s, const Buffer<T>& env,
-                         const Buffer<T>& omega) {
+                         const Buffer<T>& omega, std::size_t device = 0) {
+    Ctx c = ctx(device);
     const std::size_t nl = st_.fused_left(j), nr = st_.fused_right(j), u = st_.up_dim(j),
                       dd = st_.down_dim(j);
     std::vector<Buffer<T>> forms;
     for (std::size_t i = 0; i < k_; ++i)
-      forms.push_back(form(i, j, i + 1 < k_ ? SiteForm::kUlRd : SiteForm::kRUld));
-    Buffer<T> out = K_.allocate(s * nr);
+      forms.push_back(form(i, j, i + 1 < k_ ? SiteForm::kUlRd : SiteForm::kRUld, device));
+    Buffer<T> out = c.K.allocate(s * nr);
     // Sketch columns are independent: the plan may bound the intermediates by batching them.
     const std::size_t batch = left_batch(j, s);
     for (std::size_t a0 = 0; a0 < s; a0 += batch) {
       const std::size_t cols = std::min(batch, s - a0);
-      Buffer<T> cur = K_.allocate(cols * u * nl * dd);
-      K_.khatri_rao(cols, nl, u, dd, env.data() + a0 * nl, omega.data() + a0 * u * dd,
-                    cur.data());
+      Buffer<T> cur = c.K.allocate(cols * u * nl * dd);
+      c.K.khatri_rao(cols, nl, u, dd, env.data() + a0 * nl, omega.data() + a0 * u * dd,
+                     cur.data());
       std::size_t rows = cols;          // product of the leading (batch) axes
       std::size_t trailing = nl * dd;   // product of the axes after the contracted pair
       for (std::size_t i = 0; i < k_; ++i) {
@@ -203,31 +289,20 @@ template <class T> class Sweeper {
                           dn = dim(i, j, kLegD);
         trailing /= l;
         if (i + 1 < k_) {
-          Buffer<T> next = K_.allocate(rows * r * dn * trailing);
-          gemm_(Op::kTrans, Op::kNone, r * dn, trailing, up * l, T(1), forms[i].data(), r * dn,
+          Buffer<T> next = c.K.allocate(rows * r * dn * trailing);
+          c.gemm(Op::kTrans, Op::kNone, r * dn, trailing, up * l, T(1), forms[i].data(), r * dn,
                 0, cur.data(), trailing, up * l * trailing, T(0), next.data(), trailing,
                 r * dn * trailing, rows);
           cur = std::move(next);
         } else {
           // The bottom layer writes straight into this batch's rows of C_{j+1}.
-          gemm_(Op::kNone, Op::kTrans, rows, r, up * l * dn, T(1), cur.data(), up * l * dn,
+          c.gemm(Op::kNone, Op::kTrans, rows, r, up * l * dn, T(1), cur.data(), up * l * dn,
                 forms[i].data(), up * l * dn, T(0), out.data() + a0 * nr, r);
         }
         rows *= r;
       }
     }
-    Buffer<T> cur = std::move(out);
-    const std::size_t rows = s * nr;
-    // A uniform rescaling leaves the sketched range (and the leave-one-out estimator, which is
-    // scale-free) unchanged and keeps long trains away from overflow and underflow.
-    const auto nrm = K_.norm(rows, cur.data());
-    if (!std::isfinite(static_cast<double>(nrm)))
-      throw NumericalError("left sweep, site " + std::to_string(j) +
-                           ": sketched environment is not finite");
-    if (nrm > 0)
-      K_.scale(rows, static_cast<real_t<T>>(std::sqrt(static_cast<double>(s)) / nrm),
-               cur.data());
-    return cur;
+    return out;
   }
 
   // Z'[(b, x_0, x_k), L] for site j from S[b, R] (see the file comment).
@@ -271,12 +346,48 @@ template <class T> class Sweeper {
   Buffer<T> sketch(std::size_t block, std::size_t j, std::size_t cols, const Buffer<T>& z,
                    std::size_t rows, std::size_t nl) {
     Buffer<T> y = K_.allocate(cols * rows);
-    store_.for_rows(block, j, cols, right_batch(j, cols),
-                    [&](const T* env, std::size_t a0, std::size_t count) {
-                      gemm_(Op::kNone, Op::kTrans, count, rows, nl, T(1), env, nl, z.data(), nl,
-                            T(0), y.data() + a0 * rows, rows);
-                    });
+    std::vector<T> z_host;  // Z' for the other devices, fetched once
+    for (const auto& sl : blocks_[block].slices) {
+      if (sl.first >= cols) break;
+      const std::size_t take = std::min(sl.columns, cols - sl.first);
+      if (sl.device == 0) {
+        store_.for_rows(block, j, take, right_batch(j, take),
+                        [&](const T* env, std::size_t a0, std::size_t count) {
+                          gemm_(Op::kNone, Op::kTrans, count, rows, nl, T(1), env, nl, z.data(),
+                                nl, T(0), y.data() + (sl.first + a0) * rows, rows);
+                        });
+        continue;
+      }
+      // Another device: Z' goes there, its rows of Y come back to device 0.
+      Ctx c = ctx(sl.device);
+      if (z_host.empty()) z_host = download(z, rows * nl, "right block", j);
+      Buffer<T> zd = adopt(std::vector<T>(z_host), "right block", j, sl.device);
+      Buffer<T> yd = c.K.allocate(take * rows);
+      c.store.for_rows(block, j, take, right_batch(j, take),
+                       [&](const T* env, std::size_t a0, std::size_t count) {
+                         c.gemm(Op::kNone, Op::kTrans, count, rows, nl, T(1), env, nl, zd.data(),
+                                nl, T(0), yd.data() + a0 * rows, rows);
+                       });
+      Buffer<T> back = adopt(download(yd, take * rows, "sketch", j, sl.device), "sketch", j);
+      K_.copy(take * rows, back.data(), y.data() + sl.first * rows);
+    }
     return y;
+  }
+
+  // Device → host copy with its log row (where the backend moves data).
+  std::vector<T> download(const Buffer<T>& b, std::size_t n, const std::string& what,
+                          std::size_t j, std::size_t d = 0) {
+    Ctx c = ctx(d);
+    const auto t0 = Clock::now();
+    std::vector<T> host = c.K.download(b, n);
+    if (c.K.moves_data()) {
+      const std::string dt(dtype_name(dtype_of<T>));
+      log_.add({.what = what, .site = static_cast<std::int64_t>(j),
+                .mechanism = mechanism::kDeviceMove, .source = c.name, .target = "host",
+                .dtype_from = dt, .dtype_to = dt,
+                .bytes = static_cast<std::int64_t>(n * sizeof(T)), .seconds = since(t0)});
+    }
+    return host;
   }
 
   // Grows the range of cut j's sketch: all of block 0 in fixed mode; blocks until the
@@ -354,7 +465,8 @@ template <class T> class Sweeper {
       stats.norm_estimate = est.norm;
       stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
       s_env = std::move(next);
-      for (std::size_t blk = 0; blk < blocks_.size(); ++blk) store_.release(blk, j);
+      for (std::size_t blk = 0; blk < blocks_.size(); ++blk)
+        for (std::size_t d = 0; d <= extra_.size(); ++d) ctx(d).store.release(blk, j);
       b = rank;
       seconds_[j] += since(t0);
       reporter_.progress("right sweep", n_ - j, n_);
@@ -423,6 +535,7 @@ template <class T> class Sweeper {
   const std::function<void()>& check_interrupt_;
   std::size_t n_, k_;
   EnvStore<T> store_;
+  std::vector<Extra> extra_;
   std::vector<Tensor<T>> cached_;
   long cached_site_ = -1;
   std::vector<Block> blocks_;
@@ -435,13 +548,18 @@ template <class T> class Sweeper {
 template <class T>
 SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepOptions& options,
                          Backend& backend, TransferLog& log, Reporter& reporter,
-                         const std::function<void()>& check_interrupt, const Plan* plan) {
+                         const std::function<void()>& check_interrupt, const Plan* plan,
+                         const std::vector<Backend*>& more_devices) {
   validate(options);
   validate_stack(stack);
   if (stack.length() < 2)
     throw InputError(stack.layers.front().where() +
                      ": a train of one site has no bond to compress (need at least 2 sites)");
-  return Sweeper<T>(stack, source, options, backend, log, reporter, check_interrupt, plan).run();
+  if (!more_devices.empty() && options.tolerance_mode())
+    throw UsageError("--tol with several devices is not implemented; use one device");
+  return Sweeper<T>(stack, source, options, backend, log, reporter, check_interrupt, plan,
+                    more_devices)
+      .run();
 }
 
 template <class T>
@@ -455,7 +573,8 @@ SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, 
 #define SRCC_INSTANTIATE(T)                                                                 \
   template SweepResult<T> run_sweep(const Stack&, SiteSource<T>&, const SweepOptions&,      \
                                     Backend&, TransferLog&, Reporter&,                      \
-                                    const std::function<void()>&, const Plan*);              \
+                                    const std::function<void()>&, const Plan*,               \
+                                    const std::vector<Backend*>&);                           \
   template SweepResult<T> run_sweep(const StackData<T>&, const SweepOptions&, Backend&,     \
                                     TransferLog&, Reporter&, const std::function<void()>&, \
                                     const Plan*);

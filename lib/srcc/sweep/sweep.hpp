@@ -40,12 +40,16 @@ template <class T> struct SweepResult {
 
 // Runs the sweep over sites from `source`. With a plan, environments go to the tiers and the
 // contractions use the batches it chose; without one everything stays in memory, unbatched.
-// Calls `check_interrupt` between sites (it throws to stop the run).
+// `more_devices` (several GPUs) take equal slices of the sketch columns for the left sweep and
+// the sketch; the factorisations and the right sweep stay on `backend`. The draws do not depend
+// on the split, so the result equals the one-device result to rounding. Calls
+// `check_interrupt` between sites (it throws to stop the run).
 template <class T>
 SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepOptions& options,
                          Backend& backend, TransferLog& log, Reporter& reporter,
                          const std::function<void()>& check_interrupt = [] {},
-                         const Plan* plan = nullptr);
+                         const Plan* plan = nullptr,
+                         const std::vector<Backend*>& more_devices = {});
 
 // The same over sites held in memory.
 template <class T>

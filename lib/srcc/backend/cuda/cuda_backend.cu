@@ -282,9 +282,10 @@ class DevicePool {
 };
 
 struct Handles {
+  int device = 0;
   cublasHandle_t blas = nullptr;
   cusolverDnHandle_t solver = nullptr;
-  explicit Handles(int device) {
+  explicit Handles(int d) : device(d) {
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
     check_cublas(cublasCreate(&blas), "cublasCreate");
     check_cusolver(cusolverDnCreate(&solver), "cusolverDnCreate");
@@ -303,6 +304,7 @@ template <class T> class CudaKernels final : public Kernels<T> {
       : pool_(std::move(pool)), h_(std::move(h)) {}
 
   Buffer<T> allocate(std::size_t n) override {
+    use();
     const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
     auto pool = pool_;
     return Buffer<T>(std::shared_ptr<T>(static_cast<T*>(pool->get(bytes)),
@@ -310,12 +312,14 @@ template <class T> class CudaKernels final : public Kernels<T> {
                      n);
   }
   Buffer<T> adopt(std::vector<T>&& host) override {
+    use();
     Buffer<T> b = allocate(host.size());
     check_cuda(cudaMemcpy(b.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
                "cudaMemcpy (host to device)");
     return b;
   }
   std::vector<T> download(const Buffer<T>& b, std::size_t n) override {
+    use();
     std::vector<T> out(n);
     check_cuda(cudaMemcpy(out.data(), b.data(), n * sizeof(T), cudaMemcpyDeviceToHost),
                "cudaMemcpy (device to host)");
@@ -327,6 +331,7 @@ template <class T> class CudaKernels final : public Kernels<T> {
             std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
             std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
             std::size_t batch) override {
+    use();
     if (m == 0 || n == 0 || batch == 0) return;
     // Row-major C = op(A) op(B) is column-major Cᵀ = op(B)ᵀ op(A)ᵀ: swap the operands.
     check_cublas(gemm_batched(h_->blas, to_cublas(op_b), to_cublas(op_a), static_cast<int>(n),
@@ -340,6 +345,7 @@ template <class T> class CudaKernels final : public Kernels<T> {
 
   void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
                   const T* omega, T* out) override {
+    use();
     const std::size_t total = s * nl * nx * ny;
     if (total == 0) return;
     khatri_rao_kernel<<<blocks_for(total), kThreads>>>(s, nl, nx, ny, dp(env), dp(omega), dp(out), total);
@@ -347,29 +353,35 @@ template <class T> class CudaKernels final : public Kernels<T> {
   }
   void swap_axes(std::size_t p, std::size_t x, std::size_t q, std::size_t y, std::size_t r,
                  const T* in, T* out) override {
+    use();
     const std::size_t total = p * x * q * y * r;
     if (total == 0) return;
     swap_axes_kernel<<<blocks_for(total), kThreads>>>(p, x, q, y, r, dp(in), dp(out), total);
     check_cuda(cudaGetLastError(), "swap_axes kernel");
   }
   void copy(std::size_t n, const T* in, T* out) override {
+    use();
     check_cuda(cudaMemcpy(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpy (device)");
   }
   void conj(std::size_t n, const T* in, T* out) override {
+    use();
     if (n == 0) return;
     conj_kernel<<<blocks_for(n), kThreads>>>(n, dp(in), dp(out));
     check_cuda(cudaGetLastError(), "conj kernel");
   }
   void scale(std::size_t n, R alpha, T* x) override {
+    use();
     check_cublas(scal(h_->blas, static_cast<int>(n), alpha, dp(x)), "cublas<t>scal");
   }
   R norm(std::size_t n, const T* x) override {
+    use();
     R r = 0;
     check_cublas(nrm2(h_->blas, static_cast<int>(n), dp(x), &r), "cublas<t>nrm2");
     return r;
   }
 
   void qr(std::size_t m, std::size_t n, T* y, T* r) override {
+    use();
     const int im = static_cast<int>(m), in = static_cast<int>(n);
     const std::size_t k = std::min(m, n);
     Buffer<T> tau = allocate(k);
@@ -391,6 +403,7 @@ template <class T> class CudaKernels final : public Kernels<T> {
   }
 
   void upper_inverse(std::size_t k, T* r) override {
+    use();
     std::size_t dev_bytes = 0, host_bytes = 0;
     check_cusolver(cusolverDnXtrtri_bufferSize(h_->solver, CUBLAS_FILL_MODE_UPPER,
                                                CUBLAS_DIAG_NON_UNIT, static_cast<int64_t>(k),
@@ -409,6 +422,7 @@ template <class T> class CudaKernels final : public Kernels<T> {
   }
 
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) override {
+    use();
     const int im = static_cast<int>(m), in = static_cast<int>(n);
     const std::size_t k = std::min(m, n);
     gesvdjInfo_t params = nullptr;
@@ -436,6 +450,9 @@ template <class T> class CudaKernels final : public Kernels<T> {
   }
 
  private:
+  // Several devices may be driven from one thread: every entry point selects its own.
+  void use() const { cudaSetDevice(h_->device); }
+
   Buffer<int> int_buffer() {
     auto pool = pool_;
     return Buffer<int>(std::shared_ptr<int>(static_cast<int*>(pool->get(sizeof(int) * 2)),
