@@ -35,6 +35,12 @@ bin=build/app/src-compress
 "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu.h5" --chi 64 --seed 5 --device gpu \
   --host-memory 120MB --json | head -c 400; echo
 "$bin" distance "$work/gpu.h5" "$work/cpu.h5"
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+if [ "$gpus" -ge 2 ]; then
+  echo "== $gpus GPUs: sketch columns split over gpu:0,1 equal the one-GPU result"
+  "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu2.h5" --chi 64 --seed 5 --device gpu:0,1
+  "$bin" distance "$work/gpu2.h5" "$work/gpu.h5"
+fi
 
 echo "== benchmark: MPO·MPO, $SITES sites, phys 2, inputs of bond $BOND, χ̄ = $CHI, complex128"
 "$bin" -q generate random-mpo -o "$work/A.h5" --sites "$SITES" --bond "$BOND" --dtype complex128 --seed 1 >/dev/null
