@@ -21,6 +21,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <thread>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
@@ -226,14 +228,29 @@ template <class T> class Sweeper {
     for (std::size_t j = 0; j < last; ++j) {
       check_interrupt_();
       const auto t0 = Clock::now();
-      std::vector<Buffer<T>> next;
-      std::vector<double> norms;
-      for (std::size_t i = 0; i < b.slices.size(); ++i) {
-        const auto& sl = b.slices[i];
-        next.push_back(advance_left(j, sl.columns, env[i], sl.omega[j], sl.device));
-        norms.push_back(static_cast<double>(
-            ctx(sl.device).K.norm(sl.columns * st_.fused_right(j), next.back().data())));
-      }
+      // Every slice on its own device, concurrently; the sites at j are fetched once first
+      // (the threads only read them).
+      const std::size_t ns = b.slices.size();
+      std::vector<Buffer<T>> next(ns);
+      std::vector<double> norms(ns, 0.0);
+      std::vector<std::exception_ptr> errors(ns);
+      auto step = [&](std::size_t i) {
+        try {
+          const auto& sl = b.slices[i];
+          next[i] = advance_left(j, sl.columns, env[i], sl.omega[j], sl.device);
+          norms[i] = static_cast<double>(
+              ctx(sl.device).K.norm(sl.columns * st_.fused_right(j), next[i].data()));
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      };
+      site(0, j);
+      std::vector<std::thread> workers;
+      for (std::size_t i = 1; i < ns; ++i) workers.emplace_back(step, i);
+      step(0);
+      for (auto& w : workers) w.join();
+      for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
       // One uniform rescaling of all of C_{j+1} (all slices alike): it leaves the sketched
       // range and the scale-free leave-one-out estimator unchanged and keeps long trains away
       // from overflow and underflow (most of all in float32).
