@@ -14,7 +14,7 @@ namespace srcc::test {
 template <class T> class FakeDeviceKernels final : public Kernels<T> {
  public:
   using R = real_t<T>;
-  explicit FakeDeviceKernels(Kernels<T>& cpu) : c_(cpu) {}
+  explicit FakeDeviceKernels(const std::shared_ptr<Backend>& cpu) : cpu_(cpu), c_(cpu->kernels<T>()) {}
   Buffer<T> allocate(std::size_t n) override { return c_.allocate(n); }
   Buffer<T> adopt(std::vector<T>&& host) override {
     Buffer<T> b = c_.allocate(host.size());
@@ -45,37 +45,23 @@ template <class T> class FakeDeviceKernels final : public Kernels<T> {
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s, T* vt) override { c_.svd(m, n, a, u, s, vt); }
 
  private:
+  std::shared_ptr<Backend> cpu_;
   Kernels<T>& c_;
 };
 
-class FakeDevice final : public Backend {
+class FakeDevice final : public BackendOf<FakeDeviceKernels> {
  public:
   explicit FakeDevice(std::size_t budget, std::string name = "fake:0")
-      : cpu_(make_cpu_backend(1)),
+      : BackendOf<FakeDeviceKernels>(std::shared_ptr<Backend>(make_cpu_backend(1))),
         name_(std::move(name)),
-        budget_(budget),
-        f32_(cpu_->kernels<float>()),
-        f64_(cpu_->kernels<double>()),
-        c64_(cpu_->kernels<cfloat>()),
-        c128_(cpu_->kernels<cdouble>()) {}
+        budget_(budget) {}
   std::string name() const override { return name_; }
   std::string library_info() const override { return "CPU kernels behind a device interface"; }
   std::size_t memory_budget() const override { return budget_; }
 
- protected:
-  Kernels<float>& kernels_f32() override { return f32_; }
-  Kernels<double>& kernels_f64() override { return f64_; }
-  Kernels<cfloat>& kernels_c64() override { return c64_; }
-  Kernels<cdouble>& kernels_c128() override { return c128_; }
-
  private:
-  std::unique_ptr<Backend> cpu_;
   std::string name_;
   std::size_t budget_;
-  FakeDeviceKernels<float> f32_;
-  FakeDeviceKernels<double> f64_;
-  FakeDeviceKernels<cfloat> c64_;
-  FakeDeviceKernels<cdouble> c128_;
 };
 
 }  // namespace srcc::test

@@ -98,6 +98,24 @@ class Backend {
   virtual Kernels<cdouble>& kernels_c128() = 0;
 };
 
+// A backend whose four kernel sets are instances of one class template, all constructed from
+// the same arguments.
+template <template <class> class K> class BackendOf : public Backend {
+ protected:
+  template <class... Args>
+  explicit BackendOf(const Args&... args) : f32_(args...), f64_(args...), c64_(args...), c128_(args...) {}
+  Kernels<float>& kernels_f32() override { return f32_; }
+  Kernels<double>& kernels_f64() override { return f64_; }
+  Kernels<cfloat>& kernels_c64() override { return c64_; }
+  Kernels<cdouble>& kernels_c128() override { return c128_; }
+
+ private:
+  K<float> f32_;
+  K<double> f64_;
+  K<cfloat> c64_;
+  K<cdouble> c128_;
+};
+
 template <> inline Kernels<float>& Backend::kernels<float>() { return kernels_f32(); }
 template <> inline Kernels<double>& Backend::kernels<double>() { return kernels_f64(); }
 template <> inline Kernels<cfloat>& Backend::kernels<cfloat>() { return kernels_c64(); }

@@ -254,26 +254,12 @@ template <class T> class CpuKernels final : public Kernels<T> {
   std::shared_ptr<HostPool> pool_;
 };
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public BackendOf<CpuKernels> {
  public:
   explicit CpuBackend(std::size_t pool_bytes)
-      : pool_(std::make_shared<HostPool>(pool_bytes)), f32_(pool_), f64_(pool_), c64_(pool_),
-        c128_(pool_) {}
+      : BackendOf<CpuKernels>(std::make_shared<HostPool>(pool_bytes)) {}
   std::string name() const override { return "cpu"; }
   std::string library_info() const override { return blas_info(); }
-
- protected:
-  Kernels<float>& kernels_f32() override { return f32_; }
-  Kernels<double>& kernels_f64() override { return f64_; }
-  Kernels<cfloat>& kernels_c64() override { return c64_; }
-  Kernels<cdouble>& kernels_c128() override { return c128_; }
-
- private:
-  std::shared_ptr<HostPool> pool_;
-  CpuKernels<float> f32_;
-  CpuKernels<double> f64_;
-  CpuKernels<cfloat> c64_;
-  CpuKernels<cdouble> c128_;
 };
 
 }  // namespace

@@ -471,17 +471,11 @@ template <class T> class CudaKernels final : public Kernels<T> {
   std::shared_ptr<Handles> h_;
 };
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public BackendOf<CudaKernels> {
  public:
   CudaBackend(int device, std::size_t budget)
-      : device_(device),
-        budget_(budget),
-        pool_(std::make_shared<DevicePool>(device, budget)),
-        handles_(std::make_shared<Handles>(device)),
-        f32_(pool_, handles_),
-        f64_(pool_, handles_),
-        c64_(pool_, handles_),
-        c128_(pool_, handles_) {}
+      : CudaBackend(device, budget, std::make_shared<DevicePool>(device, budget),
+                    std::make_shared<Handles>(device)) {}
   std::string name() const override { return "cuda:" + std::to_string(device_); }
   std::size_t memory_budget() const override { return budget_; }
   std::string library_info() const override {
@@ -495,21 +489,13 @@ class CudaBackend final : public Backend {
            std::to_string(driver) + ", cuBLAS " + std::to_string(blas) + ", cuSOLVER";
   }
 
- protected:
-  Kernels<float>& kernels_f32() override { return f32_; }
-  Kernels<double>& kernels_f64() override { return f64_; }
-  Kernels<cfloat>& kernels_c64() override { return c64_; }
-  Kernels<cdouble>& kernels_c128() override { return c128_; }
-
  private:
+  CudaBackend(int device, std::size_t budget, const std::shared_ptr<DevicePool>& pool,
+              const std::shared_ptr<Handles>& handles)
+      : BackendOf<CudaKernels>(pool, handles), device_(device), budget_(budget), handles_(handles) {}
   int device_;
   std::size_t budget_;
-  std::shared_ptr<DevicePool> pool_;
   std::shared_ptr<Handles> handles_;
-  CudaKernels<float> f32_;
-  CudaKernels<double> f64_;
-  CudaKernels<cfloat> c64_;
-  CudaKernels<cdouble> c128_;
 };
 
 int device_count(std::string& why) {
