@@ -60,6 +60,7 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 print(f"wall {s['wall_seconds']:.2f} s, sweep {s['sweep_seconds']:.2f} s, "
       f"{s['gflop'] / 1000:.2f} TFLOP, {s['gflops_per_second'] / 1000:.2f} TFLOP/s achieved, "
-      f"max bond {s['max_bond']}, device memory peak {sys.argv[2]} MiB (nvidia-smi), "
+      f"max bond {s['max_bond']}, device memory peak {s['device_peak_bytes'] / 2**20:.0f} MiB "
+      f"(pool; nvidia-smi saw {sys.argv[2]} MiB), "
       f"host peak {s['peak_rss_bytes'] / 1e6:.0f} MB")
 PY

@@ -156,6 +156,9 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
   sum.peak_rss_bytes = peak_rss_bytes();
+  for (const auto& b : backends)
+    sum.device_peak_bytes = std::max<std::int64_t>(sum.device_peak_bytes,
+                                                   static_cast<std::int64_t>(b->memory_peak()));
 
   w.create_group(h5names::kLog);
   const std::string lg = h5names::kLog;
@@ -210,6 +213,7 @@ std::string RunSummary::to_json() const {
       .add("gflop", flops / 1e9)
       .add("gflops_per_second", sweep_seconds > 0 ? flops / 1e9 / sweep_seconds : 0.0)
       .add("peak_rss_bytes", peak_rss_bytes)
+      .add("device_peak_bytes", device_peak_bytes)
       .add_raw("bytes_by_mechanism", by_mech.str());
   return o.str();
 }

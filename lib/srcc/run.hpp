@@ -54,6 +54,7 @@ struct RunSummary {
   double sweep_seconds = 0, write_seconds = 0, wall_seconds = 0;  // sweep includes reading
   double flops = 0;                  // real flops of the sweep's GEMMs
   std::int64_t peak_rss_bytes = 0;   // process peak resident memory at the end of the run
+  std::int64_t device_peak_bytes = 0;  // GPU runs: most device memory in use at once (pool)
   std::map<std::string, std::int64_t> bytes_by_mechanism;
   std::string to_json() const;
 };

@@ -89,6 +89,8 @@ class Backend {
   virtual std::string library_info() const = 0;  // BLAS/LAPACK (or CUDA) versions in use
   // Bytes of device memory the backend may use; 0 for a backend that computes in host memory.
   virtual std::size_t memory_budget() const { return 0; }
+  // Largest amount of device memory in use at once so far (0 for a host backend).
+  virtual std::size_t memory_peak() const { return 0; }
   template <class T> Kernels<T>& kernels();
 
  protected:

@@ -255,7 +255,7 @@ class DevicePool {
         }) {}
   void* get(std::size_t bytes) {
     if (void* p = cache_.take(bytes)) {
-      live_ += bytes;
+      note(live_ += bytes);
       return p;
     }
     if (budget_ > 0 && live_ + cache_.cached() + bytes > budget_)
@@ -266,9 +266,10 @@ class DevicePool {
                           ", --gpu-memory allows " + std::to_string(budget_));
     void* p = nullptr;
     check_cuda(cudaMalloc(&p, bytes), "cudaMalloc");
-    live_ += bytes;
+    note(live_ += bytes);
     return p;
   }
+  std::size_t peak() const { return peak_; }
   void put(void* p, std::size_t bytes) {
     live_ -= bytes;
     cache_.give(p, bytes);
@@ -277,7 +278,13 @@ class DevicePool {
  private:
   int device_;
   std::size_t budget_;
+  void note(std::size_t live) {
+    std::size_t old = peak_.load();
+    while (live > old && !peak_.compare_exchange_weak(old, live)) {
+    }
+  }
   std::atomic<std::size_t> live_{0};
+  std::atomic<std::size_t> peak_{0};
   BlockCache cache_;
 };
 
@@ -478,6 +485,7 @@ class CudaBackend final : public BackendOf<CudaKernels> {
                     std::make_shared<Handles>(device)) {}
   std::string name() const override { return "cuda:" + std::to_string(device_); }
   std::size_t memory_budget() const override { return budget_; }
+  std::size_t memory_peak() const override { return pool_->peak(); }
   std::string library_info() const override {
     int runtime = 0, driver = 0, blas = 0;
     cudaRuntimeGetVersion(&runtime);
@@ -492,9 +500,14 @@ class CudaBackend final : public BackendOf<CudaKernels> {
  private:
   CudaBackend(int device, std::size_t budget, const std::shared_ptr<DevicePool>& pool,
               const std::shared_ptr<Handles>& handles)
-      : BackendOf<CudaKernels>(pool, handles), device_(device), budget_(budget), handles_(handles) {}
+      : BackendOf<CudaKernels>(pool, handles),
+        device_(device),
+        budget_(budget),
+        pool_(pool),
+        handles_(handles) {}
   int device_;
   std::size_t budget_;
+  std::shared_ptr<DevicePool> pool_;
   std::shared_ptr<Handles> handles_;
 };
 
