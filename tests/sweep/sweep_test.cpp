@@ -8,6 +8,7 @@
 #include "../support/dense.hpp"
 #include "../support/stacks.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/sweep/overlap.hpp"
 
 namespace srcc::test {
 namespace {
@@ -161,6 +162,42 @@ TEST(Sweep, OneSiteIsAnError) {
 TEST(Sweep, ChiZeroIsAUsageError) {
   const std::vector<CLayer> layers = {{TrainKind::kMps, random_cores<double>(TrainKind::kMps, 4, 2, 2, 1)}};
   EXPECT_THROW(sweep(make_stack<double>(layers), 0, 1), UsageError);
+}
+
+}  // namespace
+}  // namespace srcc::test
+
+namespace srcc::test {
+namespace {
+
+TEST(SweepRange, SinglePrecisionOnLongTrainsKeepsItsAccuracy) {
+  // The right environment is kept at unit norm (its scale on the side): without that, float32
+  // underflows midway along a long train of normalised sites.
+  const std::vector<CLayer> layers = {{TrainKind::kMpo, real_cores(TrainKind::kMpo, 30, 4, 2, 3)},
+                                      {TrainKind::kMps, real_cores(TrainKind::kMps, 30, 8, 2, 4)}};
+  const auto lo = sweep(make_stack<float>(layers), 12, 5);
+  const auto hi = sweep(make_stack<double>(layers), 12, 5);
+  std::vector<Tensor<double>> lo64;
+  for (const auto& c : lo.cores) lo64.push_back(cast_tensor<double>(c));
+  auto cpu = make_cpu_backend(1);
+  auto& K = cpu->kernels<double>();
+  CountingGemm<double> gemm(K);
+  const double norm = std::sqrt(inner_product(hi.cores, hi.cores, K).real());
+  EXPECT_GT(norm, 0);
+  EXPECT_LT(distance(lo64, hi.cores, K, gemm) / norm, 1e-4);
+}
+
+TEST(SweepRange, NormOutsideTheWorkingTypeIsANumericalError) {
+  const std::vector<CLayer> layers = {{TrainKind::kMpo, real_cores(TrainKind::kMpo, 120, 4, 2, 3)},
+                                      {TrainKind::kMps, real_cores(TrainKind::kMps, 120, 8, 2, 4)}};
+  try {
+    sweep(make_stack<float>(layers), 8, 5);
+    ADD_FAILURE() << "no error";
+  } catch (const NumericalError& e) {
+    EXPECT_NE(std::string(e.what()).find("outside the range of float32"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("64-bit --dtype"), std::string::npos);
+  }
+  EXPECT_NO_THROW(sweep(make_stack<double>(layers), 8, 5));
 }
 
 }  // namespace

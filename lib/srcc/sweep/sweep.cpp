@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <thread>
 
 #include "srcc/core/error.hpp"
@@ -442,7 +443,34 @@ template <class T> class Sweeper {
     return e;
   }
 
+  // Multiplies core 0 by exp(log_scale), in long double so that the factor itself may lie
+  // outside the working type's range; throws when the product's norm does not fit it.
+  void apply_scale(Tensor<T>& core, double log_scale) {
+    if (log_scale == 0) return;
+    long double norm2 = 0;
+    for (const auto& v : core.data) norm2 += std::norm(std::complex<long double>(std::complex<double>(v)));
+    if (norm2 == 0) return;
+    const long double log_norm = 0.5L * std::log(norm2) + log_scale;
+    using R = real_t<T>;
+    if (log_norm < std::log(static_cast<long double>(std::numeric_limits<R>::min())) + 8 ||
+        log_norm > std::log(static_cast<long double>(std::numeric_limits<R>::max())) - 8)
+      throw NumericalError("the product's norm is about 1e" +
+                           std::to_string(static_cast<long long>(std::floor(log_norm / std::log(10.0L)))) +
+                           ", outside the range of " + std::string(dtype_name(dtype_of<T>)) +
+                           "; use a 64-bit --dtype (float64 or complex128) or rescale the inputs");
+    const long double factor = std::exp(static_cast<long double>(log_scale));
+    for (auto& v : core.data) {
+      if constexpr (is_complex_v<T>) {
+        v = T(static_cast<R>(static_cast<long double>(v.real()) * factor),
+              static_cast<R>(static_cast<long double>(v.imag()) * factor));
+      } else {
+        v = static_cast<T>(static_cast<long double>(v) * factor);
+      }
+    }
+  }
+
   void right_sweep(SweepResult<T>& out) {
+    double log_scale = 0;  // log of the factor taken out of S (see below)
     std::size_t b = 1;
     Buffer<T> s_env = adopt(std::vector<T>(1, T(1)), "environment", n_ - 1);
     const bool final_truncation = opt_.oversampling();
@@ -458,6 +486,7 @@ template <class T> class Sweeper {
       Buffer<T> z = right_block(j, s_env, b);
       if (j == 0) {
         out.cores[0] = fetch_core(z, {1, b, u, dd}, 0);
+        apply_scale(out.cores[0], log_scale);
         seconds_[0] += since(t0);
         reporter_.progress("right sweep", n_, n_);
         break;
@@ -481,6 +510,14 @@ template <class T> class Sweeper {
       stats.sketch_columns = static_cast<std::int64_t>(finder.columns());
       stats.norm_estimate = est.norm;
       stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
+      // S carries the norm of everything to its right, which shrinks or grows geometrically
+      // along the train: keep it at unit norm and the logarithm of the scale on the side, so
+      // that float32 runs neither underflow nor overflow midway (Q does not depend on it).
+      const double s_norm = static_cast<double>(K_.norm(rank * nl, next.data()));
+      if (s_norm > 0 && std::isfinite(s_norm)) {
+        K_.scale(rank * nl, static_cast<real_t<T>>(1.0 / s_norm), next.data());
+        log_scale += std::log(s_norm);
+      }
       s_env = std::move(next);
       for (std::size_t blk = 0; blk < blocks_.size(); ++blk)
         for (std::size_t d = 0; d <= extra_.size(); ++d) ctx(d).store.release(blk, j);
