@@ -147,6 +147,21 @@ TEST(Cli, ConfigFileSetsFlags) {
   EXPECT_NE(r.out.find("\"seed\": 2026"), std::string::npos) << r.out;
 }
 
+TEST(Cli, EveryBundledConfigFileIsAccepted) {
+  TempDir dir;
+  make_inputs(dir);
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/configs")) {
+    if (entry.path().extension() != ".conf") continue;
+    const auto r = run_cli(dir, "--config '" + entry.path().string() +
+                                    "' apply h.h5 psi.h5 -o out.h5 --chi 8 --task-id 1 --dry-run --json");
+    EXPECT_EQ(r.code, 0) << entry.path() << ": " << r.err;
+    EXPECT_NE(r.out.find("\"site_plans\""), std::string::npos) << entry.path();
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);
+}
+
 TEST(Cli, FailureLeavesNoPartialOutput) {
   TempDir dir;
   auto p = random_train<cdouble>(TrainKind::kMps, 6, 3, 2, 3);
