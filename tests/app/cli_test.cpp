@@ -59,6 +59,16 @@ int temp_files(const TempDir& dir) {
   return n;
 }
 
+// A run that failed as it should: its exit code and message, and nothing left behind (no
+// out.h5, no temporary file).
+void expect_clean_failure(const Result& r, int code, const std::string& message,
+                          const TempDir& dir) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+  EXPECT_EQ(temp_files(dir), 0);
+}
+
 // Inputs for a run that takes seconds on two cores (for signals and time limits).
 void make_large_inputs(const TempDir& dir) {
   ASSERT_EQ(run_cli(dir, "generate random-mps -o big_psi.h5 --sites 400 --bond 96 --seed 1 -q").code, 0);
@@ -167,11 +177,8 @@ TEST(Cli, FailureLeavesNoPartialOutput) {
   auto p = random_train<cdouble>(TrainKind::kMps, 6, 3, 2, 3);
   p[5].data[1] = cdouble(INFINITY, 0);
   write_raw_train(dir / "bad.h5", stored_train(p, true, "lrp", true, "/psi"));
-  const auto r = run_cli(dir, "compress bad.h5 -o out.h5 --chi 4");
-  EXPECT_EQ(r.code, 3);
-  EXPECT_NE(r.err.find("bad.h5:/psi/5: non-finite value"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
-  EXPECT_EQ(temp_files(dir), 0);
+  expect_clean_failure(run_cli(dir, "compress bad.h5 -o out.h5 --chi 4"), 3,
+                       "bad.h5:/psi/5: non-finite value", dir);
 }
 
 TEST(Cli, SigtermStopsCleanly) {
@@ -393,10 +400,8 @@ TEST(CliBudget, TightHostMemorySpillsBatchesAndKeepsTheResult) {
 TEST(CliBudget, ImpossibleBudgetFailsBeforeAnyWork) {
   TempDir dir;
   make_inputs(dir);
-  const auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --host-memory 1MB");
-  EXPECT_EQ(r.code, 5);
-  EXPECT_NE(r.err.find("--host-memory allows"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+  expect_clean_failure(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --host-memory 1MB"), 5,
+                       "--host-memory allows", dir);
   EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --host-memory 12parsecs").code, 2);
   EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --scratch-dir /no/such/dir").code, 2);
 }
@@ -451,11 +456,9 @@ TEST(CliBatch, SeedBaseAndTaskIdDeriveTheSeed) {
 TEST(CliBatch, MaxTimeStopsCleanly) {
   TempDir dir;
   make_large_inputs(dir);
-  const auto r = run_cli(dir, "apply big_h.h5 big_psi.h5 -o out.h5 --chi 256 --max-time 0.3s");
-  EXPECT_EQ(r.code, 130);
-  EXPECT_NE(r.err.find("--max-time 0.3s reached"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
-  EXPECT_EQ(temp_files(dir), 0);
+  expect_clean_failure(
+      run_cli(dir, "apply big_h.h5 big_psi.h5 -o out.h5 --chi 256 --max-time 0.3s"), 130,
+      "--max-time 0.3s reached", dir);
 }
 
 TEST(CliBatch, CollectTabulatesOutputs) {
@@ -482,13 +485,11 @@ TEST(CliDevice, GpuWithoutADeviceIsABackendError) {
   if (cuda_device_count(why) > 0) GTEST_SKIP() << "a GPU is present";
   TempDir dir;
   make_inputs(dir);
-  auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu");
-  EXPECT_EQ(r.code, 6);
-  EXPECT_NE(r.err.find("--device cpu"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+  expect_clean_failure(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu"), 6,
+                       "--device cpu", dir);
   EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device tpu").code, 2);
   // A plan for a GPU run can be made without the GPU when its budget is given.
-  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --gpu-memory 8GiB --dry-run");
+  const Result r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --gpu-memory 8GiB --dry-run");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("on gpu:0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("device 8.00 GiB"), std::string::npos) << r.out;
