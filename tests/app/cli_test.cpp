@@ -1,87 +1,22 @@
-// Tests that run the built `src-compress` binary (app/): exit codes, --json, --force, config
-// files, atomic output, signals, and the transfer log in the written file.
+// Tests that run the built `src-compress` binary (app/): help and exit codes, --json, --force,
+// config files, atomic output, signals, the transfer log in the written file, the auxiliary
+// subcommands and --device without a GPU.
 #include <gtest/gtest.h>
-#include <hdf5.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <thread>
 
-#include "../support/h5_fixture.hpp"
+#include "../support/cli_runner.hpp"
 #include "srcc/backend/device.hpp"
 #include "srcc/train/generate.hpp"
 
 namespace srcc::test {
 namespace {
-
-// Paths baked in by CMake; the environment may override them.
-std::string binary() {
-  const char* b = std::getenv("SRCC_BINARY");
-  return b ? b : SRCC_BINARY;
-}
-std::string source_dir() {
-  const char* s = std::getenv("SRCC_SOURCE_DIR");
-  return s ? s : SRCC_SOURCE_DIR;
-}
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-Result run_cli(const TempDir& dir, const std::string& args) {
-  const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = "cd '" + dir.path().string() + "' && '" + binary() + "' " + args +
-                          " >'" + out.string() + "' 2>'" + err.string() + "'";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
-
-// Files in `dir` whose names contain ".tmp-": leftovers of an unfinished write.
-int temp_files(const TempDir& dir) {
-  int n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
-    if (e.path().filename().string().find(".tmp-") != std::string::npos) ++n;
-  return n;
-}
-
-// A run that failed as it should: its exit code and message, and nothing left behind (no
-// out.h5, no temporary file).
-void expect_clean_failure(const Result& r, int code, const std::string& message,
-                          const TempDir& dir) {
-  EXPECT_EQ(r.code, code) << r.err;
-  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
-  EXPECT_EQ(temp_files(dir), 0);
-}
-
-// Inputs for a run that takes seconds on two cores (for signals and time limits).
-void make_large_inputs(const TempDir& dir) {
-  ASSERT_EQ(run_cli(dir, "generate random-mps -o big_psi.h5 --sites 400 --bond 96 --seed 1 -q").code, 0);
-  ASSERT_EQ(run_cli(dir, "generate random-mpo -o big_h.h5 --sites 400 --bond 8 --seed 2 -q").code, 0);
-}
-
-void make_inputs(const TempDir& dir, std::size_t n = 8) {
-  const auto h = random_train<cdouble>(TrainKind::kMpo, n, 3, 2, 1);
-  const auto p = random_train<cdouble>(TrainKind::kMps, n, 4, 2, 2);
-  write_raw_train(dir / "h.h5", stored_train(h, false, "lrud", true, "/H"));
-  write_raw_train(dir / "psi.h5", stored_train(p, true, "lpr", true, "/psi"));
-}
-
 TEST(Cli, HelpListsSubcommandsAndExitCodes) {
   TempDir dir;
   const auto r = run_cli(dir, "--help");
@@ -203,41 +138,6 @@ TEST(Cli, SigtermStopsCleanly) {
   EXPECT_EQ(temp_files(dir), 0);
 }
 
-// Reads the named fields of /log/transfers.
-struct Row {
-  std::string what, mechanism;
-  long long site, bytes;
-};
-std::vector<Row> read_transfers(const std::filesystem::path& file) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t d = H5Dopen2(f, "/log/transfers", H5P_DEFAULT);
-  hid_t space = H5Dget_space(d);
-  const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
-  struct Raw {
-    char* what;
-    char* mechanism;
-    long long site, bytes;
-  };
-  hid_t str = H5Tcopy(H5T_C_S1);
-  H5Tset_size(str, H5T_VARIABLE);
-  H5Tset_cset(str, H5T_CSET_UTF8);
-  hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(Raw));
-  H5Tinsert(t, "what", offsetof(Raw, what), str);
-  H5Tinsert(t, "mechanism", offsetof(Raw, mechanism), str);
-  H5Tinsert(t, "site", offsetof(Raw, site), H5T_NATIVE_LLONG);
-  H5Tinsert(t, "bytes", offsetof(Raw, bytes), H5T_NATIVE_LLONG);
-  std::vector<Raw> raw(n);
-  H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data());
-  std::vector<Row> rows;
-  for (auto& r : raw) rows.push_back({r.what, r.mechanism, r.site, r.bytes});
-  H5Dvlen_reclaim(t, space, H5P_DEFAULT, raw.data());
-  H5Tclose(t);
-  H5Tclose(str);
-  H5Sclose(space);
-  H5Dclose(d);
-  H5Fclose(f);
-  return rows;
-}
 
 TEST(Cli, TransferLogHasARowForEveryMove) {
   TempDir dir;
@@ -328,157 +228,6 @@ TEST(Cli, GenerateAndInspect) {
   EXPECT_EQ(run_cli(dir, "generate ising -o h2.h5 --sites 1").code, 2);
 }
 
-}  // namespace
-}  // namespace srcc::test
-
-namespace srcc::test {
-namespace {
-
-// Runs the binary in a child and returns its exit code and peak resident size (getrusage).
-std::pair<int, long> run_measured(const TempDir& dir, std::vector<std::string> args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(dir.path().c_str()) != 0) _exit(99);
-    freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
-    std::vector<char*> argv;
-    const std::string bin = binary();
-    argv.push_back(const_cast<char*>(bin.c_str()));
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
-    _exit(98);
-  }
-  int status = 0;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ru.ru_maxrss * 1024L};
-}
-
-TEST(CliBudget, TightHostMemorySpillsBatchesAndKeepsTheResult) {
-  TempDir dir;
-  std::filesystem::create_directory(dir / "scratch");
-  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 80 --bond 24 --dtype complex128 --seed 1 -q").code, 0);
-  ASSERT_EQ(run_cli(dir, "generate random-mps -o p.h5 --sites 80 --bond 24 --dtype complex128 --seed 2 -q").code, 0);
-  const auto [free_code, free_rss] =
-      run_measured(dir, {"apply", "h.h5", "p.h5", "-o", "free.h5", "--chi", "48", "--seed", "4"});
-  ASSERT_EQ(free_code, 0);
-  // The plan for a tight budget spills environments and says so; nothing is read for it.
-  const std::string budget = "56MB";
-  auto r = run_cli(dir, "apply h.h5 p.h5 -o tight.h5 --chi 48 --seed 4 --host-memory " + budget +
-                            " --scratch-dir scratch --dry-run --json");
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"env_tier\": \"scratch\""), std::string::npos);
-  EXPECT_FALSE(std::filesystem::exists(dir / "tight.h5"));
-  const auto [code, rss] = run_measured(dir, {"apply", "h.h5", "p.h5", "-o", "tight.h5", "--chi", "48",
-                                              "--seed", "4", "--host-memory", budget,
-                                              "--scratch-dir", "scratch"});
-  ASSERT_EQ(code, 0);
-  // Within the budget (56 MB, of which 48 MiB is the process allowance) plus 8 MB of margin
-  // for what the plan does not model (HDF5's caches, the transfer log).
-  EXPECT_LE(rss, 56'000'000L + 8'000'000L) << "unconstrained run: " << free_rss;
-  EXPECT_LT(rss, free_rss);
-  // The same product to rounding (batched GEMMs may round differently, and directions beyond
-  // the exact rank are arbitrary); the spills are in the log; the scratch directory is empty.
-  r = run_cli(dir, "distance tight.h5 free.h5 --json");
-  ASSERT_EQ(r.code, 0);
-  const auto pos = r.out.find("\"relative_distance\": ");
-  ASSERT_NE(pos, std::string::npos);
-  EXPECT_LT(std::stod(r.out.substr(pos + 21)), 1e-12) << r.out;
-  const auto rows = read_transfers(dir / "tight.h5");
-  int spills = 0, reads = 0;
-  for (const auto& row : rows) {
-    if (row.what != "environment") continue;
-    spills += row.mechanism == "file write";
-    reads += row.mechanism == "file read";
-  }
-  EXPECT_GT(spills, 0);
-  EXPECT_GE(reads, spills);
-  EXPECT_TRUE(std::filesystem::is_empty(dir / "scratch"));
-}
-
-TEST(CliBudget, ImpossibleBudgetFailsBeforeAnyWork) {
-  TempDir dir;
-  make_inputs(dir);
-  expect_clean_failure(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --host-memory 1MB"), 5,
-                       "--host-memory allows", dir);
-  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --host-memory 12parsecs").code, 2);
-  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --scratch-dir /no/such/dir").code, 2);
-}
-
-TEST(CliBudget, DryRunReadsNoTensorData) {
-  TempDir dir;
-  auto p = random_train<cdouble>(TrainKind::kMps, 6, 3, 2, 3);
-  p[2].data[0] = cdouble(NAN, 0);  // a real run would stop here; a dry run never looks
-  write_raw_train(dir / "bad.h5", stored_train(p, true, "lrp", true, "/psi"));
-  const auto r = run_cli(dir, "compress bad.h5 -o out.h5 --chi 4 --dry-run");
-  EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("predicted peak host tensor memory"), std::string::npos) << r.out;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
-}
-
-}  // namespace
-}  // namespace srcc::test
-
-namespace srcc::test {
-namespace {
-
-TEST(CliBatch, SkipExistingLeavesCompleteOutputsAndReplacesIncompleteOnes) {
-  TempDir dir;
-  make_inputs(dir);
-  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 1 -q").code, 0);
-  const auto before = slurp(dir / "out.h5");
-  auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 2 --skip-existing --json");
-  EXPECT_EQ(r.code, 0);
-  EXPECT_NE(r.out.find("\"skipped\": true"), std::string::npos) << r.out;
-  EXPECT_EQ(slurp(dir / "out.h5"), before);
-  // A file without the completeness mark (here: not an output at all) is redone.
-  write_raw_train(dir / "half.h5", stored_train(random_train<cdouble>(TrainKind::kMps, 3, 2, 2, 1),
-                                                true, "lrp", true, "/psi"));
-  r = run_cli(dir, "apply h.h5 psi.h5 -o half.h5 --chi 6 --seed 2 --skip-existing --json");
-  EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.out.find("skipped"), std::string::npos);
-  EXPECT_EQ(run_cli(dir, "collect half.h5").code, 0);
-}
-
-TEST(CliBatch, SeedBaseAndTaskIdDeriveTheSeed) {
-  TempDir dir;
-  make_inputs(dir);
-  auto a = run_cli(dir, "apply h.h5 psi.h5 -o a.h5 --chi 6 --seed-base 7 --task-id 1 --json");
-  auto b = run_cli(dir, "apply h.h5 psi.h5 -o b.h5 --chi 6 --seed-base 7 --task-id 2 --json");
-  auto c = run_cli(dir, "apply h.h5 psi.h5 -o c.h5 --chi 6 --seed-base 7 --task-id 1 --json");
-  const auto seed = [](const std::string& out) { return out.substr(out.find("\"seed\": "), 30); };
-  EXPECT_NE(seed(a.out), seed(b.out));
-  EXPECT_EQ(seed(a.out), seed(c.out));
-  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o d.h5 --chi 6 --seed-base 7").code, 2);  // no task id
-}
-
-TEST(CliBatch, MaxTimeStopsCleanly) {
-  TempDir dir;
-  make_large_inputs(dir);
-  expect_clean_failure(
-      run_cli(dir, "apply big_h.h5 big_psi.h5 -o out.h5 --chi 256 --max-time 0.3s"), 130,
-      "--max-time 0.3s reached", dir);
-}
-
-TEST(CliBatch, CollectTabulatesOutputs) {
-  TempDir dir;
-  make_inputs(dir);
-  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o a.h5 --chi 6 --seed 1 -q --threads 1").code, 0);
-  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o b.h5 --chi 12 --seed 1 -q --threads 1").code, 0);
-  ASSERT_EQ(run_cli(dir, "collect a.h5 b.h5 -o table.csv").code, 0);
-  const auto csv = slurp(dir / "table.csv");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
-  EXPECT_NE(csv.find("\"a.h5\",1,MPS,8,6,6 6 6 6 6 4 2,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\"b.h5\",1,MPS,8,12,12 12 12 12 8 4 2,"), std::string::npos) << csv;
-  EXPECT_EQ(run_cli(dir, "collect h.h5").code, 3);  // an input, not an output
-}
-
-}  // namespace
-}  // namespace srcc::test
-
-namespace srcc::test {
-namespace {
 
 TEST(CliDevice, GpuWithoutADeviceIsABackendError) {
   std::string why;

@@ -1,0 +1,77 @@
+// Memory budgets through the binary: spilling under --host-memory with the resident size
+// measured, impossible budgets, and --dry-run.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <cmath>
+
+#include "../support/cli_runner.hpp"
+#include "srcc/train/generate.hpp"
+
+namespace srcc::test {
+namespace {
+
+TEST(CliBudget, TightHostMemorySpillsBatchesAndKeepsTheResult) {
+  TempDir dir;
+  std::filesystem::create_directory(dir / "scratch");
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 80 --bond 24 --dtype complex128 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o p.h5 --sites 80 --bond 24 --dtype complex128 --seed 2 -q").code, 0);
+  const auto [free_code, free_rss] =
+      run_measured(dir, {"apply", "h.h5", "p.h5", "-o", "free.h5", "--chi", "48", "--seed", "4"});
+  ASSERT_EQ(free_code, 0);
+  // The plan for a tight budget spills environments and says so; nothing is read for it.
+  const std::string budget = "56MB";
+  auto r = run_cli(dir, "apply h.h5 p.h5 -o tight.h5 --chi 48 --seed 4 --host-memory " + budget +
+                            " --scratch-dir scratch --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"env_tier\": \"scratch\""), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "tight.h5"));
+  const auto [code, rss] = run_measured(dir, {"apply", "h.h5", "p.h5", "-o", "tight.h5", "--chi", "48",
+                                              "--seed", "4", "--host-memory", budget,
+                                              "--scratch-dir", "scratch"});
+  ASSERT_EQ(code, 0);
+  // Within the budget (56 MB, of which 48 MiB is the process allowance) plus 8 MB of margin
+  // for what the plan does not model (HDF5's caches, the transfer log).
+  EXPECT_LE(rss, 56'000'000L + 8'000'000L) << "unconstrained run: " << free_rss;
+  EXPECT_LT(rss, free_rss);
+  // The same product to rounding (batched GEMMs may round differently, and directions beyond
+  // the exact rank are arbitrary); the spills are in the log; the scratch directory is empty.
+  r = run_cli(dir, "distance tight.h5 free.h5 --json");
+  ASSERT_EQ(r.code, 0);
+  const auto pos = r.out.find("\"relative_distance\": ");
+  ASSERT_NE(pos, std::string::npos);
+  EXPECT_LT(std::stod(r.out.substr(pos + 21)), 1e-12) << r.out;
+  const auto rows = read_transfers(dir / "tight.h5");
+  int spills = 0, reads = 0;
+  for (const auto& row : rows) {
+    if (row.what != "environment") continue;
+    spills += row.mechanism == "file write";
+    reads += row.mechanism == "file read";
+  }
+  EXPECT_GT(spills, 0);
+  EXPECT_GE(reads, spills);
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "scratch"));
+}
+
+TEST(CliBudget, ImpossibleBudgetFailsBeforeAnyWork) {
+  TempDir dir;
+  make_inputs(dir);
+  expect_clean_failure(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --host-memory 1MB"), 5,
+                       "--host-memory allows", dir);
+  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --host-memory 12parsecs").code, 2);
+  EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --scratch-dir /no/such/dir").code, 2);
+}
+
+TEST(CliBudget, DryRunReadsNoTensorData) {
+  TempDir dir;
+  auto p = random_train<cdouble>(TrainKind::kMps, 6, 3, 2, 3);
+  p[2].data[0] = cdouble(NAN, 0);  // a real run would stop here; a dry run never looks
+  write_raw_train(dir / "bad.h5", stored_train(p, true, "lrp", true, "/psi"));
+  const auto r = run_cli(dir, "compress bad.h5 -o out.h5 --chi 4 --dry-run");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("predicted peak host tensor memory"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+}
+
+}  // namespace
+}  // namespace srcc::test

@@ -1,0 +1,50 @@
+#pragma once
+// Running the built `src-compress` binary from tests: its exit code and output, the files it
+// leaves, its peak memory, and the transfer log it writes.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "h5_fixture.hpp"
+
+namespace srcc::test {
+
+// Paths baked in by CMake; the environment (SRCC_BINARY, SRCC_SOURCE_DIR) may override them.
+std::string binary();
+std::string source_dir();
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+// Runs `src-compress ARGS` in `dir` through the shell.
+Result run_cli(const TempDir& dir, const std::string& args);
+// Runs the binary in a child and returns its exit code and peak resident size (getrusage).
+std::pair<int, long> run_measured(const TempDir& dir, std::vector<std::string> args);
+
+std::string slurp(const std::filesystem::path& p);
+// Files in `dir` whose names contain ".tmp-": leftovers of an unfinished write.
+int temp_files(const TempDir& dir);
+// A run that failed as it should: its exit code and message, and nothing left behind (no
+// out.h5, no temporary file).
+void expect_clean_failure(const Result& r, int code, const std::string& message,
+                          const TempDir& dir);
+
+// h.h5:/H (complex128 MPO, bond 3, stored "lrud") and psi.h5:/psi (complex128 MPS, bond 4,
+// stored "lpr") of n sites.
+void make_inputs(const TempDir& dir, std::size_t n = 8);
+// big_h.h5 and big_psi.h5: a run that takes seconds on two cores (signals, time limits).
+void make_large_inputs(const TempDir& dir);
+
+// The named fields of /log/transfers.
+struct Row {
+  std::string what, mechanism;
+  long long site, bytes;
+};
+std::vector<Row> read_transfers(const std::filesystem::path& file);
+
+}  // namespace srcc::test
