@@ -76,16 +76,18 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
 // Method::kSvd: the deterministic reference truncation of a single train.
 template <class T>
 SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const SweepOptions& o,
-                            Backend& backend) {
+                            Backend& backend, TransferLog& log) {
   if (stack.depth() != 1)
     throw UsageError("the SVD method truncates one train; use apply for products");
   auto& K = backend.kernels<T>();
   CountingGemm<T> gemm(K);
+  Mover<T> mover(K, &log, backend.name());
   SweepResult<T> r;
   r.kind = stack.result_kind();
   for (std::size_t j = 0; j < stack.length(); ++j) r.cores.push_back(std::move(source.site(j).front()));
-  right_canonicalize(r.cores, K, gemm);
-  const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, K, gemm);
+  right_canonicalize(r.cores, mover, gemm);
+  const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm);
+  log.settle();
   r.sites.resize(r.cores.size());
   double err2 = 0;
   for (std::size_t j = 0; j < r.cores.size(); ++j) {
@@ -128,7 +130,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
       o.method == Method::kSrc
           ? run_sweep(in.stack, source, o.sweep, *backend, log, reporter, check_interrupt, &plan,
                       more)
-          : svd_truncate(in.stack, source, o.sweep, *backend);
+          : svd_truncate(in.stack, source, o.sweep, *backend, log);
   sum.sweep_seconds = since(t0);
   sum.flops = result.flops;
   sum.error_estimate = result.error_estimate;
@@ -167,7 +169,10 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   w.string_attr(lg, h5names::kAttrCommandLine, o.command_line);
   w.string_attr(lg, h5names::kAttrPlan, plan.to_json());
   std::string devices;
-  for (const auto& b : backends) devices += (devices.empty() ? "" : ",") + b->name();
+  for (const auto& b : backends) {
+    if (!devices.empty()) devices += ',';
+    devices += b->name();
+  }
   w.string_attr(lg, h5names::kAttrDevices, devices);
   w.string_attr(lg, h5names::kAttrBlas, backend->library_info());
   w.int_attr(lg, h5names::kAttrThreads, sum.threads);
@@ -252,7 +257,8 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
     c.norm_b = std::sqrt(std::max(0.0, inner_product(b, b, K).real()));
     c.overlap = inner_product(a, b, K);
     CountingGemm<T> gemm(K);
-    c.relative_distance = distance(a, b, K, gemm) / c.norm_b;
+    Mover<T> mover(K, &log, backend->name());
+    c.relative_distance = distance(a, b, mover, gemm) / c.norm_b;
     return c;
   });
 }

@@ -16,12 +16,14 @@ template <class T> class FakeDeviceKernels final : public Kernels<T> {
   using R = real_t<T>;
   explicit FakeDeviceKernels(const std::shared_ptr<Backend>& cpu) : cpu_(cpu), c_(cpu->kernels<T>()) {}
   Buffer<T> allocate(std::size_t n) override { return c_.allocate(n); }
-  Buffer<T> adopt(std::vector<T>&& host) override {
+  Buffer<T> adopt(std::vector<T>&& host, CopyClock* /*clock*/) override {
     Buffer<T> b = c_.allocate(host.size());
     std::copy(host.begin(), host.end(), b.data());
     return b;
   }
-  std::vector<T> download(const Buffer<T>& b, std::size_t n) override { return c_.download(b, n); }
+  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* /*clock*/) override {
+    return c_.download(b, n);
+  }
   bool moves_data() const override { return true; }
   void gemm(Op oa, Op ob, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
             std::size_t lda, std::size_t sa, const T* b, std::size_t ldb, std::size_t sb, T beta,

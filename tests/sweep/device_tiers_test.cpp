@@ -90,8 +90,9 @@ TEST(DeviceTiers, SweepThroughEveryTierMatchesTheCpu) {
   auto cpu = make_cpu_backend(1);
   auto& K = cpu->kernels<cdouble>();
   CountingGemm<cdouble> gemm(K);
+  Mover<cdouble> mover(K, nullptr, "cpu");
   const double norm = std::sqrt(inner_product(cpu_result.cores, cpu_result.cores, K).real());
-  EXPECT_LT(distance(result.cores, cpu_result.cores, K, gemm) / norm, 1e-12);
+  EXPECT_LT(distance(result.cores, cpu_result.cores, mover, gemm) / norm, 1e-12);
   std::map<std::string, int> moves;
   for (const auto& r : log.records())
     if (r.what == "environment") ++moves[r.mechanism + ":" + r.source.substr(0, 7) + ">" + r.target.substr(0, 7)];
@@ -109,6 +110,7 @@ TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
   auto cpu = make_cpu_backend(1);
   auto& K = cpu->kernels<cdouble>();
   CountingGemm<cdouble> gemm(K);
+  Mover<cdouble> mover(K, nullptr, "cpu");
   SilentReporter reporter;
   FakeDevice d0(0, "fake:0"), d1(0, "fake:1"), d2(0, "fake:2");
   TransferLog one_log, three_log;
@@ -120,7 +122,7 @@ TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
     const auto three =
         run_sweep(data.stack, s3, o, d0, three_log, reporter, [] {}, nullptr, {&d1, &d2});
     const double norm = std::sqrt(inner_product(one.cores, one.cores, K).real());
-    EXPECT_LT(distance(three.cores, one.cores, K, gemm) / norm, 1e-12);
+    EXPECT_LT(distance(three.cores, one.cores, mover, gemm) / norm, 1e-12);
     EXPECT_NEAR(three.error_estimate, one.error_estimate, 1e-9 * one.error_estimate + 1e-15);
     EXPECT_NEAR(three.flops, one.flops, 0.1 * one.flops);  // same work, split
   }

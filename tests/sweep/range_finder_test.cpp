@@ -71,14 +71,15 @@ TEST(RangeFinder, LeaveOneOutEstimateTracksTheTrueErrorWithinAFactorThree) {
     const std::size_t total = 30;
     const auto omega = draw_gaussian<cdouble>(rng, c.cols * total);
     CountingGemm<cdouble> gemm(K);
-    RangeFinder<cdouble> finder(K, gemm, c.rows, total);
+    Mover<cdouble> mover(K, nullptr, "cpu");
+    RangeFinder<cdouble> finder(mover, gemm, c.rows, total);
     for (std::size_t s = 0; s < total; s += 6) {
       std::vector<cdouble> blk(omega.begin() + s * c.cols, omega.begin() + (s + 6) * c.cols);
       finder.add(K.adopt(sketch(c, blk, 6)), 6);
       const auto est = finder.estimate();
       std::size_t rank = 0;
       // A copy of Q through core() would consume the finder; rebuild it from a fresh one.
-      RangeFinder<cdouble> probe(K, gemm, c.rows, total);
+      RangeFinder<cdouble> probe(mover, gemm, c.rows, total);
       probe.add(K.adopt(sketch(c, std::vector<cdouble>(omega.begin(), omega.begin() + (s + 6) * c.cols), s + 6)), s + 6);
       const Buffer<cdouble> qb = probe.core(0, 0, 0, rank);
       const auto q = K.download(qb, rank * c.rows);
@@ -100,7 +101,8 @@ TEST(RangeFinder, BlockUpdatesGiveTheSameRangeAsOneQr) {
   c.a = decaying_matrix(c.rows, c.cols, 0.9, rng);
   const auto omega = draw_gaussian<cdouble>(rng, c.cols * 20);
   CountingGemm<cdouble> gemm(K);
-  RangeFinder<cdouble> blocks(K, gemm, c.rows, 20), once(K, gemm, c.rows, 20);
+  Mover<cdouble> mover(K, nullptr, "cpu");
+  RangeFinder<cdouble> blocks(mover, gemm, c.rows, 20), once(mover, gemm, c.rows, 20);
   for (std::size_t s = 0; s < 20; s += 5)
     blocks.add(K.adopt(sketch(c, std::vector<cdouble>(omega.begin() + s * c.cols, omega.begin() + (s + 5) * c.cols), 5)), 5);
   once.add(K.adopt(sketch(c, omega, 20)), 20);
@@ -138,7 +140,8 @@ TEST(RangeFinder, FullRangeIsExact) {
   c.cols = 40;
   c.a = decaying_matrix(c.rows, c.cols, 0.9, rng);
   CountingGemm<cdouble> gemm(K);
-  RangeFinder<cdouble> finder(K, gemm, c.rows, 16);
+  Mover<cdouble> mover(K, nullptr, "cpu");
+  RangeFinder<cdouble> finder(mover, gemm, c.rows, 16);
   finder.add(K.adopt(sketch(c, draw_gaussian<cdouble>(rng, c.cols * 16), 16)), 16);
   EXPECT_TRUE(finder.exhausted());
   EXPECT_EQ(finder.estimate().error, 0.0);

@@ -182,9 +182,10 @@ TEST(SweepRange, SinglePrecisionOnLongTrainsKeepsItsAccuracy) {
   auto cpu = make_cpu_backend(1);
   auto& K = cpu->kernels<double>();
   CountingGemm<double> gemm(K);
+  Mover<double> mover(K, nullptr, "cpu");
   const double norm = std::sqrt(inner_product(hi.cores, hi.cores, K).real());
   EXPECT_GT(norm, 0);
-  EXPECT_LT(distance(lo64, hi.cores, K, gemm) / norm, 1e-4);
+  EXPECT_LT(distance(lo64, hi.cores, mover, gemm) / norm, 1e-4);
 }
 
 TEST(SweepRange, NormOutsideTheWorkingTypeIsANumericalError) {

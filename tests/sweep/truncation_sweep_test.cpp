@@ -33,14 +33,15 @@ TYPED_TEST(TrainAlgebra, TruncatingAnExactTrainIsContractThenSvd) {
   auto backend = make_cpu_backend(1);
   auto& K = backend->kernels<T>();
   CountingGemm<T> gemm(K);
+  Mover<T> mover(K, nullptr, "cpu");
   auto cores = random_train<T>(TrainKind::kMps, 9, 12, 2, 4);
   const auto ref = dense_train(cores);
-  right_canonicalize(cores, K, gemm);
+  right_canonicalize(cores, mover, gemm);
   EXPECT_LT(relative_error(dense_vector(cores), ref.v), 1e-13);  // same train
   EXPECT_LT(right_orthonormality_defect(cores), 1e-12);
   for (std::size_t chi : {3, 6}) {
     auto t = cores;
-    const auto discarded = truncate_train(t, chi, 0.0, 0.0, K, gemm);
+    const auto discarded = truncate_train(t, chi, 0.0, 0.0, mover, gemm);
     const double err = relative_error(dense_vector(t), ref.v);
     EXPECT_NEAR(err, svd_sweep_error(ref, chi), 1e-12 + 1e-9 * err) << "chi " << chi;
     double sum2 = 0;
@@ -56,6 +57,7 @@ TYPED_TEST(TrainAlgebra, InnerProductAndDistanceMatchDenseVectors) {
   auto backend = make_cpu_backend(1);
   auto& K = backend->kernels<T>();
   CountingGemm<T> gemm(K);
+  Mover<T> mover(K, nullptr, "cpu");
   const auto a = random_train<T>(TrainKind::kMpo, 5, 3, 2, 1);
   auto b = random_train<T>(TrainKind::kMpo, 5, 2, 2, 2);
   const auto va = dense_vector(a), vb = dense_vector(b);
@@ -65,14 +67,14 @@ TYPED_TEST(TrainAlgebra, InnerProductAndDistanceMatchDenseVectors) {
   EXPECT_LT(std::abs(got - dot), 1e-14 * std::abs(dot) + 1e-300);
   double diff = 0;
   for (std::size_t i = 0; i < va.size(); ++i) diff += std::norm(va[i] - vb[i]);
-  EXPECT_NEAR(distance(a, b, K, gemm), std::sqrt(diff), 1e-13 * std::sqrt(diff));
+  EXPECT_NEAR(distance(a, b, mover, gemm), std::sqrt(diff), 1e-13 * std::sqrt(diff));
   // Accurate for tiny differences, where ‖a‖² + ‖b‖² − 2 Re⟨a|b⟩ would lose half the digits.
   auto c = a;
   c[2].data[0] += T(1e-12);
   double tiny = 0;
   const auto vc = dense_vector(c);
   for (std::size_t i = 0; i < va.size(); ++i) tiny += std::norm(va[i] - vc[i]);
-  EXPECT_NEAR(distance(a, c, K, gemm), std::sqrt(tiny), 1e-3 * std::sqrt(tiny));
+  EXPECT_NEAR(distance(a, c, mover, gemm), std::sqrt(tiny), 1e-3 * std::sqrt(tiny));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // elements directly, so the same sweep runs on every backend. Matrices are row-major unless a
 // function says column-major (the LAPACK-facing factorisations do, see sweep.cpp for why).
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,11 @@
 namespace srcc {
 
 enum class Op { kNone, kTrans, kConjTrans };
+
+// The seconds a host<->device copy took, on the device's own clock (CUDA events). Calling it
+// may wait for the copy to finish, so the transfer log calls it late, when the run's log is
+// complete, and copies keep overlapping the computation meanwhile.
+using CopyClock = std::function<double()>;
 
 // Backend-owned array of n elements, released by whatever made it.
 template <class T> class Buffer {
@@ -41,9 +47,12 @@ template <class T> class Kernels {
 
   virtual Buffer<T> allocate(std::size_t n) = 0;  // uninitialised: callers overwrite it
   // Makes host data available to the kernels: the CPU backend takes the vector over without a
-  // copy, a device backend uploads it. `moves_data()` tells which, for the transfer log.
-  virtual Buffer<T> adopt(std::vector<T>&& host) = 0;
-  virtual std::vector<T> download(const Buffer<T>& b, std::size_t n) = 0;
+  // copy, a device backend uploads it. `moves_data()` tells which, for the transfer log. A
+  // device backend may return before the copy has finished: every later call on these kernels
+  // sees the data. Where it times the copy itself, it sets `*clock` (see CopyClock).
+  virtual Buffer<T> adopt(std::vector<T>&& host, CopyClock* clock = nullptr) = 0;
+  // The first n elements of b in host memory, after every computation queued before it.
+  virtual std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* clock = nullptr) = 0;
   virtual bool moves_data() const = 0;
 
   // Row-major, strided batched GEMM: for i < batch,

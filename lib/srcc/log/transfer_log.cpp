@@ -8,8 +8,26 @@ void TransferLog::add(TransferRecord r) {
   records_.push_back(std::move(r));
 }
 
+void TransferLog::add(TransferRecord r, std::function<double()> seconds) {
+  std::lock_guard lock(mutex_);
+  r.seq = static_cast<std::int64_t>(records_.size());
+  pending_.emplace_back(records_.size(), std::move(seconds));
+  records_.push_back(std::move(r));
+}
+
+void TransferLog::settle_locked() const {
+  for (auto& [index, clock] : pending_) records_[index].seconds = clock();
+  pending_.clear();
+}
+
+void TransferLog::settle() {
+  std::lock_guard lock(mutex_);
+  settle_locked();
+}
+
 std::vector<TransferRecord> TransferLog::records() const {
   std::lock_guard lock(mutex_);
+  settle_locked();
   return records_;
 }
 

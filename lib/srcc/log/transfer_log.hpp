@@ -2,9 +2,11 @@
 // The conversion/transfer log (/log/transfers in the output, HDF5-SCHEMA.md): one record for
 // every time tensor data is read, cast, permuted, copied or written.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace srcc {
@@ -37,13 +39,20 @@ class TransferLog {
  public:
   // Appends `r` with the next sequence number; safe to call from several threads.
   void add(TransferRecord r);
+  // The same for a copy still in flight: `seconds` is read (and may wait for the copy) when the
+  // records are next asked for or settled, so that logging does not stall the device.
+  void add(TransferRecord r, std::function<double()> seconds);
+  // Reads every pending duration now, while whatever times them still exists.
+  void settle();
   std::vector<TransferRecord> records() const;
   // Sum of `bytes` per mechanism: how a user checks what a run moved.
   std::map<std::string, std::int64_t> bytes_by_mechanism() const;
 
  private:
+  void settle_locked() const;
   mutable std::mutex mutex_;
-  std::vector<TransferRecord> records_;
+  mutable std::vector<TransferRecord> records_;
+  mutable std::vector<std::pair<std::size_t, std::function<double()>>> pending_;  // index, clock
 };
 
 }  // namespace srcc

@@ -1,8 +1,10 @@
 #include "srcc/sweep/env_store.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "srcc/core/error.hpp"
 
@@ -23,13 +25,8 @@ ScratchDir::~ScratchDir() {
 }
 
 template <class T>
-EnvStore<T>::EnvStore(Kernels<T>& kernels, TransferLog& log, TierRule tier,
-                      std::string scratch_parent, std::string device)
-    : K_(kernels),
-      log_(log),
-      tier_(std::move(tier)),
-      parent_(std::move(scratch_parent)),
-      device_(std::move(device)) {}
+EnvStore<T>::EnvStore(Mover<T>& mover, TransferLog& log, TierRule tier, std::string scratch_parent)
+    : mover_(mover), log_(log), tier_(std::move(tier)), parent_(std::move(scratch_parent)) {}
 
 namespace {
 double since(std::chrono::steady_clock::time_point t0) {
@@ -49,32 +46,46 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
     entries_[{block, j}] = std::move(e);
     return;
   }
-  const std::string dt(dtype_name(dtype_of<T>));
   const auto sid = static_cast<std::int64_t>(j);
-  const auto bytes = static_cast<std::int64_t>(rows * cols * sizeof(T));
-  auto t0 = std::chrono::steady_clock::now();
-  std::vector<T> host = K_.download(env, rows * cols);
+  std::vector<T> host = mover_.down(env, rows * cols, "environment", sid);
   env.reset();
-  if (K_.moves_data())
-    log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kDeviceMove,
-              .source = device_, .target = "host", .dtype_from = dt, .dtype_to = dt,
-              .bytes = bytes, .seconds = since(t0)});
   if (e.tier == Tier::kHost) {
     e.host = std::move(host);
     entries_[{block, j}] = std::move(e);
     return;
   }
   if (!scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
-  t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   e.file = scratch_->path() / ("env-" + std::to_string(block) + "-" + std::to_string(j) + ".bin");
   std::FILE* f = std::fopen(e.file.c_str(), "wb");
   const bool ok = f && std::fwrite(host.data(), sizeof(T), host.size(), f) == host.size();
   if (f && std::fclose(f) != 0) throw ResourceError(e.file.string() + ": writing failed (disk full?)");
   if (!ok) throw ResourceError(e.file.string() + ": writing the spilled environment failed");
+  const std::string dt(dtype_name(dtype_of<T>));
   log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kFileWrite,
             .source = "host", .target = "scratch:" + e.file.string(), .dtype_from = dt,
-            .dtype_to = dt, .bytes = bytes, .seconds = since(t0)});
+            .dtype_to = dt, .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)),
+            .seconds = since(t0)});
   entries_[{block, j}] = std::move(e);
+}
+
+template <class T>
+std::vector<T> EnvStore<T>::read_rows(Entry& e, std::FILE* file, std::size_t j, std::size_t a0,
+                                      std::size_t count) {
+  if (!file)
+    return std::vector<T>(e.host.begin() + static_cast<std::ptrdiff_t>(a0 * e.cols),
+                          e.host.begin() + static_cast<std::ptrdiff_t>((a0 + count) * e.cols));
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<T> host(count * e.cols);
+  std::fseek(file, static_cast<long>(a0 * e.cols * sizeof(T)), SEEK_SET);
+  if (std::fread(host.data(), sizeof(T), host.size(), file) != host.size())
+    throw ResourceError(e.file.string() + ": reading the spilled environment failed");
+  const std::string dt(dtype_name(dtype_of<T>));
+  log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
+            .mechanism = mechanism::kFileRead, .source = "scratch:" + e.file.string(),
+            .target = "host", .dtype_from = dt, .dtype_to = dt,
+            .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
+  return host;
 }
 
 template <class T>
@@ -86,41 +97,27 @@ void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, s
     return;
   }
   batch = std::max<std::size_t>(batch, 1);
-  std::FILE* file = nullptr;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
   if (e.tier == Tier::kScratch) {
-    file = std::fopen(e.file.c_str(), "rb");
+    file.reset(std::fopen(e.file.c_str(), "rb"));
     if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
   }
-  const std::string dt(dtype_name(dtype_of<T>));
   const auto sid = static_cast<std::int64_t>(j);
+  auto upload = [&](std::size_t a0) {
+    return mover_.up(read_rows(e, file.get(), j, a0, std::min(batch, rows - a0)), "environment", sid);
+  };
+  // A device backend copies asynchronously: the next batch goes up while f computes on this
+  // one. On the host a second batch would only raise the peak, so there it is one at a time.
+  const bool ahead = mover_.kernels().moves_data();
+  Buffer<T> next = upload(0);
   for (std::size_t a0 = 0; a0 < rows; a0 += batch) {
-    const std::size_t count = std::min(batch, rows - a0);
-    const auto bytes = static_cast<std::int64_t>(count * e.cols * sizeof(T));
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<T> host;
-    if (file) {
-      host.resize(count * e.cols);
-      std::fseek(file, static_cast<long>(a0 * e.cols * sizeof(T)), SEEK_SET);
-      if (std::fread(host.data(), sizeof(T), host.size(), file) != host.size()) {
-        std::fclose(file);
-        throw ResourceError(e.file.string() + ": reading the spilled environment failed");
-      }
-      log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kFileRead,
-                .source = "scratch:" + e.file.string(), .target = "host", .dtype_from = dt,
-                .dtype_to = dt, .bytes = bytes, .seconds = since(t0)});
-    } else {
-      host.assign(e.host.begin() + static_cast<std::ptrdiff_t>(a0 * e.cols),
-                  e.host.begin() + static_cast<std::ptrdiff_t>((a0 + count) * e.cols));
-    }
-    t0 = std::chrono::steady_clock::now();
-    Buffer<T> b = K_.adopt(std::move(host));
-    if (K_.moves_data())
-      log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kDeviceMove,
-                .source = "host", .target = device_, .dtype_from = dt, .dtype_to = dt,
-                .bytes = bytes, .seconds = since(t0)});
-    f(b.data(), a0, count);
+    Buffer<T> cur = std::move(next);
+    const std::size_t after = a0 + batch;
+    if (ahead && after < rows) next = upload(after);
+    f(cur.data(), a0, std::min(batch, rows - a0));
+    cur.reset();
+    if (!ahead && after < rows) next = upload(after);
   }
-  if (file) std::fclose(file);
 }
 
 template <class T> void EnvStore<T>::release(std::size_t block, std::size_t j) {

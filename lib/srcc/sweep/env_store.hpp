@@ -3,6 +3,7 @@
 // backend memory, moved to host memory (GPU runs), or spilled to a raw file in the run's private
 // scratch directory; the last two are brought back in row batches. Every move is a row of the
 // transfer log.
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/plan/plan.hpp"
+#include "srcc/sweep/mover.hpp"
 
 namespace srcc {
 
@@ -32,13 +34,16 @@ class ScratchDir {
 template <class T> class EnvStore {
  public:
   using TierRule = std::function<Tier(std::size_t cut)>;  // where C_cut waits
-  EnvStore(Kernels<T>& kernels, TransferLog& log, TierRule tier, std::string scratch_parent,
-           std::string device);
+  // Device moves go through `mover`, file reads and writes are logged in `log`.
+  EnvStore(Mover<T>& mover, TransferLog& log, TierRule tier, std::string scratch_parent);
 
-  // Takes C_j (rows × cols) of sketch block `block`.
+  // Takes C_j (rows × cols) of sketch block `block`. On a device backend the copy to the host
+  // runs on the copy stream while the computation queued before this call goes on.
   void put(std::size_t block, std::size_t j, Buffer<T> env, std::size_t rows, std::size_t cols);
   // Calls f(pointer, first_row, count) over rows [0, rows) of C_j in batches of at most
-  // `batch` rows (all at once when it is in memory).
+  // `batch` rows (all at once when it is in memory). On a device backend the next batch is
+  // uploaded while f works on the current one, so two batches are on the device at once (the
+  // plan counts both).
   void for_rows(std::size_t block, std::size_t j, std::size_t rows, std::size_t batch,
                 const std::function<void(const T*, std::size_t, std::size_t)>& f);
   void release(std::size_t block, std::size_t j);
@@ -52,11 +57,14 @@ template <class T> class EnvStore {
     std::filesystem::path file;
     std::size_t rows = 0, cols = 0;
   };
-  Kernels<T>& K_;
+  // Rows [a0, a0 + count) of a spilled entry, read from its tier into host memory.
+  std::vector<T> read_rows(Entry& e, std::FILE* file, std::size_t j, std::size_t a0,
+                           std::size_t count);
+
+  Mover<T>& mover_;
   TransferLog& log_;
   TierRule tier_;
   std::string parent_;
-  std::string device_;
   std::unique_ptr<ScratchDir> scratch_;  // created on the first spill
   std::map<std::pair<std::size_t, std::size_t>, Entry> entries_;
 };

@@ -35,7 +35,7 @@ cdouble inner_product(const std::vector<Tensor<T>>& a, const std::vector<Tensor<
 }
 
 template <class T>
-double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b, Kernels<T>& K,
+double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b, Mover<T>& mover,
                 CountingGemm<T>& gemm) {
   const std::size_t n = a.size();
   std::vector<Tensor<T>> c;
@@ -58,7 +58,7 @@ double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b
     put(b[j], j == 0 ? 0 : x[kLegL], j + 1 == n ? 0 : x[kLegR], j == 0 ? T(-1) : T(1));
     c.push_back(std::move(t));
   }
-  right_canonicalize(c, K, gemm);
+  right_canonicalize(c, mover, gemm);
   double s = 0;
   for (const auto& v : c.front().data) s += std::norm(std::complex<double>(v));
   return std::sqrt(s);
@@ -73,14 +73,13 @@ template cdouble inner_product(const std::vector<Tensor<cfloat>>&,
 template cdouble inner_product(const std::vector<Tensor<cdouble>>&,
                                const std::vector<Tensor<cdouble>>&, Kernels<cdouble>&);
 
-template double distance(const std::vector<Tensor<float>>&, const std::vector<Tensor<float>>&,
-                         Kernels<float>&, CountingGemm<float>&);
-template double distance(const std::vector<Tensor<double>>&, const std::vector<Tensor<double>>&,
-                         Kernels<double>&, CountingGemm<double>&);
-template double distance(const std::vector<Tensor<cfloat>>&, const std::vector<Tensor<cfloat>>&,
-                         Kernels<cfloat>&, CountingGemm<cfloat>&);
-template double distance(const std::vector<Tensor<cdouble>>&,
-                         const std::vector<Tensor<cdouble>>&, Kernels<cdouble>&,
-                         CountingGemm<cdouble>&);
+#define SRCC_INSTANTIATE(T)                                                                   \
+  template double distance(const std::vector<Tensor<T>>&, const std::vector<Tensor<T>>&,      \
+                           Mover<T>&, CountingGemm<T>&);
+SRCC_INSTANTIATE(float)
+SRCC_INSTANTIATE(double)
+SRCC_INSTANTIATE(cfloat)
+SRCC_INSTANTIATE(cdouble)
+#undef SRCC_INSTANTIATE
 
 }  // namespace srcc

@@ -6,6 +6,7 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/sweep/counting_gemm.hpp"
+#include "srcc/sweep/mover.hpp"
 
 namespace srcc {
 
@@ -19,6 +20,6 @@ cdouble inner_product(const std::vector<Tensor<T>>& a, const std::vector<Tensor<
 // canonical form by QR, whose norm then sits in one core.
 template <class T>
 double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b,
-                Kernels<T>& kernels, CountingGemm<T>& gemm);
+                Mover<T>& mover, CountingGemm<T>& gemm);
 
 }  // namespace srcc

@@ -9,9 +9,9 @@
 namespace srcc {
 
 template <class T>
-RangeFinder<T>::RangeFinder(Kernels<T>& kernels, CountingGemm<T>& gemm, std::size_t rows,
-                            std::size_t max_columns)
-    : K_(kernels), gemm_(gemm), rows_(rows), max_(max_columns) {
+RangeFinder<T>::RangeFinder(Mover<T>& mover, CountingGemm<T>& gemm, std::size_t rows,
+                            std::size_t max_columns, std::int64_t site)
+    : mover_(mover), K_(mover.kernels()), gemm_(gemm), rows_(rows), max_(max_columns), site_(site) {
   q_ = K_.allocate(rows_ * std::min(rows_, max_));
   r_.assign(max_ * max_, T(0));
 }
@@ -31,14 +31,14 @@ template <class T> void RangeFinder<T>::add(Buffer<T> y, std::size_t b) {
             T(0), x.data(), k0);
       gemm_(Op::kNone, Op::kNone, b, rows_, k0, T(-1), x.data(), k0, q_.data(), rows_, T(1),
             y.data(), rows_);
-      const auto host = K_.download(x, b * k0);
+      const auto host = down(x, b * k0);
       for (std::size_t i = 0; i < k0 * b; ++i) proj[i] += host[i];
     }
   }
   const std::size_t kb = std::min(b, rows_ - k0);  // new orthonormal columns
   Buffer<T> rb = K_.allocate(kb * b);
   K_.qr(rows_, b, y.data(), rb.data());
-  auto rnew = K_.download(rb, kb * b);  // R'' (kb × b, column-major)
+  auto rnew = down(rb, kb * b);  // R'' (kb × b, column-major)
   if (k0 > 0) {
     // When the residual is at rounding level (the range is nearly complete) its QR returns
     // directions that are not orthogonal to Q. Project them out once more and re-factor:
@@ -50,8 +50,8 @@ template <class T> void RangeFinder<T>::add(Buffer<T> y, std::size_t b) {
           y.data(), rows_);
     Buffer<T> tb = K_.allocate(kb * kb);
     K_.qr(rows_, kb, y.data(), tb.data());
-    const auto ch = K_.download(c, kb * k0);  // C (k0 × kb, column-major)
-    const auto th = K_.download(tb, kb * kb);
+    const auto ch = down(c, kb * k0);  // C (k0 × kb, column-major)
+    const auto th = down(tb, kb * kb);
     std::vector<T> updated(kb * b, T(0));
     for (std::size_t col = 0; col < b; ++col)
       for (std::size_t m = 0; m < kb; ++m) {
@@ -93,9 +93,9 @@ template <class T> RangeEstimate RangeFinder<T>::estimate() {
   std::vector<T> square(k_ * k_);
   for (std::size_t c = 0; c < k_; ++c)
     for (std::size_t i = 0; i < k_; ++i) square[c * k_ + i] = i <= c ? r_[c * max_ + i] : T(0);
-  Buffer<T> inv = K_.adopt(std::move(square));
+  Buffer<T> inv = up(std::move(square));
   K_.upper_inverse(k_, inv.data());
-  const auto h = K_.download(inv, k_ * k_);
+  const auto h = down(inv, k_ * k_);
   double sum = 0;
   for (std::size_t i = 0; i < k_; ++i) {
     double row = 0;
@@ -118,7 +118,7 @@ Buffer<T> RangeFinder<T>::core(std::size_t cap, double cutoff, double tol, std::
   for (std::size_t c = 0; c < s_; ++c)
     for (std::size_t i = 0; i < k_; ++i) rk[c * k_ + i] = i <= c ? r_[c * max_ + i] : T(0);
   const std::size_t kk = std::min(k_, s_);
-  Buffer<T> a = K_.adopt(std::move(rk));
+  Buffer<T> a = up(std::move(rk));
   Buffer<T> u = K_.allocate(k_ * kk), vt = K_.allocate(kk * s_);
   std::vector<real_t<T>> sigma(kk);
   K_.svd(k_, s_, a.data(), u.data(), sigma.data(), vt.data());

@@ -7,6 +7,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/sweep/counting_gemm.hpp"
+#include "srcc/sweep/mover.hpp"
 
 namespace srcc {
 
@@ -17,9 +18,10 @@ struct RangeEstimate {
 
 template <class T> class RangeFinder {
  public:
-  // `rows` is the height of Y; at most `max_columns` columns will be added in all.
-  RangeFinder(Kernels<T>& kernels, CountingGemm<T>& gemm, std::size_t rows,
-              std::size_t max_columns);
+  // `rows` is the height of Y; at most `max_columns` columns will be added in all. The small
+  // factors it reads on the host move through `mover`, logged under `site`.
+  RangeFinder(Mover<T>& mover, CountingGemm<T>& gemm, std::size_t rows, std::size_t max_columns,
+              std::int64_t site = -1);
 
   // Appends `b` sketch columns, column-major rows × b (consumed). After the first block, a
   // block must not take the range past `rows` columns.
@@ -35,9 +37,16 @@ template <class T> class RangeFinder {
   Buffer<T> core(std::size_t cap, double cutoff, double tol, std::size_t& rank_out);
 
  private:
+  Buffer<T> up(std::vector<T>&& host) { return mover_.up(std::move(host), "range factor", site_); }
+  std::vector<T> down(const Buffer<T>& b, std::size_t n) {
+    return mover_.down(b, n, "range factor", site_);
+  }
+
+  Mover<T>& mover_;
   Kernels<T>& K_;
   CountingGemm<T>& gemm_;
   std::size_t rows_, max_;
+  std::int64_t site_;
   std::size_t s_ = 0, k_ = 0;
   Buffer<T> q_;            // column-major rows × max(k)
   std::vector<T> r_;       // host, column-major, ld = max_columns: k × s upper part used

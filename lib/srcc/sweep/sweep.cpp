@@ -61,21 +61,21 @@ template <class T> class Sweeper {
         K_(backend.kernels<T>()),
         gemm_(K_),
         device_(backend.name()),
+        mover_(K_, &log, device_),
         log_(log),
         reporter_(reporter),
         check_interrupt_(check_interrupt),
         n_(st_.length()),
         k_(st_.depth()),
-        store_(K_, log, tier_rule(plan), plan ? plan->budgets.scratch_dir : std::string(),
-               backend.name()) {
+        store_(mover_, log, tier_rule(plan), plan ? plan->budgets.scratch_dir : std::string()) {
     for (Backend* b : extra) {
       Extra e;
       e.K = &b->kernels<T>();
       e.name = b->name();
       e.gemm = std::make_unique<CountingGemm<T>>(*e.K);
-      e.store = std::make_unique<EnvStore<T>>(*e.K, log, tier_rule(plan),
-                                              plan ? plan->budgets.scratch_dir : std::string(),
-                                              e.name);
+      e.mover = std::make_unique<Mover<T>>(*e.K, &log, e.name);
+      e.store = std::make_unique<EnvStore<T>>(*e.mover, log, tier_rule(plan),
+                                              plan ? plan->budgets.scratch_dir : std::string());
       extra_.push_back(std::move(e));
     }
   }
@@ -106,6 +106,7 @@ template <class T> class Sweeper {
     out.capped_cuts = capped_;
     out.flops = gemm_.flops();
     for (const auto& e : extra_) out.flops += e.gemm->flops();
+    log_.settle();  // copies timed on a device: read their clocks while the device is here
     return out;
   }
 
@@ -116,18 +117,19 @@ template <class T> class Sweeper {
     Kernels<T>* K = nullptr;
     std::string name;
     std::unique_ptr<CountingGemm<T>> gemm;
+    std::unique_ptr<Mover<T>> mover;
     std::unique_ptr<EnvStore<T>> store;
   };
   struct Ctx {
     Kernels<T>& K;
     CountingGemm<T>& gemm;
+    Mover<T>& mover;
     EnvStore<T>& store;
-    const std::string& name;
   };
   Ctx ctx(std::size_t d) {
-    if (d == 0) return {K_, gemm_, store_, device_};
+    if (d == 0) return {K_, gemm_, mover_, store_};
     auto& e = extra_[d - 1];
-    return {*e.K, *e.gemm, *e.store, e.name};
+    return {*e.K, *e.gemm, *e.mover, *e.store};
   }
   static typename EnvStore<T>::TierRule tier_rule(const Plan* plan) {
     return [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; };
@@ -167,20 +169,10 @@ template <class T> class Sweeper {
     return st_.layers[layer].kind == TrainKind::kMps ? "mps site" : "mpo site";
   }
 
-  // Hands host data to the backend, logging a device move where the backend copies it.
+  // Hands host data to device d's backend (a logged device move where it copies).
   Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j,
                   std::size_t d = 0) {
-    Ctx c = ctx(d);
-    const auto bytes = static_cast<std::int64_t>(host.size() * sizeof(T));
-    const auto t0 = Clock::now();
-    Buffer<T> b = c.K.adopt(std::move(host));
-    if (c.K.moves_data()) {
-      const std::string dt(dtype_name(dtype_of<T>));
-      log_.add({.what = what, .site = static_cast<std::int64_t>(j),
-                .mechanism = mechanism::kDeviceMove, .source = "host", .target = c.name,
-                .dtype_from = dt, .dtype_to = dt, .bytes = bytes, .seconds = since(t0)});
-    }
-    return b;
+    return ctx(d).mover.up(std::move(host), what, static_cast<std::int64_t>(j));
   }
 
   Buffer<T> form(std::size_t layer, std::size_t j, SiteForm f, std::size_t d = 0) {
@@ -188,15 +180,8 @@ template <class T> class Sweeper {
   }
 
   Tensor<T> fetch_core(const Buffer<T>& b, Shape shape, std::size_t j) {
-    const auto t0 = Clock::now();
     Tensor<T> core(std::move(shape));
-    core.data = K_.download(b, core.size());
-    const std::string dt(dtype_name(dtype_of<T>));
-    log_.add({.what = "result site", .site = static_cast<std::int64_t>(j),
-              .mechanism = K_.moves_data() ? mechanism::kDeviceMove : mechanism::kHostCopy,
-              .source = device_ == "cpu" ? "host" : device_, .target = "host",
-              .dtype_from = dt, .dtype_to = dt, .bytes = static_cast<std::int64_t>(core.bytes()),
-              .seconds = since(t0)});
+    core.data = mover_.fetch(b, core.size(), "result site", static_cast<std::int64_t>(j));
     return core;
   }
 
@@ -392,20 +377,10 @@ template <class T> class Sweeper {
     return y;
   }
 
-  // Device → host copy with its log row (where the backend moves data).
+  // Device d → host copy (a logged device move where the backend copies).
   std::vector<T> download(const Buffer<T>& b, std::size_t n, const std::string& what,
                           std::size_t j, std::size_t d = 0) {
-    Ctx c = ctx(d);
-    const auto t0 = Clock::now();
-    std::vector<T> host = c.K.download(b, n);
-    if (c.K.moves_data()) {
-      const std::string dt(dtype_name(dtype_of<T>));
-      log_.add({.what = what, .site = static_cast<std::int64_t>(j),
-                .mechanism = mechanism::kDeviceMove, .source = c.name, .target = "host",
-                .dtype_from = dt, .dtype_to = dt,
-                .bytes = static_cast<std::int64_t>(n * sizeof(T)), .seconds = since(t0)});
-    }
-    return host;
+    return ctx(d).mover.down(b, n, what, static_cast<std::int64_t>(j));
   }
 
   // Grows the range of cut j's sketch: all of block 0 in fixed mode; blocks until the
@@ -495,7 +470,7 @@ template <class T> class Sweeper {
       std::size_t cap = std::min(rows, nl);
       if (opt_.sketch_columns() > 0) cap = std::min(cap, opt_.sketch_columns());
       const std::size_t max_cols = opt_.tolerance_mode() ? cap : blocks_[0].columns;
-      RangeFinder<T> finder(K_, gemm_, rows, max_cols);
+      RangeFinder<T> finder(mover_, gemm_, rows, max_cols, static_cast<std::int64_t>(j));
       const RangeEstimate est = find_range(finder, j, z, rows, cap);
       std::size_t rank = 0;
       Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank);
@@ -531,7 +506,7 @@ template <class T> class Sweeper {
   void final_truncation(SweepResult<T>& out) {
     const auto t0 = Clock::now();
     const auto discarded =
-        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, K_, gemm_);
+        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, mover_, gemm_);
     for (std::size_t j = 0; j < discarded.size(); ++j) {
       // The estimate of cut j (stored at site j+1) now also holds what the truncation removed.
       auto& s = out.sites[j + 1];
@@ -584,6 +559,7 @@ template <class T> class Sweeper {
   Kernels<T>& K_;
   CountingGemm<T> gemm_;
   std::string device_;
+  Mover<T> mover_;
   TransferLog& log_;
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;

@@ -8,32 +8,38 @@
 
 namespace srcc {
 
+namespace {
+std::int64_t site(std::size_t j) { return static_cast<std::int64_t>(j); }
+}  // namespace
+
 template <class T>
-void right_canonicalize(std::vector<Tensor<T>>& cores, Kernels<T>& K, CountingGemm<T>& gemm) {
+void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm) {
+  auto& K = mover.kernels();
   const std::size_t n = cores.size();
   // Right to left: core j = L · Q with orthonormal rows; L moves into core j−1.
   for (std::size_t j = n; j-- > 1;) {
     auto& c = cores[j];
     const std::size_t l = c.shape[kLegL], rud = c.size() / l, kq = std::min(l, rud);
-    Buffer<T> q = K.adopt(std::move(c.data));  // row-major [l, rud] = column-major rud × l
+    Buffer<T> q = mover.up(std::move(c.data), "result site", site(j));  // row-major [l, rud] = column-major rud × l
     Buffer<T> rf = K.allocate(kq * l);
     K.qr(rud, l, q.data(), rf.data());
-    c.data = K.download(q, kq * rud);
+    c.data = mover.down(q, kq * rud, "result site", site(j));
     c.shape[kLegL] = kq;
     auto& prev = cores[j - 1];
     const std::size_t pl = prev.shape[kLegL], ud = prev.shape[kLegU] * prev.shape[kLegD];
-    Buffer<T> pb = K.adopt(std::move(prev.data));
+    Buffer<T> pb = mover.up(std::move(prev.data), "result site", site(j - 1));
     Buffer<T> out = K.allocate(pl * kq * ud);
     gemm(Op::kTrans, Op::kNone, kq, ud, l, T(1), rf.data(), kq, 0, pb.data(), ud, l * ud, T(0),
          out.data(), ud, kq * ud, pl);
-    prev.data = K.download(out, pl * kq * ud);
+    prev.data = mover.down(out, pl * kq * ud, "result site", site(j - 1));
     prev.shape[kLegR] = kq;
   }
 }
 
 template <class T>
 std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
-                                   double tol, Kernels<T>& K, CountingGemm<T>& gemm) {
+                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm) {
+  auto& K = mover.kernels();
   const std::size_t n = cores.size();
   std::vector<double> discarded(n > 0 ? n - 1 : 0, 0.0);
   double norm = 0;
@@ -42,7 +48,7 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
     auto& c = cores[j];
     const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
     const std::size_t m = l * ud, kk = std::min(m, r);
-    Buffer<T> in = K.adopt(std::move(c.data));
+    Buffer<T> in = mover.up(std::move(c.data), "result site", site(j));
     Buffer<T> a = K.allocate(m * r);  // (r, l, u, d) row-major = [(l u d) × r] column-major
     K.swap_axes(1, l, 1, r, ud, in.data(), a.data());
     Buffer<T> u = K.allocate(m * kk), vt = K.allocate(kk * r);
@@ -59,27 +65,27 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
     // Core j: U[:, :rank] read row-major is (rank, l, u, d); reorder to (l, rank, u, d).
     Buffer<T> left = K.allocate(l * rank * ud);
     K.swap_axes(1, rank, 1, l, ud, u.data(), left.data());
-    c.data = K.download(left, l * rank * ud);
+    c.data = mover.down(left, l * rank * ud, "result site", site(j));
     c.shape = {l, rank, c.shape[kLegU], c.shape[kLegD]};
     // Core j+1 ← diag(σ[:rank]) · V*[:rank, :] · core j+1.
     auto& next = cores[j + 1];
     const std::size_t rest = next.size() / r;
-    Buffer<T> nb = K.adopt(std::move(next.data));
+    Buffer<T> nb = mover.up(std::move(next.data), "result site", site(j + 1));
     Buffer<T> out = K.allocate(rank * rest);
     gemm(Op::kTrans, Op::kNone, rank, rest, r, T(1), vt.data(), kk, nb.data(), rest, T(0),
          out.data(), rest);
     for (std::size_t i = 0; i < rank; ++i) K.scale(rest, sigma[i], out.data() + i * rest);
-    next.data = K.download(out, rank * rest);
+    next.data = mover.down(out, rank * rest, "result site", site(j + 1));
     next.shape[kLegL] = rank;
   }
-  right_canonicalize(cores, K, gemm);
+  right_canonicalize(cores, mover, gemm);
   return discarded;
 }
 
 #define SRCC_INSTANTIATE(T)                                                                  \
-  template void right_canonicalize(std::vector<Tensor<T>>&, Kernels<T>&, CountingGemm<T>&);  \
+  template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&);    \
   template std::vector<double> truncate_train(std::vector<Tensor<T>>&, std::size_t, double, \
-                                              double, Kernels<T>&, CountingGemm<T>&);
+                                              double, Mover<T>&, CountingGemm<T>&);
 SRCC_INSTANTIATE(float)
 SRCC_INSTANTIATE(double)
 SRCC_INSTANTIATE(cfloat)

@@ -8,18 +8,19 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/sweep/counting_gemm.hpp"
+#include "srcc/sweep/mover.hpp"
 
 namespace srcc {
 
 // Makes cores 1 … n−1 right-orthonormal (right-to-left QR sweep), moving the norm to core 0.
-// The train it represents is unchanged.
+// The train it represents is unchanged. Cores move to the backend and back through `mover`.
 template <class T>
-void right_canonicalize(std::vector<Tensor<T>>& cores, Kernels<T>& kernels, CountingGemm<T>& gemm);
+void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm);
 
 // Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
 // sites j and j+1), the discarded Frobenius norm relative to the train's norm.
 template <class T>
 std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
-                                   double tol, Kernels<T>& kernels, CountingGemm<T>& gemm);
+                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm);
 
 }  // namespace srcc

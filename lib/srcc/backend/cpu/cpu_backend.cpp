@@ -167,12 +167,12 @@ template <class T> class CpuKernels final : public Kernels<T> {
                                         [](T* q) { ::operator delete(q, kAlign); }),
                      n);
   }
-  Buffer<T> adopt(std::vector<T>&& host) override {
+  Buffer<T> adopt(std::vector<T>&& host, CopyClock* /*clock: nothing is copied*/) override {
     auto owner = std::make_shared<std::vector<T>>(std::move(host));
     const std::size_t n = owner->size();
     return Buffer<T>(std::shared_ptr<T>(owner, owner->data()), n);
   }
-  std::vector<T> download(const Buffer<T>& b, std::size_t n) override {
+  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* /*clock*/) override {
     return std::vector<T>(b.data(), b.data() + n);
   }
   bool moves_data() const override { return false; }

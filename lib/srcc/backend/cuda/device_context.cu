@@ -1,0 +1,231 @@
+#include "srcc/backend/cuda/device_context.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "srcc/backend/cuda/cuda_check.hpp"
+#include "srcc/core/error.hpp"
+
+namespace srcc::cuda {
+
+struct MoveEvents {
+  int device;
+  cudaEvent_t start = nullptr, end = nullptr;
+  explicit MoveEvents(int d) : device(d) {
+    check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+    check_cuda(cudaEventCreate(&end), "cudaEventCreate");
+  }
+  ~MoveEvents() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(end);
+  }
+  MoveEvents(const MoveEvents&) = delete;
+  MoveEvents& operator=(const MoveEvents&) = delete;
+};
+
+namespace {
+
+CopyClock clock_of(std::shared_ptr<MoveEvents> ev) {
+  return [ev = std::move(ev)]() -> double {
+    check_cuda(cudaSetDevice(ev->device), "cudaSetDevice");
+    check_cuda(cudaEventSynchronize(ev->end), "cudaEventSynchronize (copy timing)");
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, ev->start, ev->end), "cudaEventElapsedTime");
+    return static_cast<double>(ms) / 1000.0;
+  };
+}
+
+}  // namespace
+
+DeviceContext::DeviceContext(int device, std::size_t budget) : device_(device), budget_(budget) {
+  use();
+  check_cuda(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (compute)");
+  check_cuda(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (copy)");
+  check_cuda(cudaEventCreateWithFlags(&compute_tail_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  check_cublas(cublasCreate(&blas_), "cublasCreate");
+  check_cublas(cublasSetStream(blas_, compute_), "cublasSetStream");
+  check_cusolver(cusolverDnCreate(&solver_), "cusolverDnCreate");
+  check_cusolver(cusolverDnSetStream(solver_, compute_), "cusolverDnSetStream");
+  // Freed blocks are kept for reuse up to the budget (4 GiB without one). A block is really
+  // freed only when the device is idle, so no queued kernel can still be using it.
+  cache_ = std::make_unique<BlockCache>(budget > 0 ? budget : std::size_t{4} << 30,
+                                        [device](void* p, std::size_t) {
+                                          cudaSetDevice(device);
+                                          cudaDeviceSynchronize();
+                                          cudaFree(p);
+                                        });
+}
+
+DeviceContext::~DeviceContext() {
+  // Teardown runs on error paths too: release what can be released, report nothing.
+  cudaSetDevice(device_);
+  cudaStreamSynchronize(copy_);
+  cudaStreamSynchronize(compute_);
+  uploads_.clear();
+  cache_.reset();
+  for (auto& s : slots_) {
+    if (s.host) cudaFreeHost(s.host);
+    if (s.free) cudaEventDestroy(s.free);
+  }
+  if (solver_) cusolverDnDestroy(solver_);
+  if (blas_) cublasDestroy(blas_);
+  if (compute_tail_) cudaEventDestroy(compute_tail_);
+  if (copy_) cudaStreamDestroy(copy_);
+  if (compute_) cudaStreamDestroy(compute_);
+}
+
+void DeviceContext::use() const { check_cuda(cudaSetDevice(device_), "cudaSetDevice"); }
+
+void DeviceContext::note_live(std::size_t live) {
+  std::size_t old = peak_.load();
+  while (live > old && !peak_.compare_exchange_weak(old, live)) {
+  }
+}
+
+void* DeviceContext::allocate(std::size_t bytes) {
+  if (void* p = cache_->take(bytes)) {
+    note_live(live_ += bytes);
+    return p;
+  }
+  const std::size_t live = live_.load();
+  if (budget_ > 0 && live + cache_->cached() + bytes > budget_)
+    cache_->shrink(budget_ > live + bytes ? budget_ - live - bytes : 0);
+  if (budget_ > 0 && live + bytes > budget_)
+    throw ResourceError("device memory: " + std::to_string(live + bytes) + " bytes needed on cuda:" +
+                        std::to_string(device_) + ", --gpu-memory allows " + std::to_string(budget_));
+  void* p = nullptr;
+  cudaError_t e = cudaMalloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    // Other processes may hold memory the default budget counted on: give back the cache and
+    // try once more before reporting it as a budget problem.
+    cudaGetLastError();
+    cache_->shrink(0);
+    e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      throw ResourceError("device memory: cudaMalloc of " + std::to_string(bytes) +
+                          " bytes failed on cuda:" + std::to_string(device_) + " with " +
+                          std::to_string(live) +
+                          " bytes in use; lower --gpu-memory so that the plan spills more");
+    }
+  }
+  check_cuda(e, "cudaMalloc");
+  note_live(live_ += bytes);
+  return p;
+}
+
+void DeviceContext::release(void* p, std::size_t bytes) {
+  {
+    // Memory an upload is still filling must not be handed out again before the upload ends:
+    // from here on the compute stream (which every reuse is ordered after) waits for it.
+    std::lock_guard lock(moves_);
+    const char* c = static_cast<const char*>(p);
+    for (auto it = uploads_.begin(); it != uploads_.end();) {
+      if (it->begin < c + bytes && c < it->begin + it->bytes) {
+        // Called from buffer deleters, also while an error unwinds: it must not throw. A
+        // failure here is a failed device, which the next checked call reports.
+        cudaStreamWaitEvent(compute_, it->events->end, 0);
+        it = uploads_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  live_ -= bytes;
+  cache_->give(p, bytes);
+}
+
+DeviceContext::Slot& DeviceContext::next_slot() {
+  Slot& s = slots_[slot_turn_++ % slots_.size()];
+  if (!s.host) {
+    check_cuda(cudaHostAlloc(&s.host, kStageBytes, cudaHostAllocDefault), "cudaHostAlloc (staging buffer)");
+    check_cuda(cudaEventCreateWithFlags(&s.free, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  }
+  // The DMA that last used this slot has to be over before the host touches it again.
+  check_cuda(cudaEventSynchronize(s.free), "cudaEventSynchronize (staging buffer)");
+  return s;
+}
+
+std::shared_ptr<MoveEvents> DeviceContext::start_move() {
+  auto ev = std::make_shared<MoveEvents>(device_);
+  check_cuda(cudaEventRecord(compute_tail_, compute_), "cudaEventRecord");
+  check_cuda(cudaStreamWaitEvent(copy_, compute_tail_, 0), "cudaStreamWaitEvent");
+  check_cuda(cudaEventRecord(ev->start, copy_), "cudaEventRecord");
+  return ev;
+}
+
+void DeviceContext::wait_for(const InFlight& f) {
+  check_cuda(cudaStreamWaitEvent(compute_, f.events->end, 0), "cudaStreamWaitEvent");
+}
+
+CopyClock DeviceContext::upload(void* dst, const void* src, std::size_t bytes) {
+  use();
+  std::lock_guard lock(moves_);
+  auto ev = start_move();
+  const char* from = static_cast<const char*>(src);
+  char* to = static_cast<char*>(dst);
+  for (std::size_t off = 0; off < bytes; off += kStageBytes) {
+    const std::size_t len = std::min(kStageBytes, bytes - off);
+    Slot& s = next_slot();
+    std::memcpy(s.host, from + off, len);
+    check_cuda(cudaMemcpyAsync(to + off, s.host, len, cudaMemcpyHostToDevice, copy_),
+               "cudaMemcpyAsync (host to device)");
+    check_cuda(cudaEventRecord(s.free, copy_), "cudaEventRecord");
+  }
+  check_cuda(cudaEventRecord(ev->end, copy_), "cudaEventRecord");
+  if (bytes > 0) uploads_.push_back({static_cast<const char*>(dst), bytes, ev});
+  return clock_of(std::move(ev));
+}
+
+CopyClock DeviceContext::download(void* dst, const void* src, std::size_t bytes) {
+  use();
+  std::lock_guard lock(moves_);
+  auto ev = start_move();
+  const char* from = static_cast<const char*>(src);
+  char* to = static_cast<char*>(dst);
+  struct Chunk {
+    Slot* slot;
+    std::size_t off, len;
+  };
+  // While the DMA engine fills one slot the host empties the other.
+  auto drain = [&](const Chunk& c) {
+    check_cuda(cudaEventSynchronize(c.slot->free), "cudaEventSynchronize (device to host)");
+    std::memcpy(to + c.off, c.slot->host, c.len);
+  };
+  std::optional<Chunk> previous;
+  for (std::size_t off = 0; off < bytes; off += kStageBytes) {
+    const std::size_t len = std::min(kStageBytes, bytes - off);
+    Slot& s = next_slot();
+    check_cuda(cudaMemcpyAsync(s.host, from + off, len, cudaMemcpyDeviceToHost, copy_),
+               "cudaMemcpyAsync (device to host)");
+    check_cuda(cudaEventRecord(s.free, copy_), "cudaEventRecord");
+    if (previous) drain(*previous);
+    previous = Chunk{&s, off, len};
+  }
+  check_cuda(cudaEventRecord(ev->end, copy_), "cudaEventRecord");
+  if (previous) drain(*previous);
+  return clock_of(std::move(ev));
+}
+
+void DeviceContext::await(const void* p) {
+  if (!p) return;
+  std::lock_guard lock(moves_);
+  if (uploads_.empty()) return;
+  const char* c = static_cast<const char*>(p);
+  for (auto it = uploads_.begin(); it != uploads_.end();) {
+    if (c >= it->begin && c < it->begin + it->bytes) {
+      wait_for(*it);
+      it = uploads_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void DeviceContext::finish_compute() {
+  check_cuda(cudaStreamSynchronize(compute_), "cudaStreamSynchronize (compute)");
+}
+
+}  // namespace srcc::cuda

@@ -1,0 +1,95 @@
+#pragma once
+// One CUDA device as the backend drives it. Two streams: the compute stream runs cuBLAS,
+// cuSOLVER and the element-wise kernels in order; the copy stream runs host <-> device moves,
+// so that an upload or a spill proceeds while the compute stream works. Host data passes
+// through two page-locked staging buffers used in turn (the host fills one while the DMA engine
+// drains the other), and every move is timed with CUDA events on the copy stream.
+//
+// Ordering between the streams, which is what makes this safe:
+//  - a move starts after all compute queued before it (its memory may have been freed by that
+//    compute and handed out again by the pool, or it may be a result still being computed);
+//  - compute waits for an upload only when it first touches the uploaded memory (`await`), or
+//    when that memory is released, so uploads queued ahead overlap the work before them.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/backend/block_cache.hpp"
+
+namespace srcc::cuda {
+
+// Start and end events of one move on the copy stream.
+struct MoveEvents;
+
+class DeviceContext {
+ public:
+  // budget = 0: no limit on device memory.
+  DeviceContext(int device, std::size_t budget);
+  ~DeviceContext();
+  DeviceContext(const DeviceContext&) = delete;
+  DeviceContext& operator=(const DeviceContext&) = delete;
+
+  int device() const { return device_; }
+  cublasHandle_t blas() const { return blas_; }
+  cusolverDnHandle_t solver() const { return solver_; }
+  cudaStream_t compute() const { return compute_; }
+  // Several devices may be driven from one thread: every entry point selects its own.
+  void use() const;
+
+  // Device memory within the budget (ResourceError naming the bytes beyond it).
+  void* allocate(std::size_t bytes);
+  void release(void* p, std::size_t bytes);
+  std::size_t peak() const { return peak_.load(); }
+
+  // Queues a copy of `bytes` from host memory to `dst` on the copy stream and returns once the
+  // host memory is no longer needed (all of it staged). Compute touching `dst` later waits for
+  // it through await().
+  CopyClock upload(void* dst, const void* src, std::size_t bytes);
+  // Copies `bytes` from `src` to host memory after all compute queued so far; returns when the
+  // data is there.
+  CopyClock download(void* dst, const void* src, std::size_t bytes);
+  // Makes the compute stream wait for an upload still in flight into memory holding `p`.
+  void await(const void* p);
+  // Blocks until the compute stream has finished everything queued.
+  void finish_compute();
+
+ private:
+  struct Slot {
+    void* host = nullptr;       // page-locked, kStageBytes
+    cudaEvent_t free = nullptr;  // recorded after the last DMA that used the slot
+  };
+  struct InFlight {
+    const char* begin;
+    std::size_t bytes;
+    std::shared_ptr<MoveEvents> events;
+  };
+  static constexpr std::size_t kStageBytes = std::size_t{16} << 20;
+
+  Slot& next_slot();
+  std::shared_ptr<MoveEvents> start_move();  // after the compute queued so far
+  void wait_for(const InFlight& f);
+  void note_live(std::size_t live);
+
+  int device_;
+  std::size_t budget_;
+  cudaStream_t compute_ = nullptr, copy_ = nullptr;
+  cublasHandle_t blas_ = nullptr;
+  cusolverDnHandle_t solver_ = nullptr;
+  cudaEvent_t compute_tail_ = nullptr;
+  std::array<Slot, 2> slots_{};
+  std::size_t slot_turn_ = 0;
+  std::mutex moves_;              // staging slots and in-flight uploads
+  std::vector<InFlight> uploads_;  // not yet awaited by the compute stream
+  std::atomic<std::size_t> live_{0}, peak_{0};
+  std::unique_ptr<BlockCache> cache_;  // freed blocks for reuse, within the budget
+};
+
+}  // namespace srcc::cuda

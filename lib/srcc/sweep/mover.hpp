@@ -1,0 +1,85 @@
+#pragma once
+// One backend's kernels together with the transfer log of what moves in and out of them: every
+// host -> device and device -> host copy the sweep makes goes through here, so each is a row of
+// /log/transfers. Device backends time their copies on the device (CopyClock); the row then
+// reads that time when the log is settled, and the copy overlaps the work queued after it.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/core/dtype.hpp"
+#include "srcc/log/transfer_log.hpp"
+
+namespace srcc {
+
+template <class T> class Mover {
+ public:
+  // `log` may be null (nothing is recorded); `device` names the backend in the log ("cuda:0").
+  Mover(Kernels<T>& kernels, TransferLog* log, std::string device)
+      : K_(kernels), log_(log), device_(std::move(device)) {}
+
+  Kernels<T>& kernels() { return K_; }
+  const std::string& device() const { return device_; }
+
+  // Host data into backend memory (site = -1 where no site applies).
+  Buffer<T> up(std::vector<T>&& host, const std::string& what, std::int64_t site) {
+    const auto bytes = static_cast<std::int64_t>(host.size() * sizeof(T));
+    const auto t0 = Clock::now();
+    CopyClock clock;
+    Buffer<T> b = K_.adopt(std::move(host), &clock);
+    if (K_.moves_data()) note(what, site, "host", device_, mechanism::kDeviceMove, bytes, t0, std::move(clock));
+    return b;
+  }
+
+  // The first n elements of b back in host memory.
+  std::vector<T> down(const Buffer<T>& b, std::size_t n, const std::string& what,
+                      std::int64_t site) {
+    return down_as(b, n, what, site, false);
+  }
+
+  // Like down() for data that leaves the computation for good (result cores): on a host
+  // backend the copy out of its memory is logged too, as a host copy.
+  std::vector<T> fetch(const Buffer<T>& b, std::size_t n, const std::string& what,
+                       std::int64_t site) {
+    return down_as(b, n, what, site, true);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  std::vector<T> down_as(const Buffer<T>& b, std::size_t n, const std::string& what,
+                         std::int64_t site, bool log_host_copy) {
+    const auto t0 = Clock::now();
+    CopyClock clock;
+    std::vector<T> host = K_.download(b, n, &clock);
+    const auto bytes = static_cast<std::int64_t>(n * sizeof(T));
+    if (K_.moves_data())
+      note(what, site, device_, "host", mechanism::kDeviceMove, bytes, t0, std::move(clock));
+    else if (log_host_copy)
+      note(what, site, "host", "host", mechanism::kHostCopy, bytes, t0, {});
+    return host;
+  }
+
+  void note(const std::string& what, std::int64_t site, const std::string& source,
+            const std::string& target, const char* how, std::int64_t bytes,
+            Clock::time_point t0, CopyClock clock) {
+    if (!log_) return;
+    const std::string dt(dtype_name(dtype_of<T>));
+    TransferRecord r{.what = what, .site = site, .mechanism = how, .source = source,
+                     .target = target, .dtype_from = dt, .dtype_to = dt, .bytes = bytes,
+                     .seconds = std::chrono::duration<double>(Clock::now() - t0).count()};
+    if (clock)
+      log_->add(std::move(r), std::move(clock));
+    else
+      log_->add(std::move(r));
+  }
+
+  Kernels<T>& K_;
+  TransferLog* log_;
+  std::string device_;
+};
+
+}  // namespace srcc
