@@ -105,6 +105,36 @@ TEST(DeviceTiers, SweepThroughEveryTierMatchesTheCpu) {
   EXPECT_GT((moves["file read:scratch>host"]), 0);
 }
 
+// Site forms go to the device ahead of the step that uses them; none is uploaded twice or
+// skipped, and every other move (range factors, result cores) is logged as well.
+TEST(DeviceMoves, EachSiteUploadedOncePerSweepAndEveryMoveLogged) {
+  const auto data = make_stack<cdouble>(product());
+  FakeDevice device(0);
+  TransferLog log;
+  SilentReporter reporter;
+  MemorySiteSource<cdouble> source(data.sites);
+  const auto result = run_sweep(data.stack, source, options(), device, log, reporter, [] {}, nullptr);
+  const std::size_t n = 40, k = 2;
+  std::vector<int> uploads(n, 0), results(n, 0);
+  int factors = 0;
+  for (const auto& r : log.records()) {
+    if (r.mechanism != mechanism::kDeviceMove) continue;
+    if (r.what == "mpo site" || r.what == "mps site") {
+      EXPECT_EQ(r.target, "fake:0");
+      ++uploads.at(static_cast<std::size_t>(r.site));
+    }
+    if (r.what == "result site") ++results.at(static_cast<std::size_t>(r.site));
+    if (r.what == "range factor") ++factors;
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    // Left sweep: sites 0 … n−2; right sweep: every site; each time all k layers.
+    EXPECT_EQ(uploads[j], static_cast<int>(j + 1 < n ? 2 * k : k)) << "site " << j;
+    EXPECT_EQ(results[j], 1) << "site " << j;
+  }
+  EXPECT_GT(factors, 0);
+  EXPECT_EQ(result.cores.size(), n);
+}
+
 TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
   const auto data = make_stack<cdouble>(product());
   auto cpu = make_cpu_backend(1);

@@ -155,7 +155,8 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
         sp.right_batch = s;
         sp.right_peak = fixed;
       } else {
-        const std::size_t per = std::max<std::size_t>(shapes[j].env_row * e, 1);
+        // On a device the next batch is uploaded while this one is used: two at a time.
+        const std::size_t per = std::max<std::size_t>(shapes[j].env_row * e * (on_device ? 2 : 1), 1);
         sp.right_batch = budget > fixed ? std::min(s, (budget - fixed) / per) : 0;
         sp.right_peak = fixed + std::max<std::size_t>(sp.right_batch, 1) * per;
         if (sp.right_batch == 0) ok = false;

@@ -65,6 +65,7 @@ DeviceContext::~DeviceContext() {
   cudaStreamSynchronize(compute_);
   uploads_.clear();
   cache_.reset();
+  for (auto& [block, ev] : released_) cudaEventDestroy(ev);
   for (auto& s : slots_) {
     if (s.host) cudaFreeHost(s.host);
     if (s.free) cudaEventDestroy(s.free);
@@ -132,6 +133,10 @@ void DeviceContext::release(void* p, std::size_t bytes) {
         ++it;
       }
     }
+    // Where the compute stream stands now: an upload into this block, once reused, waits for it.
+    cudaEvent_t& ev = released_[p];
+    if (!ev) cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (ev) cudaEventRecord(ev, compute_);
   }
   live_ -= bytes;
   cache_->give(p, bytes);
@@ -148,10 +153,14 @@ DeviceContext::Slot& DeviceContext::next_slot() {
   return s;
 }
 
-std::shared_ptr<MoveEvents> DeviceContext::start_move() {
+std::shared_ptr<MoveEvents> DeviceContext::start_move(bool after_compute, const void* dst) {
   auto ev = std::make_shared<MoveEvents>(device_);
-  check_cuda(cudaEventRecord(compute_tail_, compute_), "cudaEventRecord");
-  check_cuda(cudaStreamWaitEvent(copy_, compute_tail_, 0), "cudaStreamWaitEvent");
+  if (after_compute) {
+    check_cuda(cudaEventRecord(compute_tail_, compute_), "cudaEventRecord");
+    check_cuda(cudaStreamWaitEvent(copy_, compute_tail_, 0), "cudaStreamWaitEvent");
+  } else if (auto it = released_.find(dst); it != released_.end()) {
+    check_cuda(cudaStreamWaitEvent(copy_, it->second, 0), "cudaStreamWaitEvent");
+  }
   check_cuda(cudaEventRecord(ev->start, copy_), "cudaEventRecord");
   return ev;
 }
@@ -163,7 +172,7 @@ void DeviceContext::wait_for(const InFlight& f) {
 CopyClock DeviceContext::upload(void* dst, const void* src, std::size_t bytes) {
   use();
   std::lock_guard lock(moves_);
-  auto ev = start_move();
+  auto ev = start_move(false, dst);
   const char* from = static_cast<const char*>(src);
   char* to = static_cast<char*>(dst);
   for (std::size_t off = 0; off < bytes; off += kStageBytes) {
@@ -182,7 +191,7 @@ CopyClock DeviceContext::upload(void* dst, const void* src, std::size_t bytes) {
 CopyClock DeviceContext::download(void* dst, const void* src, std::size_t bytes) {
   use();
   std::lock_guard lock(moves_);
-  auto ev = start_move();
+  auto ev = start_move(true, nullptr);
   const char* from = static_cast<const char*>(src);
   char* to = static_cast<char*>(dst);
   struct Chunk {

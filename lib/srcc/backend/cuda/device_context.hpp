@@ -6,16 +6,19 @@
 // drains the other), and every move is timed with CUDA events on the copy stream.
 //
 // Ordering between the streams, which is what makes this safe:
-//  - a move starts after all compute queued before it (its memory may have been freed by that
-//    compute and handed out again by the pool, or it may be a result still being computed);
+//  - an upload starts once the compute that last used its destination block is over (an event
+//    recorded when the block was released to the pool), not after all queued compute, so an
+//    upload issued while the device works runs beside that work;
+//  - a download starts after all compute queued before it (its data may still be computed);
 //  - compute waits for an upload only when it first touches the uploaded memory (`await`), or
-//    when that memory is released, so uploads queued ahead overlap the work before them.
+//    when that memory is released.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
 #include <array>
 #include <atomic>
+#include <map>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -74,7 +77,9 @@ class DeviceContext {
   static constexpr std::size_t kStageBytes = std::size_t{16} << 20;
 
   Slot& next_slot();
-  std::shared_ptr<MoveEvents> start_move();  // after the compute queued so far
+  // Timing events of a move; the copy stream first waits for all queued compute
+  // (`after_compute`) or for the last compute use of `dst`.
+  std::shared_ptr<MoveEvents> start_move(bool after_compute, const void* dst);
   void wait_for(const InFlight& f);
   void note_live(std::size_t live);
 
@@ -88,6 +93,7 @@ class DeviceContext {
   std::size_t slot_turn_ = 0;
   std::mutex moves_;              // staging slots and in-flight uploads
   std::vector<InFlight> uploads_;  // not yet awaited by the compute stream
+  std::map<const void*, cudaEvent_t> released_;  // block -> end of its last compute use
   std::atomic<std::size_t> live_{0}, peak_{0};
   std::unique_ptr<BlockCache> cache_;  // freed blocks for reuse, within the budget
 };
