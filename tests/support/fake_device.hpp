@@ -8,20 +8,25 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/core/error.hpp"
 
 namespace srcc::test {
 
 template <class T> class FakeDeviceKernels final : public Kernels<T> {
  public:
   using R = real_t<T>;
-  explicit FakeDeviceKernels(const std::shared_ptr<Backend>& cpu) : cpu_(cpu), c_(cpu->kernels<T>()) {}
+  FakeDeviceKernels(const std::shared_ptr<Backend>& cpu, std::size_t fail_over)
+      : cpu_(cpu), c_(cpu->kernels<T>()), fail_over_(fail_over) {}
   Buffer<T> allocate(std::size_t n) override { return c_.allocate(n); }
   Buffer<T> adopt(std::vector<T>&& host, CopyClock* /*clock*/) override {
     Buffer<T> b = c_.allocate(host.size());
     std::copy(host.begin(), host.end(), b.data());
     return b;
   }
-  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* /*clock*/) override {
+  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* /*clock*/,
+                          const QueuePoint& /*after*/) override {
+    if (fail_over_ > 0 && n * sizeof(T) > fail_over_)
+      throw BackendError("fake device: download of " + std::to_string(n * sizeof(T)) + " bytes failed");
     return c_.download(b, n);
   }
   bool moves_data() const override { return true; }
@@ -49,12 +54,16 @@ template <class T> class FakeDeviceKernels final : public Kernels<T> {
  private:
   std::shared_ptr<Backend> cpu_;
   Kernels<T>& c_;
+  std::size_t fail_over_;  // downloads larger than this many bytes fail (0: none)
 };
 
 class FakeDevice final : public BackendOf<FakeDeviceKernels> {
  public:
   explicit FakeDevice(std::size_t budget, std::string name = "fake:0")
-      : BackendOf<FakeDeviceKernels>(std::shared_ptr<Backend>(make_cpu_backend(1))),
+      : FakeDevice(budget, std::move(name), 0) {}
+  // A device whose downloads of more than `fail_over` bytes throw BackendError.
+  FakeDevice(std::size_t budget, std::string name, std::size_t fail_over)
+      : BackendOf<FakeDeviceKernels>(std::shared_ptr<Backend>(make_cpu_backend(1)), fail_over),
         name_(std::move(name)),
         budget_(budget) {}
   std::string name() const override { return name_; }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <unistd.h>
 
 #include "../support/fake_device.hpp"
 #include "../support/stacks.hpp"
@@ -103,6 +104,34 @@ TEST(DeviceTiers, SweepThroughEveryTierMatchesTheCpu) {
   // file reads.
   EXPECT_GT((moves["device move:host>fake:0"]), (moves["file read:scratch>host"]));
   EXPECT_GT((moves["file read:scratch>host"]), 0);
+}
+
+// A spill fails on the background thread: the sweep stops with that error (not a hang, not a
+// crash) and the scratch directory is gone.
+TEST(DeviceTiers, AFailedSpillStopsTheSweepAndCleansUp) {
+  const auto data = make_stack<cdouble>(product());
+  const Plan roomy = make_plan(data.stack, options(), DType::kComplex128, 1, budgets(8ull << 30, 8ull << 30), true);
+  const std::size_t env = roomy.site_plans[20].env_bytes;
+  Budgets b = budgets(kProcessOverheadBytes + roomy.input_bytes + 2 * env,
+                      roomy.peak_bytes - roomy.environment_bytes + 6 * env);
+  const auto parent = std::filesystem::temp_directory_path() /
+                      ("srcc-spill-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(parent);
+  b.scratch_dir = parent.string();
+  const Plan plan = make_plan(data.stack, options(), DType::kComplex128, 1, b, true);
+  ASSERT_GT(plan.scratch_bytes, 0u);
+  FakeDevice device(plan.budgets.gpu_bytes, "fake:0", env / 2);  // environments fail to come down
+  TransferLog log;
+  SilentReporter reporter;
+  MemorySiteSource<cdouble> source(data.sites);
+  try {
+    run_sweep(data.stack, source, options(), device, log, reporter, [] {}, &plan);
+    ADD_FAILURE() << "no error";
+  } catch (const BackendError& e) {
+    EXPECT_NE(std::string(e.what()).find("fake device: download"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(parent)) << "scratch files left in " << parent;
+  std::filesystem::remove_all(parent);
 }
 
 // Site forms go to the device ahead of the step that uses them; none is uploaded twice or

@@ -20,6 +20,10 @@ enum class Op { kNone, kTrans, kConjTrans };
 // complete, and copies keep overlapping the computation meanwhile.
 using CopyClock = std::function<double()>;
 
+// A point in the work queued on a backend (Kernels::mark): a download after it copies what that
+// work left, even when issued later, from another thread, with more work queued meanwhile.
+using QueuePoint = std::shared_ptr<const void>;
+
 // Backend-owned array of n elements, released by whatever made it.
 template <class T> class Buffer {
  public:
@@ -51,9 +55,13 @@ template <class T> class Kernels {
   // device backend may return before the copy has finished: every later call on these kernels
   // sees the data. Where it times the copy itself, it sets `*clock` (see CopyClock).
   virtual Buffer<T> adopt(std::vector<T>&& host, CopyClock* clock = nullptr) = 0;
-  // The first n elements of b in host memory, after every computation queued before it.
-  virtual std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* clock = nullptr) = 0;
+  // The first n elements of b in host memory, after every computation queued before the call,
+  // or, given `after`, after the computation queued before that mark.
+  virtual std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* clock = nullptr,
+                                  const QueuePoint& after = nullptr) = 0;
   virtual bool moves_data() const = 0;
+  // Marks the work queued so far (see QueuePoint). A host backend has nothing in flight: null.
+  virtual QueuePoint mark() { return nullptr; }
 
   // Row-major, strided batched GEMM: for i < batch,
   //   C_i = alpha · op(A_i) · op(B_i) + beta · C_i,   C_i is m × n, op(A_i) m × k, op(B_i) k × n,

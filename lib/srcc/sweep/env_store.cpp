@@ -43,18 +43,42 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
   e.tier = tier_(j);
   if (e.tier == Tier::kMemory) {
     e.memory = std::move(env);
+    std::lock_guard lock(entries_mutex_);
     entries_[{block, j}] = std::move(e);
     return;
   }
+  if (e.tier == Tier::kScratch && !scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
   const auto sid = static_cast<std::int64_t>(j);
-  std::vector<T> host = mover_.down(env, rows * cols, "environment", sid);
-  env.reset();
+  if (!mover_.kernels().moves_data()) {
+    keep(e, mover_.down(env, rows * cols, "environment", sid), block, j);
+    env.reset();
+    std::lock_guard lock(entries_mutex_);
+    entries_[{block, j}] = std::move(e);
+    return;
+  }
+  spiller_.wait();  // one spill in flight at a time; reports the previous one's error
+  const QueuePoint after = mover_.kernels().mark();
+  {
+    std::lock_guard lock(entries_mutex_);
+    entries_[{block, j}] = e;  // where it goes now, its data when the spill is done
+  }
+  spiller_.post([this, block, j, sid, e, env = std::move(env), after]() mutable {
+    std::vector<T> host = mover_.down(env, e.rows * e.cols, "environment", sid, after);
+    env.reset();
+    keep(e, std::move(host), block, j);
+    std::lock_guard lock(entries_mutex_);
+    auto& target = entries_.at({block, j});
+    target.host = std::move(e.host);
+    target.file = e.file;
+  });
+}
+
+template <class T>
+void EnvStore<T>::keep(Entry& e, std::vector<T>&& host, std::size_t block, std::size_t j) {
   if (e.tier == Tier::kHost) {
     e.host = std::move(host);
-    entries_[{block, j}] = std::move(e);
     return;
   }
-  if (!scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
   const auto t0 = std::chrono::steady_clock::now();
   e.file = scratch_->path() / ("env-" + std::to_string(block) + "-" + std::to_string(j) + ".bin");
   std::FILE* f = std::fopen(e.file.c_str(), "wb");
@@ -62,11 +86,10 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
   if (f && std::fclose(f) != 0) throw ResourceError(e.file.string() + ": writing failed (disk full?)");
   if (!ok) throw ResourceError(e.file.string() + ": writing the spilled environment failed");
   const std::string dt(dtype_name(dtype_of<T>));
-  log_.add({.what = "environment", .site = sid, .mechanism = mechanism::kFileWrite,
-            .source = "host", .target = "scratch:" + e.file.string(), .dtype_from = dt,
-            .dtype_to = dt, .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)),
-            .seconds = since(t0)});
-  entries_[{block, j}] = std::move(e);
+  log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
+            .mechanism = mechanism::kFileWrite, .source = "host",
+            .target = "scratch:" + e.file.string(), .dtype_from = dt, .dtype_to = dt,
+            .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
 }
 
 template <class T>
@@ -91,7 +114,13 @@ std::vector<T> EnvStore<T>::read_rows(Entry& e, std::FILE* file, std::size_t j, 
 template <class T>
 void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, std::size_t batch,
                            const std::function<void(const T*, std::size_t, std::size_t)>& f) {
-  auto& e = entries_.at({block, j});
+  Entry* found = nullptr;
+  {
+    std::lock_guard lock(entries_mutex_);
+    found = &entries_.at({block, j});
+  }
+  auto& e = *found;
+  if (e.tier != Tier::kMemory) settle();  // its spill may still be in flight
   if (e.tier == Tier::kMemory) {
     f(e.memory.data(), 0, rows);
     return;
@@ -121,6 +150,8 @@ void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, s
 }
 
 template <class T> void EnvStore<T>::release(std::size_t block, std::size_t j) {
+  settle();  // no spill may still be writing into the entry
+  std::lock_guard lock(entries_mutex_);
   auto it = entries_.find({block, j});
   if (it == entries_.end()) return;
   if (!it->second.file.empty()) {

@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/plan/plan.hpp"
+#include "srcc/sweep/background.hpp"
 #include "srcc/sweep/mover.hpp"
 
 namespace srcc {
@@ -37,8 +39,10 @@ template <class T> class EnvStore {
   // Device moves go through `mover`, file reads and writes are logged in `log`.
   EnvStore(Mover<T>& mover, TransferLog& log, TierRule tier, std::string scratch_parent);
 
-  // Takes C_j (rows × cols) of sketch block `block`. On a device backend the copy to the host
-  // runs on the copy stream while the computation queued before this call goes on.
+  // Takes C_j (rows × cols) of sketch block `block`. On a device backend an environment
+  // leaving the device is copied out (copy stream) and written by a background thread while
+  // the sweep queues its next step; one such spill is in flight at a time (the plan counts
+  // it). On the host it is written before put() returns, since the budget counts on that.
   void put(std::size_t block, std::size_t j, Buffer<T> env, std::size_t rows, std::size_t cols);
   // Calls f(pointer, first_row, count) over rows [0, rows) of C_j in batches of at most
   // `batch` rows (all at once when it is in memory). On a device backend the next batch is
@@ -47,6 +51,8 @@ template <class T> class EnvStore {
   void for_rows(std::size_t block, std::size_t j, std::size_t rows, std::size_t batch,
                 const std::function<void(const T*, std::size_t, std::size_t)>& f);
   void release(std::size_t block, std::size_t j);
+  // Waits for the spill in flight; rethrows its error.
+  void settle() { spiller_.wait(); }
   bool spills() const { return scratch_ != nullptr; }
 
  private:
@@ -57,6 +63,8 @@ template <class T> class EnvStore {
     std::filesystem::path file;
     std::size_t rows = 0, cols = 0;
   };
+  // Host or scratch copy of an entry that left backend memory.
+  void keep(Entry& e, std::vector<T>&& host, std::size_t block, std::size_t j);
   // Rows [a0, a0 + count) of a spilled entry, read from its tier into host memory.
   std::vector<T> read_rows(Entry& e, std::FILE* file, std::size_t j, std::size_t a0,
                            std::size_t count);
@@ -66,7 +74,9 @@ template <class T> class EnvStore {
   TierRule tier_;
   std::string parent_;
   std::unique_ptr<ScratchDir> scratch_;  // created on the first spill
-  std::map<std::pair<std::size_t, std::size_t>, Entry> entries_;
+  std::map<std::pair<std::size_t, std::size_t>, Entry> entries_;  // guarded: see put()
+  std::mutex entries_mutex_;
+  Background spiller_;  // last: stopped before the members its tasks use go away
 };
 
 }  // namespace srcc

@@ -34,27 +34,28 @@ template <class T> class Mover {
     return b;
   }
 
-  // The first n elements of b back in host memory.
+  // The first n elements of b back in host memory, as left by the work queued before the
+  // call or before `after` (see QueuePoint).
   std::vector<T> down(const Buffer<T>& b, std::size_t n, const std::string& what,
-                      std::int64_t site) {
-    return down_as(b, n, what, site, false);
+                      std::int64_t site, const QueuePoint& after = nullptr) {
+    return down_as(b, n, what, site, false, after);
   }
 
   // Like down() for data that leaves the computation for good (result cores): on a host
   // backend the copy out of its memory is logged too, as a host copy.
   std::vector<T> fetch(const Buffer<T>& b, std::size_t n, const std::string& what,
                        std::int64_t site) {
-    return down_as(b, n, what, site, true);
+    return down_as(b, n, what, site, true, nullptr);
   }
 
  private:
   using Clock = std::chrono::steady_clock;
 
   std::vector<T> down_as(const Buffer<T>& b, std::size_t n, const std::string& what,
-                         std::int64_t site, bool log_host_copy) {
+                         std::int64_t site, bool log_host_copy, const QueuePoint& after) {
     const auto t0 = Clock::now();
     CopyClock clock;
-    std::vector<T> host = K_.download(b, n, &clock);
+    std::vector<T> host = K_.download(b, n, &clock, after);
     const auto bytes = static_cast<std::int64_t>(n * sizeof(T));
     if (K_.moves_data())
       note(what, site, device_, "host", mechanism::kDeviceMove, bytes, t0, std::move(clock));

@@ -309,6 +309,7 @@ template <class T> class Sweeper {
     for (std::size_t i = 0; i < b.slices.size(); ++i)
       ctx(b.slices[i].device).store.put(id, last, std::move(env[i]), b.slices[i].columns,
                                         st_.fused_left(last));
+    for (std::size_t d = 0; d <= extra_.size(); ++d) ctx(d).store.settle();
     blocks_.push_back(std::move(b));
   }
 

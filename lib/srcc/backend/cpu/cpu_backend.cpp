@@ -172,7 +172,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
     const std::size_t n = owner->size();
     return Buffer<T>(std::shared_ptr<T>(owner, owner->data()), n);
   }
-  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* /*clock*/) override {
+  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* /*clock*/,
+                          const QueuePoint& /*after: nothing runs behind the host*/) override {
     return std::vector<T>(b.data(), b.data() + n);
   }
   bool moves_data() const override { return false; }

@@ -39,13 +39,15 @@ template <class T> class CudaKernels final : public Kernels<T> {
     if (clock) *clock = std::move(c);
     return b;
   }
-  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* clock) override {
+  std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* clock,
+                          const QueuePoint& after) override {
     std::vector<T> out(n);
-    CopyClock c = ctx_->download(out.data(), b.data(), n * sizeof(T));
+    CopyClock c = ctx_->download(out.data(), b.data(), n * sizeof(T), after);
     if (clock) *clock = std::move(c);
     return out;
   }
   bool moves_data() const override { return true; }
+  QueuePoint mark() override { return ctx_->mark(); }
 
   void gemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
             std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,

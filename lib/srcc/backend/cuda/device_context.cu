@@ -25,6 +25,14 @@ struct MoveEvents {
   MoveEvents& operator=(const MoveEvents&) = delete;
 };
 
+// A mark(): an event recorded on the compute stream.
+struct ComputeMark {
+  cudaEvent_t done = nullptr;
+  ~ComputeMark() {
+    if (done) cudaEventDestroy(done);
+  }
+};
+
 namespace {
 
 CopyClock clock_of(std::shared_ptr<MoveEvents> ev) {
@@ -118,6 +126,9 @@ void* DeviceContext::allocate(std::size_t bytes) {
 }
 
 void DeviceContext::release(void* p, std::size_t bytes) {
+  // Buffers of one device may be dropped by a thread working on another: events and stream
+  // calls below must be made with this device current.
+  cudaSetDevice(device_);
   {
     // Memory an upload is still filling must not be handed out again before the upload ends:
     // from here on the compute stream (which every reuse is ordered after) waits for it.
@@ -153,9 +164,13 @@ DeviceContext::Slot& DeviceContext::next_slot() {
   return s;
 }
 
-std::shared_ptr<MoveEvents> DeviceContext::start_move(bool after_compute, const void* dst) {
+std::shared_ptr<MoveEvents> DeviceContext::start_move(bool after_compute, const void* dst,
+                                                      const QueuePoint& after) {
   auto ev = std::make_shared<MoveEvents>(device_);
-  if (after_compute) {
+  if (after) {
+    const auto* m = static_cast<const ComputeMark*>(after.get());
+    check_cuda(cudaStreamWaitEvent(copy_, m->done, 0), "cudaStreamWaitEvent");
+  } else if (after_compute) {
     check_cuda(cudaEventRecord(compute_tail_, compute_), "cudaEventRecord");
     check_cuda(cudaStreamWaitEvent(copy_, compute_tail_, 0), "cudaStreamWaitEvent");
   } else if (auto it = released_.find(dst); it != released_.end()) {
@@ -188,10 +203,19 @@ CopyClock DeviceContext::upload(void* dst, const void* src, std::size_t bytes) {
   return clock_of(std::move(ev));
 }
 
-CopyClock DeviceContext::download(void* dst, const void* src, std::size_t bytes) {
+QueuePoint DeviceContext::mark() {
+  use();
+  auto m = std::make_shared<ComputeMark>();
+  check_cuda(cudaEventCreateWithFlags(&m->done, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  check_cuda(cudaEventRecord(m->done, compute_), "cudaEventRecord");
+  return m;
+}
+
+CopyClock DeviceContext::download(void* dst, const void* src, std::size_t bytes,
+                                  const QueuePoint& after) {
   use();
   std::lock_guard lock(moves_);
-  auto ev = start_move(true, nullptr);
+  auto ev = start_move(true, nullptr, after);
   const char* from = static_cast<const char*>(src);
   char* to = static_cast<char*>(dst);
   struct Chunk {

@@ -56,9 +56,11 @@ class DeviceContext {
   // host memory is no longer needed (all of it staged). Compute touching `dst` later waits for
   // it through await().
   CopyClock upload(void* dst, const void* src, std::size_t bytes);
-  // Copies `bytes` from `src` to host memory after all compute queued so far; returns when the
-  // data is there.
-  CopyClock download(void* dst, const void* src, std::size_t bytes);
+  // Copies `bytes` from `src` to host memory after all compute queued so far, or after the
+  // compute queued before `after` (a mark()); returns when the data is there.
+  CopyClock download(void* dst, const void* src, std::size_t bytes, const QueuePoint& after);
+  // The compute queued so far, as an event a later download can wait for.
+  QueuePoint mark();
   // Makes the compute stream wait for an upload still in flight into memory holding `p`.
   void await(const void* p);
   // Blocks until the compute stream has finished everything queued.
@@ -79,7 +81,8 @@ class DeviceContext {
   Slot& next_slot();
   // Timing events of a move; the copy stream first waits for all queued compute
   // (`after_compute`) or for the last compute use of `dst`.
-  std::shared_ptr<MoveEvents> start_move(bool after_compute, const void* dst);
+  std::shared_ptr<MoveEvents> start_move(bool after_compute, const void* dst,
+                                         const QueuePoint& after = nullptr);
   void wait_for(const InFlight& f);
   void note_live(std::size_t live);
 
