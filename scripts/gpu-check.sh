@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The device check, for a machine with an NVIDIA GPU and the CUDA toolkit in /usr/local/cuda:
 # builds with the CUDA backend, runs the GPU tests (every kernel against the CPU, CPU vs GPU
-# sweeps for MPO·MPS, MPO·MPO, a depth-3 stack and compress in every dtype, and a run whose host
-# budget forces spills), then one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128,
+# sweeps for MPO·MPS, MPO·MPO, a depth-3 stack and compress in every dtype, the ordering of the
+# compute and copy streams, and a run whose host budget forces spills, with its device moves
+# summed from /log/transfers), then one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128,
 # printing wall time, achieved TFLOP/s and the device memory used. Sized for a few minutes on an
 # H200; set SITES / BOND / CHI to change the benchmark.
 #
@@ -29,12 +30,31 @@ echo "== GPU run with a tight host budget (environments spilled) equals the CPU 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bin=build/app/src-compress
+py=/usr/bin/python3; [ -x "$py" ] || py=python3  # Debian's, which has python3-h5py
 "$bin" -q generate random-mpo -o "$work/a.h5" --sites 60 --bond 16 --dtype complex128 --seed 1 >/dev/null
 "$bin" -q generate random-mps -o "$work/p.h5" --sites 60 --bond 32 --dtype complex128 --seed 2 >/dev/null
 "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/cpu.h5" --chi 64 --seed 5
 "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu.h5" --chi 64 --seed 5 --device gpu \
   --host-memory 120MB --json | head -c 400; echo
 "$bin" distance "$work/gpu.h5" "$work/cpu.h5"
+# The device moves of that run, as /log/transfers records them (seconds from CUDA events).
+"$py" - "$work/gpu.h5" <<'PY' || true
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+t = f["/log/transfers"][()]
+dec = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+rows = {}
+for r in t:
+    if dec(r["mechanism"]) != "device move":
+        continue
+    key = (dec(r["what"]), "up" if dec(r["source"]) == "host" else "down")
+    n, b, s = rows.get(key, (0, 0, 0.0))
+    rows[key] = (n + 1, b + int(r["bytes"]), s + float(r["seconds"]))
+for (what, way), (n, b, s) in sorted(rows.items()):
+    print(f"  {what:14s} {way:4s} {n:5d} moves {b / 1e6:9.1f} MB {s:8.3f} s on the copy stream"
+          f" ({b / 1e9 / s if s > 0 else 0:.1f} GB/s)")
+print(f"  run wall time {float(f['/log'].attrs['wall_seconds']):.2f} s")
+PY
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 if [ "$gpus" -ge 2 ]; then
   echo "== $gpus GPUs: sketch columns split over gpu:0,1 equal the one-GPU result"
@@ -55,7 +75,7 @@ while kill -0 "$pid" 2>/dev/null; do
   sleep 0.2
 done
 wait "$pid"
-python3 - "$work/bench.json" "$peak" <<'PY'
+"$py" - "$work/bench.json" "$peak" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 print(f"wall {s['wall_seconds']:.2f} s, sweep {s['sweep_seconds']:.2f} s, "

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 
 #include "../support/dense.hpp"
 #include "../support/stacks.hpp"
@@ -139,6 +140,66 @@ TYPED_TEST(GpuKernels, MatchTheCpuKernels) {
     G.upper_inverse(4, rg.data());
     EXPECT_LT(rel_diff(G.download(rg, 16), C.download(rc, 16)), tol);
   }
+}
+
+// The two streams of the CUDA backend (backend/cuda/device_context.hpp): moves larger than
+// the staging buffers, memory freed under a running GEMM and handed at once to an upload,
+// a download after a mark made from another thread while more work is queued, copy times.
+TEST(GpuMoves, ComputeAndCopyStreamsStayInOrder) {
+  REQUIRE_GPU();
+  using T = cdouble;
+  auto gpu = make_cuda_backend(0, 0);
+  auto& G = gpu->kernels<T>();
+  Rng rng(11);
+  // 80 MB each way: five chunks through the two 16 MiB staging buffers.
+  const std::size_t big = 5'000'000;
+  const auto h = draw_gaussian<T>(rng, big);
+  CopyClock up, down;
+  Buffer<T> b = G.adopt(std::vector<T>(h), &up);
+  Buffer<T> c = G.allocate(big);
+  G.copy(big, b.data(), c.data());  // compute touches b right after the upload was queued
+  EXPECT_EQ(G.download(c, big, &down), h);
+  ASSERT_TRUE(up && down);
+  EXPECT_GT(up(), 0.0);
+  EXPECT_GT(down(), 0.0);
+  EXPECT_LT(up(), 10.0);
+
+  // A batch of GEMMs reads `a`; `a` is dropped while they may still run and its block goes
+  // straight to an upload of other data. The GEMMs must still see the old `a`.
+  const std::size_t n = 1024, batch = 8;
+  const auto ah = draw_gaussian<T>(rng, n * n), bh = draw_gaussian<T>(rng, n * n * batch);
+  Buffer<T> bb = G.adopt(std::vector<T>(bh));
+  auto product = [&](bool drop_early) {
+    Buffer<T> a = G.adopt(std::vector<T>(ah));
+    Buffer<T> out = G.allocate(n * n * batch);
+    G.gemm(Op::kNone, Op::kNone, n, n, n, T(1), a.data(), n, 0, bb.data(), n, n * n, T(0),
+           out.data(), n, n * n, batch);
+    Buffer<T> other;
+    if (drop_early) {
+      a.reset();
+      other = G.adopt(std::vector<T>(n * n, T(7)));  // same size: the block `a` had
+      EXPECT_EQ(G.download(other, 3), std::vector<T>(3, T(7)));
+    }
+    return G.download(out, n * n * batch);
+  };
+  const auto kept = product(false), dropped = product(true);
+  EXPECT_LT(rel_diff(dropped, kept), 1e-14);
+
+  // Download after a mark, from another thread, while a long batch is queued behind the mark.
+  Buffer<T> y = G.allocate(n * n * batch);
+  Buffer<T> a = G.adopt(std::vector<T>(ah));
+  G.gemm(Op::kNone, Op::kNone, n, n, n, T(1), a.data(), n, 0, bb.data(), n, n * n, T(0),
+         y.data(), n, n * n, batch);
+  const QueuePoint mark = G.mark();
+  ASSERT_TRUE(mark);
+  Buffer<T> z = G.allocate(n * n * batch);
+  for (int i = 0; i < 4; ++i)
+    G.gemm(Op::kNone, Op::kNone, n, n, n, T(1), a.data(), n, 0, bb.data(), n, n * n, T(0),
+           z.data(), n, n * n, batch);
+  std::vector<T> got;
+  std::thread t([&] { got = G.download(y, n * n * batch, nullptr, mark); });
+  t.join();
+  EXPECT_LT(rel_diff(got, kept), 1e-14);
 }
 
 std::vector<Tensor<cdouble>> complex_cores(TrainKind kind, std::size_t n, std::size_t bond,
