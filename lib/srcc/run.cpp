@@ -276,6 +276,7 @@ std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const Ru
     backends = make_backends(o.device, o.threads, 0, o.gpu_memory);
     budgets.gpu_bytes = backends.front()->memory_budget();
   }
+  if (o.device.gpu) budgets.pinned_bytes = kStagingBytesPerDevice * o.device.ids.size();
   Plan plan = make_plan(stack, o.sweep, dt, o.threads, budgets, o.device.gpu);
   plan.device = o.device.text();
   if (make && backends.empty()) {

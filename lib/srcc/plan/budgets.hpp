@@ -11,7 +11,12 @@ struct Budgets {
   std::uint64_t gpu_bytes = 0;      // --gpu-memory: device budget (GPU backend); 0 = free - margin
   std::string scratch_dir;          // --scratch-dir: where spilled environments go
   std::uint64_t scratch_bytes = 0;  // free space in scratch_dir minus a margin
+  std::uint64_t pinned_bytes = 0;   // page-locked staging of the GPU backends (host memory)
 };
+
+// Page-locked host memory each GPU backend stages its copies through (two 16 MiB buffers, see
+// backend/cuda/device_context.hpp); a GPU run's host budget pays for it.
+inline constexpr std::uint64_t kStagingBytesPerDevice = 32ull << 20;
 
 // Fills what was not given: host memory from MemAvailable (and the cgroup limit, if lower)
 // minus 10% and 256 MiB for the process itself; scratch directory from $TMPDIR or /tmp and its

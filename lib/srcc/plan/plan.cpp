@@ -182,7 +182,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
       if (on_device) {
         std::size_t window_max = 0;
         for (std::size_t j = 0; j < n; ++j) window_max = std::max(window_max, window(j) * e);
-        const std::size_t fixed = kProcessOverheadBytes + window_max;
+        const std::size_t fixed = kProcessOverheadBytes + budgets.pinned_bytes + window_max;
         host_room = budgets.host_bytes > fixed ? budgets.host_bytes - fixed : 0;
       }
       p.host_from = p.memory_from;
@@ -252,6 +252,7 @@ std::string Plan::to_json() const {
       .add("host_memory", budgets.host_bytes)
       .add("host_memory_detected", budgets.host_detected)
       .add("gpu_memory", budgets.gpu_bytes)
+      .add("pinned_staging", budgets.pinned_bytes)
       .add("scratch_dir", budgets.scratch_dir)
       .add("scratch_free", budgets.scratch_bytes)
       .add("on_device", on_device)

@@ -26,6 +26,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/backend/block_cache.hpp"
+#include "srcc/plan/budgets.hpp"
 
 namespace srcc::cuda {
 
@@ -76,7 +77,7 @@ class DeviceContext {
     std::size_t bytes;
     std::shared_ptr<MoveEvents> events;
   };
-  static constexpr std::size_t kStageBytes = std::size_t{16} << 20;
+  static constexpr std::size_t kStageBytes = kStagingBytesPerDevice / 2;  // the plan counts both
 
   Slot& next_slot();
   // Timing events of a move; the copy stream first waits for all queued compute
