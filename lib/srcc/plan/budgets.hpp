@@ -14,8 +14,8 @@ struct Budgets {
   std::uint64_t pinned_bytes = 0;   // page-locked staging of the GPU backends (host memory)
 };
 
-// Page-locked host memory each GPU backend stages its copies through (two 16 MiB buffers, see
-// backend/cuda/device_context.hpp); a GPU run's host budget pays for it.
+// Page-locked host memory each GPU backend stages its copies through (two 8 MiB buffers per
+// direction, see backend/cuda/device_context.hpp); a GPU run's host budget pays for it.
 inline constexpr std::uint64_t kStagingBytesPerDevice = 32ull << 20;
 
 // Fills what was not given: host memory from MemAvailable (and the cgroup limit, if lower)

@@ -40,7 +40,7 @@ template <class T> class EnvStore {
   EnvStore(Mover<T>& mover, TransferLog& log, TierRule tier, std::string scratch_parent);
 
   // Takes C_j (rows × cols) of sketch block `block`. On a device backend an environment
-  // leaving the device is copied out (copy stream) and written by a background thread while
+  // leaving the device is copied out (download stream) and written by a background thread while
   // the sweep queues its next step; one such spill is in flight at a time (the plan counts
   // it). On the host it is written before put() returns, since the budget counts on that.
   void put(std::size_t block, std::size_t j, Buffer<T> env, std::size_t rows, std::size_t cols);

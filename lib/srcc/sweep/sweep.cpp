@@ -200,7 +200,7 @@ template <class T> class Sweeper {
   }
 
   // On a device backend, starts the uploads of site j's forms for the next step while the
-  // device computes the current one (the copies run on its copy stream). The host backend
+  // device computes the current one (the copies run on its upload stream). The host backend
   // has nothing to overlap, and converting early would only raise its peak.
   void upload_ahead(std::size_t j, const std::function<SiteForm(std::size_t)>& form_of,
                     std::size_t d = 0) {

@@ -50,14 +50,15 @@ CopyClock clock_of(std::shared_ptr<MoveEvents> ev) {
 DeviceContext::DeviceContext(int device, std::size_t budget) : device_(device), budget_(budget) {
   use();
   check_cuda(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (compute)");
-  check_cuda(cudaStreamCreateWithFlags(&copy_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (copy)");
+  check_cuda(cudaStreamCreateWithFlags(&up_.stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (upload)");
+  check_cuda(cudaStreamCreateWithFlags(&down_.stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags (download)");
   check_cuda(cudaEventCreateWithFlags(&compute_tail_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
   check_cublas(cublasCreate(&blas_), "cublasCreate");
   check_cublas(cublasSetStream(blas_, compute_), "cublasSetStream");
   check_cusolver(cusolverDnCreate(&solver_), "cusolverDnCreate");
   check_cusolver(cusolverDnSetStream(solver_, compute_), "cusolverDnSetStream");
   // Freed blocks are kept for reuse up to the budget (4 GiB without one). A block is really
-  // freed only when the device is idle, so no queued kernel can still be using it.
+  // freed only when the device is idle, so no queued kernel or copy can still be using it.
   cache_ = std::make_unique<BlockCache>(budget > 0 ? budget : std::size_t{4} << 30,
                                         [device](void* p, std::size_t) {
                                           cudaSetDevice(device);
@@ -69,19 +70,20 @@ DeviceContext::DeviceContext(int device, std::size_t budget) : device_(device), 
 DeviceContext::~DeviceContext() {
   // Teardown runs on error paths too: release what can be released, report nothing.
   cudaSetDevice(device_);
-  cudaStreamSynchronize(copy_);
-  cudaStreamSynchronize(compute_);
+  cudaDeviceSynchronize();
   uploads_.clear();
   cache_.reset();
   for (auto& [block, ev] : released_) cudaEventDestroy(ev);
-  for (auto& s : slots_) {
-    if (s.host) cudaFreeHost(s.host);
-    if (s.free) cudaEventDestroy(s.free);
+  for (Lane* lane : {&up_, &down_}) {
+    for (auto& s : lane->slots) {
+      if (s.host) cudaFreeHost(s.host);
+      if (s.free) cudaEventDestroy(s.free);
+    }
+    if (lane->stream) cudaStreamDestroy(lane->stream);
   }
   if (solver_) cusolverDnDestroy(solver_);
   if (blas_) cublasDestroy(blas_);
   if (compute_tail_) cudaEventDestroy(compute_tail_);
-  if (copy_) cudaStreamDestroy(copy_);
   if (compute_) cudaStreamDestroy(compute_);
 }
 
@@ -127,17 +129,17 @@ void* DeviceContext::allocate(std::size_t bytes) {
 
 void DeviceContext::release(void* p, std::size_t bytes) {
   // Buffers of one device may be dropped by a thread working on another: events and stream
-  // calls below must be made with this device current.
+  // calls below must be made with this device current. Called from buffer deleters, also
+  // while an error unwinds, so nothing here throws; a failure here is a failed device, which
+  // the next checked call reports.
   cudaSetDevice(device_);
   {
+    std::lock_guard lock(books_);
     // Memory an upload is still filling must not be handed out again before the upload ends:
     // from here on the compute stream (which every reuse is ordered after) waits for it.
-    std::lock_guard lock(moves_);
     const char* c = static_cast<const char*>(p);
     for (auto it = uploads_.begin(); it != uploads_.end();) {
       if (it->begin < c + bytes && c < it->begin + it->bytes) {
-        // Called from buffer deleters, also while an error unwinds: it must not throw. A
-        // failure here is a failed device, which the next checked call reports.
         cudaStreamWaitEvent(compute_, it->events->end, 0);
         it = uploads_.erase(it);
       } else {
@@ -153,8 +155,8 @@ void DeviceContext::release(void* p, std::size_t bytes) {
   cache_->give(p, bytes);
 }
 
-DeviceContext::Slot& DeviceContext::next_slot() {
-  Slot& s = slots_[slot_turn_++ % slots_.size()];
+DeviceContext::Slot& DeviceContext::next_slot(Lane& lane) {
+  Slot& s = lane.slots[lane.turn++ % lane.slots.size()];
   if (!s.host) {
     check_cuda(cudaHostAlloc(&s.host, kStageBytes, cudaHostAllocDefault), "cudaHostAlloc (staging buffer)");
     check_cuda(cudaEventCreateWithFlags(&s.free, cudaEventDisableTiming), "cudaEventCreateWithFlags");
@@ -164,42 +166,35 @@ DeviceContext::Slot& DeviceContext::next_slot() {
   return s;
 }
 
-std::shared_ptr<MoveEvents> DeviceContext::start_move(bool after_compute, const void* dst,
-                                                      const QueuePoint& after) {
-  auto ev = std::make_shared<MoveEvents>(device_);
-  if (after) {
-    const auto* m = static_cast<const ComputeMark*>(after.get());
-    check_cuda(cudaStreamWaitEvent(copy_, m->done, 0), "cudaStreamWaitEvent");
-  } else if (after_compute) {
-    check_cuda(cudaEventRecord(compute_tail_, compute_), "cudaEventRecord");
-    check_cuda(cudaStreamWaitEvent(copy_, compute_tail_, 0), "cudaStreamWaitEvent");
-  } else if (auto it = released_.find(dst); it != released_.end()) {
-    check_cuda(cudaStreamWaitEvent(copy_, it->second, 0), "cudaStreamWaitEvent");
-  }
-  check_cuda(cudaEventRecord(ev->start, copy_), "cudaEventRecord");
-  return ev;
-}
-
 void DeviceContext::wait_for(const InFlight& f) {
   check_cuda(cudaStreamWaitEvent(compute_, f.events->end, 0), "cudaStreamWaitEvent");
 }
 
 CopyClock DeviceContext::upload(void* dst, const void* src, std::size_t bytes) {
   use();
-  std::lock_guard lock(moves_);
-  auto ev = start_move(false, dst);
+  std::lock_guard lane_lock(up_.mutex);
+  auto ev = std::make_shared<MoveEvents>(device_);
+  {
+    std::lock_guard lock(books_);
+    if (auto it = released_.find(dst); it != released_.end())
+      check_cuda(cudaStreamWaitEvent(up_.stream, it->second, 0), "cudaStreamWaitEvent");
+  }
+  check_cuda(cudaEventRecord(ev->start, up_.stream), "cudaEventRecord");
   const char* from = static_cast<const char*>(src);
   char* to = static_cast<char*>(dst);
   for (std::size_t off = 0; off < bytes; off += kStageBytes) {
     const std::size_t len = std::min(kStageBytes, bytes - off);
-    Slot& s = next_slot();
+    Slot& s = next_slot(up_);
     std::memcpy(s.host, from + off, len);
-    check_cuda(cudaMemcpyAsync(to + off, s.host, len, cudaMemcpyHostToDevice, copy_),
+    check_cuda(cudaMemcpyAsync(to + off, s.host, len, cudaMemcpyHostToDevice, up_.stream),
                "cudaMemcpyAsync (host to device)");
-    check_cuda(cudaEventRecord(s.free, copy_), "cudaEventRecord");
+    check_cuda(cudaEventRecord(s.free, up_.stream), "cudaEventRecord");
   }
-  check_cuda(cudaEventRecord(ev->end, copy_), "cudaEventRecord");
-  if (bytes > 0) uploads_.push_back({static_cast<const char*>(dst), bytes, ev});
+  check_cuda(cudaEventRecord(ev->end, up_.stream), "cudaEventRecord");
+  if (bytes > 0) {
+    std::lock_guard lock(books_);
+    uploads_.push_back({static_cast<const char*>(dst), bytes, ev});
+  }
   return clock_of(std::move(ev));
 }
 
@@ -214,8 +209,24 @@ QueuePoint DeviceContext::mark() {
 CopyClock DeviceContext::download(void* dst, const void* src, std::size_t bytes,
                                   const QueuePoint& after) {
   use();
-  std::lock_guard lock(moves_);
-  auto ev = start_move(true, nullptr, after);
+  std::lock_guard lane_lock(down_.mutex);
+  auto ev = std::make_shared<MoveEvents>(device_);
+  if (after) {
+    const auto* m = static_cast<const ComputeMark*>(after.get());
+    check_cuda(cudaStreamWaitEvent(down_.stream, m->done, 0), "cudaStreamWaitEvent");
+  } else {
+    check_cuda(cudaEventRecord(compute_tail_, compute_), "cudaEventRecord");
+    check_cuda(cudaStreamWaitEvent(down_.stream, compute_tail_, 0), "cudaStreamWaitEvent");
+  }
+  {
+    // Data uploaded and read back before any compute touched it: wait for the upload too.
+    std::lock_guard lock(books_);
+    const char* c = static_cast<const char*>(src);
+    for (const auto& f : uploads_)
+      if (f.begin < c + bytes && c < f.begin + f.bytes)
+        check_cuda(cudaStreamWaitEvent(down_.stream, f.events->end, 0), "cudaStreamWaitEvent");
+  }
+  check_cuda(cudaEventRecord(ev->start, down_.stream), "cudaEventRecord");
   const char* from = static_cast<const char*>(src);
   char* to = static_cast<char*>(dst);
   struct Chunk {
@@ -230,21 +241,21 @@ CopyClock DeviceContext::download(void* dst, const void* src, std::size_t bytes,
   std::optional<Chunk> previous;
   for (std::size_t off = 0; off < bytes; off += kStageBytes) {
     const std::size_t len = std::min(kStageBytes, bytes - off);
-    Slot& s = next_slot();
-    check_cuda(cudaMemcpyAsync(s.host, from + off, len, cudaMemcpyDeviceToHost, copy_),
+    Slot& s = next_slot(down_);
+    check_cuda(cudaMemcpyAsync(s.host, from + off, len, cudaMemcpyDeviceToHost, down_.stream),
                "cudaMemcpyAsync (device to host)");
-    check_cuda(cudaEventRecord(s.free, copy_), "cudaEventRecord");
+    check_cuda(cudaEventRecord(s.free, down_.stream), "cudaEventRecord");
     if (previous) drain(*previous);
     previous = Chunk{&s, off, len};
   }
-  check_cuda(cudaEventRecord(ev->end, copy_), "cudaEventRecord");
+  check_cuda(cudaEventRecord(ev->end, down_.stream), "cudaEventRecord");
   if (previous) drain(*previous);
   return clock_of(std::move(ev));
 }
 
 void DeviceContext::await(const void* p) {
   if (!p) return;
-  std::lock_guard lock(moves_);
+  std::lock_guard lock(books_);
   if (uploads_.empty()) return;
   const char* c = static_cast<const char*>(p);
   for (auto it = uploads_.begin(); it != uploads_.end();) {

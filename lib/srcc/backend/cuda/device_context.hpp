@@ -1,17 +1,21 @@
 #pragma once
-// One CUDA device as the backend drives it. Two streams: the compute stream runs cuBLAS,
-// cuSOLVER and the element-wise kernels in order; the copy stream runs host <-> device moves,
-// so that an upload or a spill proceeds while the compute stream works. Host data passes
-// through two page-locked staging buffers used in turn (the host fills one while the DMA engine
-// drains the other), and every move is timed with CUDA events on the copy stream.
+// One CUDA device as the backend drives it. A compute stream runs cuBLAS, cuSOLVER and the
+// element-wise kernels in order; two copy streams, one per direction, run host -> device and
+// device -> host moves beside it (the DMA engines work both ways at once). Host data passes
+// through page-locked staging buffers, two per direction used in turn (the host fills one while
+// the DMA engine drains the other), and every move is timed with CUDA events on its stream.
 //
 // Ordering between the streams, which is what makes this safe:
 //  - an upload starts once the compute that last used its destination block is over (an event
 //    recorded when the block was released to the pool), not after all queued compute, so an
 //    upload issued while the device works runs beside that work;
-//  - a download starts after all compute queued before it (its data may still be computed);
+//  - a download starts after all compute queued before it, or before a mark(), and after any
+//    upload still filling its source;
 //  - compute waits for an upload only when it first touches the uploaded memory (`await`), or
 //    when that memory is released.
+// Locks: each direction's staging is held for a whole move; the bookkeeping of uploads in flight
+// and released blocks only briefly, so a thread spilling to the host never stalls the thread
+// that queues compute.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -72,31 +76,33 @@ class DeviceContext {
     void* host = nullptr;       // page-locked, kStageBytes
     cudaEvent_t free = nullptr;  // recorded after the last DMA that used the slot
   };
+  // One direction of moves: its stream and staging buffers, used by one move at a time.
+  struct Lane {
+    cudaStream_t stream = nullptr;
+    std::array<Slot, 2> slots{};
+    std::size_t turn = 0;
+    std::mutex mutex;
+  };
   struct InFlight {
     const char* begin;
     std::size_t bytes;
     std::shared_ptr<MoveEvents> events;
   };
-  static constexpr std::size_t kStageBytes = kStagingBytesPerDevice / 2;  // the plan counts both
+  static constexpr std::size_t kStageBytes = kStagingBytesPerDevice / 4;  // the plan counts all four
 
-  Slot& next_slot();
-  // Timing events of a move; the copy stream first waits for all queued compute
-  // (`after_compute`) or for the last compute use of `dst`.
-  std::shared_ptr<MoveEvents> start_move(bool after_compute, const void* dst,
-                                         const QueuePoint& after = nullptr);
+  Slot& next_slot(Lane& lane);
   void wait_for(const InFlight& f);
   void note_live(std::size_t live);
 
   int device_;
   std::size_t budget_;
-  cudaStream_t compute_ = nullptr, copy_ = nullptr;
+  cudaStream_t compute_ = nullptr;
+  Lane up_, down_;
   cublasHandle_t blas_ = nullptr;
   cusolverDnHandle_t solver_ = nullptr;
-  cudaEvent_t compute_tail_ = nullptr;
-  std::array<Slot, 2> slots_{};
-  std::size_t slot_turn_ = 0;
-  std::mutex moves_;              // staging slots and in-flight uploads
-  std::vector<InFlight> uploads_;  // not yet awaited by the compute stream
+  cudaEvent_t compute_tail_ = nullptr;  // used under down_.mutex
+  std::mutex books_;                    // the two containers below
+  std::vector<InFlight> uploads_;       // not yet awaited by the compute stream
   std::map<const void*, cudaEvent_t> released_;  // block -> end of its last compute use
   std::atomic<std::size_t> live_{0}, peak_{0};
   std::unique_ptr<BlockCache> cache_;  // freed blocks for reuse, within the budget
