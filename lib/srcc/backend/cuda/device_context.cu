@@ -140,7 +140,7 @@ void DeviceContext::release(void* p, std::size_t bytes) {
     const char* c = static_cast<const char*>(p);
     for (auto it = uploads_.begin(); it != uploads_.end();) {
       if (it->begin < c + bytes && c < it->begin + it->bytes) {
-        cudaStreamWaitEvent(compute_, it->events->end, 0);
+        if (!it->compute_waits) cudaStreamWaitEvent(compute_, it->events->end, 0);
         it = uploads_.erase(it);
       } else {
         ++it;
@@ -166,8 +166,10 @@ DeviceContext::Slot& DeviceContext::next_slot(Lane& lane) {
   return s;
 }
 
-void DeviceContext::wait_for(const InFlight& f) {
+void DeviceContext::wait_for(InFlight& f) {
+  if (f.compute_waits) return;
   check_cuda(cudaStreamWaitEvent(compute_, f.events->end, 0), "cudaStreamWaitEvent");
+  f.compute_waits = true;
 }
 
 CopyClock DeviceContext::upload(void* dst, const void* src, std::size_t bytes) {
@@ -258,14 +260,8 @@ void DeviceContext::await(const void* p) {
   std::lock_guard lock(books_);
   if (uploads_.empty()) return;
   const char* c = static_cast<const char*>(p);
-  for (auto it = uploads_.begin(); it != uploads_.end();) {
-    if (c >= it->begin && c < it->begin + it->bytes) {
-      wait_for(*it);
-      it = uploads_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  for (auto& f : uploads_)
+    if (c >= f.begin && c < f.begin + f.bytes) wait_for(f);
 }
 
 void DeviceContext::finish_compute() {

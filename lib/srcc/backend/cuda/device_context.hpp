@@ -83,15 +83,18 @@ class DeviceContext {
     std::size_t turn = 0;
     std::mutex mutex;
   };
+  // An uploaded block, until it is released: compute waits for the upload once, downloads
+  // from it wait too (whichever comes first).
   struct InFlight {
     const char* begin;
     std::size_t bytes;
     std::shared_ptr<MoveEvents> events;
+    bool compute_waits = false;  // the compute stream already waits for it
   };
   static constexpr std::size_t kStageBytes = kStagingBytesPerDevice / 4;  // the plan counts all four
 
   Slot& next_slot(Lane& lane);
-  void wait_for(const InFlight& f);
+  void wait_for(InFlight& f);
   void note_live(std::size_t live);
 
   int device_;
@@ -102,7 +105,7 @@ class DeviceContext {
   cusolverDnHandle_t solver_ = nullptr;
   cudaEvent_t compute_tail_ = nullptr;  // used under down_.mutex
   std::mutex books_;                    // the two containers below
-  std::vector<InFlight> uploads_;       // not yet awaited by the compute stream
+  std::vector<InFlight> uploads_;       // uploaded blocks not yet released
   std::map<const void*, cudaEvent_t> released_;  // block -> end of its last compute use
   std::atomic<std::size_t> live_{0}, peak_{0};
   std::unique_ptr<BlockCache> cache_;  // freed blocks for reuse, within the budget
