@@ -190,10 +190,28 @@ TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
     if (r.mechanism == "device move") ++targets[r.target];
   EXPECT_GT(targets["fake:1"], 0);
   EXPECT_GT(targets["fake:2"], 0);
-  SweepOptions tol;
-  tol.tol = 1e-4;
-  EXPECT_THROW(run_sweep(data.stack, s3, tol, d0, three_log, reporter, [] {}, nullptr, {&d1}),
-               UsageError);
+  // Tolerance mode: blocks of columns drawn as the right sweep needs them, each split over
+  // the devices; the ranges, bonds and result match one device.
+  for (double oversample : {0.0, 1.5}) {
+    SweepOptions tol;
+    tol.tol = 1e-4;
+    tol.block_start = 5;
+    tol.block_step = 3;
+    tol.oversample = oversample;
+    TransferLog l1, l3;
+    const auto one = run_sweep(data.stack, s1, tol, d0, l1, reporter, [] {}, nullptr);
+    const auto three = run_sweep(data.stack, s3, tol, d0, l3, reporter, [] {}, nullptr, {&d1, &d2});
+    ASSERT_EQ(three.cores.size(), one.cores.size());
+    std::int64_t widest = 0;
+    for (const auto& st : one.sites) widest = std::max(widest, st.sketch_columns);
+    EXPECT_GT(widest, 5 + 3) << "several blocks drawn";
+    for (std::size_t j = 0; j < one.cores.size(); ++j) {
+      EXPECT_EQ(three.cores[j].shape, one.cores[j].shape) << "site " << j;
+      EXPECT_EQ(three.sites[j].sketch_columns, one.sites[j].sketch_columns) << "site " << j;
+    }
+    const double norm = std::sqrt(inner_product(one.cores, one.cores, K).real());
+    EXPECT_LT(distance(three.cores, one.cores, mover, gemm) / norm, 1e-12);
+  }
 }
 
 }  // namespace

@@ -632,8 +632,6 @@ SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepO
   if (stack.length() < 2)
     throw InputError(stack.layers.front().where() +
                      ": a train of one site has no bond to compress (need at least 2 sites)");
-  if (!more_devices.empty() && options.tolerance_mode())
-    throw UsageError("--tol with several devices is not implemented; use one device");
   return Sweeper<T>(stack, source, options, backend, log, reporter, check_interrupt, plan,
                     more_devices)
       .run();
