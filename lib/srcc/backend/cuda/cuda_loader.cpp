@@ -2,6 +2,9 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
 #include <mutex>
 
 #include "srcc/backend/cuda/cuda_backend.hpp"
@@ -13,15 +16,42 @@ namespace srcc {
 
 namespace {
 
-// $SRCC_CUDA_MODULE, else the module this build made.
+// Where the module may be, in order: $SRCC_CUDA_MODULE; beside the executable or in ../lib
+// (an installed or copied build); the path this build wrote it to.
+std::vector<std::string> candidates() {
+  std::vector<std::string> out;
+  if (const char* env = std::getenv("SRCC_CUDA_MODULE"); env && *env) return {env};
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto name = std::filesystem::path(SRCC_CUDA_MODULE).filename();
+    out.push_back((exe.parent_path() / name).string());
+    out.push_back((exe.parent_path().parent_path() / "lib" / name).string());
+  }
+  out.emplace_back(SRCC_CUDA_MODULE);
+  return out;
+}
+
 const CudaModule* load(std::string& why) {
   static std::once_flag once;
   static const CudaModule* module = nullptr;
   static std::string error;
   std::call_once(once, [] {
-    const char* env = std::getenv("SRCC_CUDA_MODULE");
-    const std::string path = env && *env ? env : SRCC_CUDA_MODULE;
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const auto paths = candidates();
+    std::string path;
+    void* handle = nullptr;
+    for (const auto& p : paths) {
+      std::error_code ec;
+      if (paths.size() > 1 && !std::filesystem::exists(p, ec)) continue;
+      path = p;
+      handle = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+      break;
+    }
+    if (path.empty()) {
+      error = "no CUDA backend module (libsrcc_cuda.so) beside the executable, in ../lib or at " +
+              std::string(SRCC_CUDA_MODULE) + " (set SRCC_CUDA_MODULE)";
+      return;
+    }
     if (!handle) {
       error = "cannot load the CUDA backend " + path + ": " + dlerror();
       return;
