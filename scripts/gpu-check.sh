@@ -1,46 +1,87 @@
 #!/usr/bin/env bash
-# The device check, for a machine with an NVIDIA GPU and the CUDA toolkit in /usr/local/cuda:
-# builds with the CUDA backend, runs the GPU tests (every kernel against the CPU, CPU vs GPU
-# sweeps for MPO·MPS, MPO·MPO, a depth-3 stack and compress in every dtype, the ordering of the
-# compute and copy streams, and a run whose host budget forces spills, with its device moves
-# summed from /log/transfers), then one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128,
-# printing wall time, achieved TFLOP/s and the device memory used. Sized for a few minutes on an
-# H200; set SITES / BOND / CHI to change the benchmark.
+# The device check, for a machine with an NVIDIA GPU:
+#  1. the GPU tests: every kernel against the CPU; CPU vs GPU sweeps for MPO·MPS, MPO·MPO, a
+#     depth-3 stack and compress in every dtype and mode; the ordering of the compute and copy
+#     streams (chunked moves, memory freed under a running GEMM, download after a mark);
+#  2. a run whose budgets put environments on the device, in host memory and on scratch disk,
+#     compared with the CPU run, and its device moves summed from /log/transfers;
+#  3. (two or more GPUs) the sketch split over gpu:0,1 against one GPU;
+#  4. one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128: wall time, achieved
+#     TFLOP/s, device memory peak. SITES / BOND / CHI change it.
+# The benchmark's inputs are two random MPOs of bond 32 (fused bond 1024 ≈ χ̄): the largest
+# product whose environments (n · s · fused bond) fit one GPU with χ̄ = 1000.
 #
-# The benchmark's inputs: two random MPOs of bond 32 (fused bond 1024 ≈ χ̄), the largest product
-# whose environments (n · s · fused bond) fit a single GPU with χ̄ = 1000.
-set -euo pipefail
+# Programs: from .gpu-bundle/ when it is there (made by scripts/gpu-bundle.sh on a machine with
+# our Debian packages; the device machines have CUDA but not those, and cannot fetch them), else
+# built here (needs the packages of scripts/setup.sh and nvcc). Each step has its own time limit
+# and a failing step does not stop the others; the exit code says whether all passed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 SITES=${SITES:-50} BOND=${BOND:-32} CHI=${CHI:-1000}
+STEP_LIMIT=${STEP_LIMIT:-240}  # seconds per step
+failed=()
+step() {  # step NAME FUNCTION: runs the (exported) function with a time limit, notes failures
+  local name=$1 fn=$2
+  echo "== $name"
+  local t0=$SECONDS
+  timeout "$STEP_LIMIT" bash -c "set -o pipefail; $fn"
+  local rc=$?
+  [ "$rc" -eq 0 ] || failed+=("$name (exit $rc)")
+  echo "   ($((SECONDS - t0)) s, exit $rc)"
+}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
-jobs=$(nproc)
-if command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ]; then
-  bash scripts/setup.sh -DSRCC_WITH_CUDA=ON >/dev/null
+
+if [ -x .gpu-bundle/bin/src-compress ]; then
+  runtime=$(mktemp -d)
+  tar -C "$runtime" -xzf .gpu-bundle/runtime.tar.gz
+  libs=$runtime/runtime
+  # Our C++ runtime only where the system's lacks what it provides.
+  sys_cxx=$(ldconfig -p 2>/dev/null | awk '/libstdc\+\+\.so\.6 .*x86-64/ {print $NF; exit}')
+  want=$(strings "$libs"/compat/libstdc++.so.6 2>/dev/null | grep -o '^GLIBCXX_3\.4\.[0-9]*$' | sort -t. -k3,3n | tail -n 1)
+  if [ -z "$sys_cxx" ] || ! strings "$sys_cxx" | grep -qx "$want"; then libs=$libs:$runtime/runtime/compat; fi
+  export LD_LIBRARY_PATH=$libs:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  bin=$PWD/.gpu-bundle/bin/src-compress
+  tests=$PWD/.gpu-bundle/bin/srcc_tests
+  echo "using the prebuilt bundle (.gpu-bundle); C++ runtime: ${sys_cxx:-none on the system}"
 else
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSRCC_WITH_CUDA=ON >/dev/null
-  cmake --build build -j "$jobs" >/dev/null
+  jobs=$(nproc)
+  if command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ] && ! [ -f /usr/include/hdf5/serial/hdf5.h ]; then
+    bash scripts/setup.sh -DSRCC_WITH_CUDA=ON >/dev/null
+  else
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSRCC_WITH_CUDA=ON >/dev/null &&
+      cmake --build build -j "$jobs" >/dev/null
+  fi
+  [ -f build/lib/libsrcc_cuda.so ] || { echo "CUDA backend was not built" >&2; exit 1; }
+  bin=$PWD/build/app/src-compress
+  tests=$PWD/build/tests/srcc_tests
 fi
-grep -q "SRCC_CUDA:INTERNAL=ON\|src-compress CUDA backend: ON" build/CMakeCache.txt 2>/dev/null ||
-  ls build/lib/libsrcc_cuda.so >/dev/null || { echo "CUDA backend was not built" >&2; exit 1; }
-
-echo "== GPU tests"
-build/tests/srcc_tests --gtest_filter='Gpu*:Device*:CliDevice*' 2>&1 | grep -E "OK|FAILED|SKIPPED|PASSED|Failure|no GPU" 
-
-echo "== GPU run with tight budgets (environments on the device, in host memory and on disk) equals the CPU run"
+export SRCC_BINARY=$bin SRCC_SOURCE_DIR=$PWD
+py=/usr/bin/python3
+[ -x "$py" ] && "$py" -c 'import h5py' 2>/dev/null || py=python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bin=build/app/src-compress
-py=/usr/bin/python3; [ -x "$py" ] || py=python3  # Debian's, which has python3-h5py
-"$bin" -q generate random-mpo -o "$work/a.h5" --sites 60 --bond 16 --dtype complex128 --seed 1 >/dev/null
-"$bin" -q generate random-mps -o "$work/p.h5" --sites 60 --bond 32 --dtype complex128 --seed 2 >/dev/null
-"$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/cpu.h5" --chi 64 --seed 5
-# 10 MB of device and 100 MB of host memory: the plan keeps 12 of the 59 environments on the
-# device, 30 in host memory and 17 on scratch disk (see --dry-run).
-"$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu.h5" --chi 64 --seed 5 --device gpu \
-  --gpu-memory 10MB --host-memory 100MB --json | head -c 400; echo
-"$bin" distance "$work/gpu.h5" "$work/cpu.h5"
-# The device moves of that run, as /log/transfers records them (seconds from CUDA events).
-"$py" - "$work/gpu.h5" <<'PY' || true
+export bin tests py work SITES BOND CHI
+
+gpu_tests() {
+  "$tests" --gtest_filter='Gpu*:Device*:CliDevice*:SeveralDevices*' 2>&1 |
+    grep -E '^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|no GPU|Expected|Which is|actual'
+}
+export -f gpu_tests
+step "GPU tests" gpu_tests
+
+spilled() {
+  "$bin" -q generate random-mpo -o "$work/a.h5" --sites 60 --bond 16 --dtype complex128 --seed 1 >/dev/null &&
+    "$bin" -q generate random-mps -o "$work/p.h5" --sites 60 --bond 32 --dtype complex128 --seed 2 >/dev/null &&
+    "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/cpu.h5" --chi 64 --seed 5 || return 1
+  # 10 MB of device and 100 MB of host memory: the plan keeps 12 of the 59 environments on the
+  # device, 30 in host memory and 17 on scratch disk (see --dry-run).
+  "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu.h5" --chi 64 --seed 5 --device gpu \
+    --gpu-memory 10MB --host-memory 100MB --json >"$work/spilled.json" || return 1
+  head -c 400 "$work/spilled.json"
+  echo
+  "$bin" distance "$work/gpu.h5" "$work/cpu.h5" || return 1
+  # The device moves of that run as /log/transfers records them (seconds from CUDA events).
+  "$py" - "$work/gpu.h5" <<'PY'
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 t = f["/log/transfers"][()]
@@ -53,31 +94,39 @@ for r in t:
     n, b, s = rows.get(key, (0, 0, 0.0))
     rows[key] = (n + 1, b + int(r["bytes"]), s + float(r["seconds"]))
 for (what, way), (n, b, s) in sorted(rows.items()):
-    print(f"  {what:14s} {way:4s} {n:5d} moves {b / 1e6:9.1f} MB {s:8.3f} s on the copy stream"
+    print(f"  {what:14s} {way:4s} {n:5d} moves {b / 1e6:9.1f} MB {s:8.3f} s on the copy streams"
           f" ({b / 1e9 / s if s > 0 else 0:.1f} GB/s)")
 print(f"  run wall time {float(f['/log'].attrs['wall_seconds']):.2f} s")
 PY
+}
+export -f spilled
+step "GPU run with environments on the device, in host memory and on disk vs the CPU run" spilled
+
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
 if [ "$gpus" -ge 2 ]; then
-  echo "== $gpus GPUs: sketch columns split over gpu:0,1 equal the one-GPU result"
-  "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu2.h5" --chi 64 --seed 5 --device gpu:0,1
-  "$bin" distance "$work/gpu2.h5" "$work/gpu.h5"
+  two() {
+    "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu1.h5" --chi 64 --seed 5 --device gpu &&
+      "$bin" -q apply "$work/a.h5" "$work/p.h5" -o "$work/gpu2.h5" --chi 64 --seed 5 --device gpu:0,1 &&
+      "$bin" distance "$work/gpu2.h5" "$work/gpu1.h5"
+  }
+  export -f two
+  step "$gpus GPUs: sketch columns split over gpu:0,1 vs one GPU" two
 fi
 
-echo "== benchmark: MPO·MPO, $SITES sites, phys 2, inputs of bond $BOND, χ̄ = $CHI, complex128"
-"$bin" -q generate random-mpo -o "$work/A.h5" --sites "$SITES" --bond "$BOND" --dtype complex128 --seed 1 >/dev/null
-"$bin" -q generate random-mpo -o "$work/B.h5" --sites "$SITES" --bond "$BOND" --dtype complex128 --seed 2 >/dev/null
-"$bin" -q apply "$work/A.h5" "$work/B.h5" -o "$work/AB.h5" --chi "$CHI" --seed 3 --device gpu \
-  --json >"$work/bench.json" &
-pid=$!
-peak=0
-while kill -0 "$pid" 2>/dev/null; do
-  used=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -n 1 || echo 0)
-  [ "${used:-0}" -gt "$peak" ] && peak=$used
-  sleep 0.2
-done
-wait "$pid"
-"$py" - "$work/bench.json" "$peak" <<'PY'
+bench() {
+  "$bin" -q generate random-mpo -o "$work/A.h5" --sites "$SITES" --bond "$BOND" --dtype complex128 --seed 1 >/dev/null &&
+    "$bin" -q generate random-mpo -o "$work/B.h5" --sites "$SITES" --bond "$BOND" --dtype complex128 --seed 2 >/dev/null ||
+    return 1
+  "$bin" -q apply "$work/A.h5" "$work/B.h5" -o "$work/AB.h5" --chi "$CHI" --seed 3 --device gpu \
+    --json >"$work/bench.json" &
+  local pid=$! peak=0 used
+  while kill -0 "$pid" 2>/dev/null; do
+    used=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -n 1)
+    [ "${used:-0}" -gt "$peak" ] 2>/dev/null && peak=$used
+    sleep 0.2
+  done
+  wait "$pid" || return 1
+  "$py" - "$work/bench.json" "$peak" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 print(f"wall {s['wall_seconds']:.2f} s, sweep {s['sweep_seconds']:.2f} s, "
@@ -86,3 +135,12 @@ print(f"wall {s['wall_seconds']:.2f} s, sweep {s['sweep_seconds']:.2f} s, "
       f"(pool; nvidia-smi saw {sys.argv[2]} MiB), "
       f"host peak {s['peak_rss_bytes'] / 1e6:.0f} MB")
 PY
+}
+export -f bench
+step "benchmark: MPO·MPO, $SITES sites, phys 2, inputs of bond $BOND, χ̄ = $CHI, complex128" bench
+
+if [ ${#failed[@]} -gt 0 ]; then
+  printf 'FAILED: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "all steps passed"
