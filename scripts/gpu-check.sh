@@ -6,7 +6,8 @@
 #  2. a run whose budgets put environments on the device, in host memory and on scratch disk,
 #     compared with the CPU run, and its device moves summed from /log/transfers;
 #  3. (two or more GPUs) the sketch split over gpu:0,1 against one GPU;
-#  4. one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128: wall time, achieved
+#  4. (SANITIZE=1) the kernel and stream tests under compute-sanitizer;
+#  5. one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128: wall time, achieved
 #     TFLOP/s, device memory peak. SITES / BOND / CHI change it.
 # The benchmark's inputs are two random MPOs of bond 32 (fused bond 1024 ≈ χ̄): the largest
 # product whose environments (n · s · fused bond) fit one GPU with χ̄ = 1000.
@@ -68,6 +69,19 @@ gpu_tests() {
 }
 export -f gpu_tests
 step "GPU tests" gpu_tests
+
+# SANITIZE=1: the kernel and stream tests once more under compute-sanitizer (memcheck for
+# out-of-bounds and misaligned accesses, synccheck), where the toolkit has it.
+if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  sanitized() {
+    for tool in memcheck synccheck; do
+      compute-sanitizer --tool "$tool" --error-exitcode 99 "$tests" \
+        --gtest_filter='GpuKernels*:GpuMoves*' 2>&1 | grep -E 'ERROR SUMMARY|PASSED|FAILED' || return 1
+    done
+  }
+  export -f sanitized
+  step "compute-sanitizer (memcheck, synccheck) on the kernel and stream tests" sanitized
+fi
 
 spilled() {
   "$bin" -q generate random-mpo -o "$work/a.h5" --sites 60 --bond 16 --dtype complex128 --seed 1 >/dev/null &&
