@@ -70,19 +70,6 @@ gpu_tests() {
 export -f gpu_tests
 step "GPU tests" gpu_tests
 
-# SANITIZE=1: the kernel and stream tests once more under compute-sanitizer (memcheck for
-# out-of-bounds and misaligned accesses, synccheck), where the toolkit has it.
-if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  sanitized() {
-    for tool in memcheck synccheck; do
-      compute-sanitizer --tool "$tool" --error-exitcode 99 "$tests" \
-        --gtest_filter='GpuKernels*:GpuMoves*' 2>&1 | grep -E 'ERROR SUMMARY|PASSED|FAILED' || return 1
-    done
-  }
-  export -f sanitized
-  step "compute-sanitizer (memcheck, synccheck) on the kernel and stream tests" sanitized
-fi
-
 spilled() {
   "$bin" -q generate random-mpo -o "$work/a.h5" --sites 60 --bond 16 --dtype complex128 --seed 1 >/dev/null &&
     "$bin" -q generate random-mps -o "$work/p.h5" --sites 60 --bond 32 --dtype complex128 --seed 2 >/dev/null &&
@@ -125,6 +112,19 @@ if [ "$gpus" -ge 2 ]; then
   }
   export -f two
   step "$gpus GPUs: sketch columns split over gpu:0,1 vs one GPU" two
+fi
+
+# SANITIZE=1: the kernel and stream tests once more under compute-sanitizer (memcheck for
+# out-of-bounds and misaligned accesses, synccheck), where the toolkit has it.
+if [ "${SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  sanitized() {
+    for tool in memcheck synccheck; do
+      compute-sanitizer --tool "$tool" --error-exitcode 99 "$tests" \
+        --gtest_filter='GpuKernels*:GpuMoves*' 2>&1 | grep -E 'ERROR SUMMARY|PASSED|FAILED' || return 1
+    done
+  }
+  export -f sanitized
+  step "compute-sanitizer (memcheck, synccheck) on the kernel and stream tests" sanitized
 fi
 
 bench() {
