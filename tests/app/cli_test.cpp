@@ -104,7 +104,7 @@ TEST(Cli, EveryBundledConfigFileIsAccepted) {
     EXPECT_NE(r.out.find("\"site_plans\""), std::string::npos) << entry.path();
     ++checked;
   }
-  EXPECT_GE(checked, 4);
+  EXPECT_GE(checked, 5);
 }
 
 TEST(Cli, FailureLeavesNoPartialOutput) {
