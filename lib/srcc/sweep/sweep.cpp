@@ -23,14 +23,13 @@
 #include <cmath>
 #include <exception>
 #include <limits>
-#include <map>
-#include <tuple>
 #include <thread>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/sweep/env_store.hpp"
 #include "srcc/sweep/range_finder.hpp"
+#include "srcc/sweep/site_feed.hpp"
 #include "srcc/sweep/site_forms.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
@@ -80,7 +79,9 @@ template <class T> class Sweeper {
                                               plan ? plan->budgets.scratch_dir : std::string());
       extra_.push_back(std::move(e));
     }
-    ahead_.resize(1 + extra_.size());
+    std::vector<Mover<T>*> movers{&mover_};
+    for (auto& e : extra_) movers.push_back(e.mover.get());
+    feed_ = std::make_unique<SiteFeed<T>>(st_, source_, log_, std::move(movers));
   }
 
   SweepResult<T> run() {
@@ -150,24 +151,6 @@ template <class T> class Sweeper {
     std::vector<Slice> slices;
   };
 
-  // All layers' sites at j, fetched from the source once per visit. Two sites are held: the
-  // one in use and the next one, whose forms go to the device ahead of time (the plan's site
-  // window). Only the calling thread loads; the device threads read sites loaded before.
-  const Tensor<T>& site(std::size_t layer, std::size_t j) {
-    auto it = sites_.find(j);
-    if (it == sites_.end()) {
-      if (sites_.size() >= 2) {
-        // Drop the one farther from j: the sweeps move one site at a time.
-        auto far = sites_.begin();
-        for (auto s = sites_.begin(); s != sites_.end(); ++s)
-          if (distance_of(s->first, j) > distance_of(far->first, j)) far = s;
-        sites_.erase(far);
-      }
-      it = sites_.emplace(j, source_.site(j)).first;
-    }
-    return it->second[layer];
-  }
-  static std::size_t distance_of(std::size_t a, std::size_t b) { return a > b ? a - b : b - a; }
   std::size_t dim(std::size_t layer, std::size_t j, std::size_t leg) const {
     return st_.layers[layer].dims[j][leg];
   }
@@ -178,46 +161,14 @@ template <class T> class Sweeper {
   std::size_t right_batch(std::size_t j, std::size_t s) const {
     return plan_ ? std::clamp<std::size_t>(plan_->site_plans[j].right_batch, 1, s) : s;
   }
-  std::string what(std::size_t layer) const {
-    return st_.layers[layer].kind == TrainKind::kMps ? "mps site" : "mpo site";
-  }
-
   // Hands host data to device d's backend (a logged device move where it copies).
   Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j,
                   std::size_t d = 0) {
     return ctx(d).mover.up(std::move(host), what, static_cast<std::int64_t>(j));
   }
 
-  // Layer `layer` of site j in form f on device d: uploaded ahead by upload_ahead() or now.
   Buffer<T> form(std::size_t layer, std::size_t j, SiteForm f, std::size_t d = 0) {
-    auto& ahead = ahead_[d];
-    if (auto it = ahead.find({layer, j, f}); it != ahead.end()) {
-      Buffer<T> b = std::move(it->second);
-      ahead.erase(it);
-      return b;
-    }
-    return adopt(site_in_form(site(layer, j), f, what(layer), j, log_), what(layer), j, d);
-  }
-
-  // On a device backend, starts the uploads of site j's forms for the next step while the
-  // device computes the current one (the copies run on its upload stream). The host backend
-  // has nothing to overlap, and converting early would only raise its peak.
-  void upload_ahead(std::size_t j, const std::function<SiteForm(std::size_t)>& form_of,
-                    std::size_t d = 0) {
-    if (!ctx(d).K.moves_data()) return;
-    auto& ahead = ahead_[d];
-    for (std::size_t i = 0; i < k_; ++i) {
-      const SiteForm f = form_of(i);
-      if (!ahead.count({i, j, f}))
-        ahead.emplace(std::tuple{i, j, f},
-                      adopt(site_in_form(site(i, j), f, what(i), j, log_), what(i), j, d));
-    }
-  }
-  SiteForm left_form(std::size_t layer) const {
-    return layer + 1 < k_ ? SiteForm::kUlRd : SiteForm::kRUld;
-  }
-  static SiteForm right_form(std::size_t layer) {
-    return layer == 0 ? SiteForm::kRUld : SiteForm::kUrLd;
+    return feed_->form(layer, j, f, d);
   }
 
   Tensor<T> fetch_core(const Buffer<T>& b, Shape shape, std::size_t j) {
@@ -266,15 +217,16 @@ template <class T> class Sweeper {
           const auto& sl = b.slices[i];
           next[i] = advance_left(j, sl.columns, env[i], sl.omega[j], sl.device);
           if (j + 1 < last)
-            upload_ahead(j + 1, [this](std::size_t layer) { return left_form(layer); }, sl.device);
+            feed_->upload_ahead(j + 1, [this](std::size_t layer) { return feed_->left_form(layer); },
+                                sl.device);
           norms[i] = static_cast<double>(
               ctx(sl.device).K.norm(sl.columns * st_.fused_right(j), next[i].data()));
         } catch (...) {
           errors[i] = std::current_exception();
         }
       };
-      site(0, j);
-      if (j + 1 < last) site(0, j + 1);  // read ahead: the threads upload its forms early
+      feed_->site(0, j);
+      if (j + 1 < last) feed_->site(0, j + 1);  // read ahead: the threads upload its forms early
       std::vector<std::thread> workers;
       for (std::size_t i = 1; i < ns; ++i) workers.emplace_back(step, i);
       step(0);
@@ -321,7 +273,7 @@ template <class T> class Sweeper {
                       dd = st_.down_dim(j);
     std::vector<Buffer<T>> forms;
     for (std::size_t i = 0; i < k_; ++i)
-      forms.push_back(form(i, j, left_form(i), device));
+      forms.push_back(form(i, j, feed_->left_form(i), device));
     Buffer<T> out = c.K.allocate(s * nr);
     // Sketch columns are independent: the plan may bound the intermediates by batching them.
     const std::size_t batch = left_batch(j, s);
@@ -365,14 +317,14 @@ template <class T> class Sweeper {
       trailing /= r;
       Buffer<T> next;
       if (i == 0) {
-        Buffer<T> w = form(i, j, right_form(i));
+        Buffer<T> w = form(i, j, SiteFeed<T>::right_form(i));
         next = K_.allocate(lead * up * l * dn * trailing);
         gemm_(Op::kTrans, Op::kNone, up * l * dn, trailing, r, T(1), w.data(), up * l * dn, 0,
               in->data(), trailing, r * trailing, T(0), next.data(), trailing,
               up * l * dn * trailing, lead);
         lead *= up * l;
       } else {
-        Buffer<T> w = form(i, j, right_form(i));
+        Buffer<T> w = form(i, j, SiteFeed<T>::right_form(i));
         next = K_.allocate(lead * l * dn * trailing);
         gemm_(Op::kTrans, Op::kNone, l * dn, trailing, up * r, T(1), w.data(), l * dn, 0,
               in->data(), trailing, up * r * trailing, T(0), next.data(), trailing,
@@ -504,7 +456,7 @@ template <class T> class Sweeper {
       const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
       const std::size_t rows = b * u * dd;
       Buffer<T> z = right_block(j, s_env, b);
-      if (j > 0) upload_ahead(j - 1, &Sweeper::right_form);
+      if (j > 0) feed_->upload_ahead(j - 1, &SiteFeed<T>::right_form, 0);
       if (j == 0) {
         out.cores[0] = fetch_core(z, {1, b, u, dd}, 0);
         apply_scale(out.cores[0], log_scale);
@@ -612,9 +564,7 @@ template <class T> class Sweeper {
   std::size_t n_, k_;
   EnvStore<T> store_;
   std::vector<Extra> extra_;
-  std::map<std::size_t, std::vector<Tensor<T>>> sites_;  // see site()
-  // Per device: site forms uploaded ahead, by (layer, site, form).
-  std::vector<std::map<std::tuple<std::size_t, std::size_t, SiteForm>, Buffer<T>>> ahead_;
+  std::unique_ptr<SiteFeed<T>> feed_;  // after the devices: it sends to each of them
   std::vector<Block> blocks_;
   std::vector<double> seconds_;
   std::int64_t capped_ = 0;
