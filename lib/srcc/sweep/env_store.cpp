@@ -50,8 +50,15 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
   if (e.tier == Tier::kScratch && !scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
   const auto sid = static_cast<std::int64_t>(j);
   if (!mover_.kernels().moves_data()) {
-    keep(e, mover_.down(env, rows * cols, "environment", sid), block, j);
-    env.reset();
+    // Host backend: its memory is host memory, so "host" is "memory", and the file is written
+    // straight from the environment (no copy, no fresh pages to fault in).
+    if (e.tier == Tier::kHost) {
+      e.tier = Tier::kMemory;
+      e.memory = std::move(env);
+    } else {
+      write_file(e, env.data(), rows * cols, block, j);
+      env.reset();
+    }
     std::lock_guard lock(entries_mutex_);
     entries_[{block, j}] = std::move(e);
     return;
@@ -75,40 +82,45 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
 
 template <class T>
 void EnvStore<T>::keep(Entry& e, std::vector<T>&& host, std::size_t block, std::size_t j) {
-  if (e.tier == Tier::kHost) {
+  if (e.tier == Tier::kHost)
     e.host = std::move(host);
-    return;
-  }
+  else
+    write_file(e, host.data(), host.size(), block, j);
+}
+
+template <class T>
+void EnvStore<T>::write_file(Entry& e, const T* data, std::size_t n, std::size_t block,
+                             std::size_t j) {
   const auto t0 = std::chrono::steady_clock::now();
   e.file = scratch_->path() / ("env-" + std::to_string(block) + "-" + std::to_string(j) + ".bin");
   std::FILE* f = std::fopen(e.file.c_str(), "wb");
-  const bool ok = f && std::fwrite(host.data(), sizeof(T), host.size(), f) == host.size();
+  const bool ok = f && std::fwrite(data, sizeof(T), n, f) == n;
   if (f && std::fclose(f) != 0) throw ResourceError(e.file.string() + ": writing failed (disk full?)");
   if (!ok) throw ResourceError(e.file.string() + ": writing the spilled environment failed");
   const std::string dt(dtype_name(dtype_of<T>));
   log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
             .mechanism = mechanism::kFileWrite, .source = "host",
             .target = "scratch:" + e.file.string(), .dtype_from = dt, .dtype_to = dt,
-            .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
+            .bytes = static_cast<std::int64_t>(n * sizeof(T)), .seconds = since(t0)});
 }
 
 template <class T>
-std::vector<T> EnvStore<T>::read_rows(Entry& e, std::FILE* file, std::size_t j, std::size_t a0,
-                                      std::size_t count) {
-  if (!file)
-    return std::vector<T>(e.host.begin() + static_cast<std::ptrdiff_t>(a0 * e.cols),
-                          e.host.begin() + static_cast<std::ptrdiff_t>((a0 + count) * e.cols));
+void EnvStore<T>::read_rows(Entry& e, std::FILE* file, std::size_t j, std::size_t a0,
+                            std::size_t count, T* into) {
+  const std::size_t n = count * e.cols;
+  if (!file) {
+    std::copy_n(e.host.begin() + static_cast<std::ptrdiff_t>(a0 * e.cols), n, into);
+    return;
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<T> host(count * e.cols);
   std::fseek(file, static_cast<long>(a0 * e.cols * sizeof(T)), SEEK_SET);
-  if (std::fread(host.data(), sizeof(T), host.size(), file) != host.size())
+  if (std::fread(into, sizeof(T), n, file) != n)
     throw ResourceError(e.file.string() + ": reading the spilled environment failed");
   const std::string dt(dtype_name(dtype_of<T>));
   log_.add({.what = "environment", .site = static_cast<std::int64_t>(j),
             .mechanism = mechanism::kFileRead, .source = "scratch:" + e.file.string(),
             .target = "host", .dtype_from = dt, .dtype_to = dt,
-            .bytes = static_cast<std::int64_t>(host.size() * sizeof(T)), .seconds = since(t0)});
-  return host;
+            .bytes = static_cast<std::int64_t>(n * sizeof(T)), .seconds = since(t0)});
 }
 
 template <class T>
@@ -132,12 +144,21 @@ void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, s
     if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
   }
   const auto sid = static_cast<std::int64_t>(j);
-  auto upload = [&](std::size_t a0) {
-    return mover_.up(read_rows(e, file.get(), j, a0, std::min(batch, rows - a0)), "environment", sid);
-  };
   // A device backend copies asynchronously: the next batch goes up while f computes on this
-  // one. On the host a second batch would only raise the peak, so there it is one at a time.
+  // one. On the host a second batch would only raise the peak, so there it is one at a time,
+  // read straight into backend memory (recycled blocks: no fresh pages to fault in).
   const bool ahead = mover_.kernels().moves_data();
+  auto upload = [&](std::size_t a0) {
+    const std::size_t count = std::min(batch, rows - a0);
+    if (!ahead) {
+      Buffer<T> b = mover_.kernels().allocate(count * e.cols);
+      read_rows(e, file.get(), j, a0, count, b.data());
+      return b;
+    }
+    std::vector<T> host(count * e.cols);
+    read_rows(e, file.get(), j, a0, count, host.data());
+    return mover_.up(std::move(host), "environment", sid);
+  };
   Buffer<T> next = upload(0);
   for (std::size_t a0 = 0; a0 < rows; a0 += batch) {
     Buffer<T> cur = std::move(next);

@@ -65,9 +65,10 @@ template <class T> class EnvStore {
   };
   // Host or scratch copy of an entry that left backend memory.
   void keep(Entry& e, std::vector<T>&& host, std::size_t block, std::size_t j);
-  // Rows [a0, a0 + count) of a spilled entry, read from its tier into host memory.
-  std::vector<T> read_rows(Entry& e, std::FILE* file, std::size_t j, std::size_t a0,
-                           std::size_t count);
+  void write_file(Entry& e, const T* data, std::size_t n, std::size_t block, std::size_t j);
+  // Rows [a0, a0 + count) of a spilled entry, read from its tier into `into`.
+  void read_rows(Entry& e, std::FILE* file, std::size_t j, std::size_t a0, std::size_t count,
+                 T* into);
 
   Mover<T>& mover_;
   TransferLog& log_;
