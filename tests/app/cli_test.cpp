@@ -245,5 +245,34 @@ TEST(CliDevice, GpuWithoutADeviceIsABackendError) {
   EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --dry-run").code, 6);
 }
 
+// With a GPU: the CLI run on the device equals the CPU run, its device moves are logged with
+// the device's own times and names, and the summary holds the device memory peak.
+TEST(CliDevice, GpuRunMatchesTheCpuAndLogsTimedDeviceMoves) {
+  std::string why;
+  if (cuda_device_count(why) == 0) GTEST_SKIP() << "no GPU: " << why;
+  TempDir dir;
+  make_inputs(dir);
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o cpu.h5 --chi 6 --seed 3").code, 0);
+  const Result r = run_cli(dir, "apply h.h5 psi.h5 -o gpu.h5 --chi 6 --seed 3 --device gpu --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"device_peak_bytes\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"device_peak_bytes\": 0"), std::string::npos) << r.out;
+  const Result d = run_cli(dir, "distance gpu.h5 cpu.h5 --json");
+  ASSERT_EQ(d.code, 0) << d.err;
+  const auto at = d.out.find("\"relative_distance\"");
+  ASSERT_NE(at, std::string::npos) << d.out;
+  EXPECT_LT(std::stod(d.out.substr(d.out.find(':', at) + 1)), 1e-10) << d.out;
+  int up = 0, down = 0;
+  for (const auto& row : read_transfers(dir / "gpu.h5")) {
+    if (row.mechanism != "device move") continue;
+    EXPECT_GE(row.seconds, 0.0);
+    EXPECT_LT(row.seconds, 60.0);
+    if (row.source == "host" && row.target == "cuda:0") ++up;
+    if (row.source == "cuda:0" && row.target == "host") ++down;
+  }
+  EXPECT_GT(up, 0);
+  EXPECT_GT(down, 0);
+}
+
 }  // namespace
 }  // namespace srcc::test

@@ -71,7 +71,10 @@ std::vector<Row> read_transfers(const std::filesystem::path& file) {
   struct Raw {
     char* what;
     char* mechanism;
+    char* source;
+    char* target;
     long long site, bytes;
+    double seconds;
   };
   hid_t str = H5Tcopy(H5T_C_S1);
   H5Tset_size(str, H5T_VARIABLE);
@@ -81,10 +84,13 @@ std::vector<Row> read_transfers(const std::filesystem::path& file) {
   H5Tinsert(t, "mechanism", offsetof(Raw, mechanism), str);
   H5Tinsert(t, "site", offsetof(Raw, site), H5T_NATIVE_LLONG);
   H5Tinsert(t, "bytes", offsetof(Raw, bytes), H5T_NATIVE_LLONG);
+  H5Tinsert(t, "source", offsetof(Raw, source), str);
+  H5Tinsert(t, "target", offsetof(Raw, target), str);
+  H5Tinsert(t, "seconds", offsetof(Raw, seconds), H5T_NATIVE_DOUBLE);
   std::vector<Raw> raw(n);
   H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data());
   std::vector<Row> rows;
-  for (auto& r : raw) rows.push_back({r.what, r.mechanism, r.site, r.bytes});
+  for (auto& r : raw) rows.push_back({r.what, r.mechanism, r.source, r.target, r.site, r.bytes, r.seconds});
   H5Dvlen_reclaim(t, space, H5P_DEFAULT, raw.data());
   H5Tclose(t);
   H5Tclose(str);

@@ -42,8 +42,9 @@ void make_large_inputs(const TempDir& dir);
 
 // The named fields of /log/transfers.
 struct Row {
-  std::string what, mechanism;
+  std::string what, mechanism, source, target;
   long long site, bytes;
+  double seconds;
 };
 std::vector<Row> read_transfers(const std::filesystem::path& file);
 
