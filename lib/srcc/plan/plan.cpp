@@ -301,9 +301,13 @@ std::string Plan::to_text() const {
          "\n";
   out += "  smallest batches: left sweep " + std::to_string(min_left) + " columns, right sweep " +
          std::to_string(min_right) + " rows\n";
-  out += std::string("  predicted peak ") + (on_device ? "device" : "host") + " tensor memory " +
-         format_size(peak_bytes) + " (+ " + format_size(kProcessOverheadBytes) +
-         " for the process)\n";
+  if (on_device)
+    out += "  predicted peak device tensor memory " + format_size(peak_bytes) + "; on the host " +
+           format_size(kProcessOverheadBytes) + " for the process and " +
+           format_size(budgets.pinned_bytes) + " of page-locked staging\n";
+  else
+    out += "  predicted peak host tensor memory " + format_size(peak_bytes) + " (+ " +
+           format_size(kProcessOverheadBytes) + " for the process)\n";
   return out;
 }
 
