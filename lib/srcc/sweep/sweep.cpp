@@ -456,7 +456,6 @@ template <class T> class Sweeper {
       const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
       const std::size_t rows = b * u * dd;
       Buffer<T> z = right_block(j, s_env, b);
-      if (j > 0) feed_->upload_ahead(j - 1, &SiteFeed<T>::right_form, 0);
       if (j == 0) {
         out.cores[0] = fetch_core(z, {1, b, u, dd}, 0);
         apply_scale(out.cores[0], log_scale);
@@ -470,6 +469,9 @@ template <class T> class Sweeper {
       const std::size_t max_cols = opt_.tolerance_mode() ? cap : blocks_[0].columns;
       RangeFinder<T> finder(mover_, gemm_, rows, max_cols, static_cast<std::int64_t>(j));
       const RangeEstimate est = find_range(finder, j, z, rows, cap);
+      // The next site's forms go up while the device works on this core and S. Not earlier: in
+      // tolerance mode find_range may run a left sweep, whose own window they would add to.
+      feed_->upload_ahead(j - 1, &SiteFeed<T>::right_form, 0);
       std::size_t rank = 0;
       Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank);
       // S ← conj(η_j) · Z'.
