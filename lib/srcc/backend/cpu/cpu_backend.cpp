@@ -3,9 +3,12 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -128,21 +131,55 @@ void check_lapack(lapack_int info, const char* call, std::size_t m, std::size_t 
                          std::to_string(n) + " matrix");
 }
 
+// The process's resident set size in bytes, from /proc/self/statm (0 where unreadable).
+std::size_t resident_bytes() {
+  static const int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  static const long page = ::sysconf(_SC_PAGESIZE);
+  char buf[128];
+  if (fd < 0) return 0;
+  const ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  unsigned long size = 0, resident = 0;
+  if (std::sscanf(buf, "%lu %lu", &size, &resident) != 2) return 0;
+  return static_cast<std::size_t>(resident) * static_cast<std::size_t>(page);
+}
+
 // Large host blocks: mmap'd (so freeing really returns memory: the heap would fragment between
-// long-lived environments and per-site temporaries), with a bounded cache of freed blocks.
+// long-lived environments and per-site temporaries), with a cache of freed blocks, since sweeps
+// allocate the same sizes at every site and a reused block costs no page faults. A freed block
+// is kept only while the process's resident size is within `limit` (the host budget), and the
+// cache gives blocks back before a fresh block would push it past: under a tight budget the
+// cache keeps what fits beside the blocks in use instead of nothing. At most 512 MiB are kept.
 class HostPool {
  public:
   static constexpr std::size_t kLarge = 256u << 10;  // matches the app's malloc threshold
-  explicit HostPool(std::size_t cap) : cache_(cap, [](void* p, std::size_t n) { munmap(p, n); }) {}
+  explicit HostPool(std::size_t limit)
+      : limit_(limit),
+        cache_(std::min<std::size_t>(limit, std::size_t{512} << 20),
+               [](void* p, std::size_t n) { munmap(p, n); }) {}
   void* get(std::size_t bytes) {
     if (void* p = cache_.take(bytes)) return p;
+    if (cache_.cached() > 0) {
+      const std::size_t rss = resident_bytes();
+      if (rss + bytes > limit_) {
+        const std::size_t over = rss + bytes - limit_;
+        cache_.shrink(cache_.cached() > over ? cache_.cached() - over : 0);
+      }
+    }
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     return p;
   }
-  void put(void* p, std::size_t bytes) { cache_.give(p, bytes); }
+  void put(void* p, std::size_t bytes) {
+    if (resident_bytes() <= limit_)
+      cache_.give(p, bytes);
+    else
+      munmap(p, bytes);
+  }
 
  private:
+  std::size_t limit_;
   BlockCache cache_;
 };
 

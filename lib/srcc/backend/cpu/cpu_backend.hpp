@@ -7,9 +7,10 @@
 namespace srcc {
 
 // `threads` = BLAS threads (0 leaves the library's default). Blocks of 256 KiB and more come
-// from mmap and are returned to the system when freed, except that up to `pool_bytes` of freed
-// blocks are kept for reuse: sweeps allocate the same sizes at every site, and a reused block
-// costs no page faults. The plan sizes the pool from the slack in the host budget.
+// from mmap and are returned to the system when freed, except that freed blocks are kept for
+// reuse while the process's resident size stays within `pool_bytes` (at most 512 MiB are
+// kept): sweeps allocate the same sizes at every site, and a reused block costs no page
+// faults. A run passes its host budget less a small margin.
 std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes = 256u << 20);
 
 // BLAS threads currently in use, and the library's build string.
