@@ -36,14 +36,20 @@ if [ -x .gpu-bundle/bin/src-compress ]; then
   runtime=$(mktemp -d)
   tar -C "$runtime" -xzf .gpu-bundle/runtime.tar.gz
   libs=$runtime/runtime
-  # Our C++ runtime only where the system's lacks what it provides.
+  # Our C++ runtime only where the system's lacks the newest symbol version ours has.
   sys_cxx=$(ldconfig -p 2>/dev/null | awk '/libstdc\+\+\.so\.6 .*x86-64/ {print $NF; exit}')
-  want=$(strings "$libs"/compat/libstdc++.so.6 2>/dev/null | grep -o '^GLIBCXX_3\.4\.[0-9]*$' | sort -t. -k3,3n | tail -n 1)
-  if [ -z "$sys_cxx" ] || ! strings "$sys_cxx" | grep -qx "$want"; then libs=$libs:$runtime/runtime/compat; fi
-  export LD_LIBRARY_PATH=$libs:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  bin=$PWD/.gpu-bundle/bin/src-compress
-  tests=$PWD/.gpu-bundle/bin/srcc_tests
-  echo "using the prebuilt bundle (.gpu-bundle); C++ runtime: ${sys_cxx:-none on the system}"
+  want=$(grep -ao 'GLIBCXX_3\.4\.[0-9]*' "$libs"/compat/libstdc++.so.6 | sort -u -t. -k3,3n | tail -n 1)
+  if [ -z "$sys_cxx" ] || ! grep -qa "$want" "$sys_cxx"; then libs=$libs:$runtime/runtime/compat; fi
+  libs=$libs:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # Wrappers, so that only our programs see the bundled libraries (not python, nvidia-smi).
+  wrappers=$(mktemp -d)
+  for prog in src-compress srcc_tests; do
+    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$libs" "$PWD/.gpu-bundle/bin/$prog" >"$wrappers/$prog"
+    chmod +x "$wrappers/$prog"
+  done
+  bin=$wrappers/src-compress
+  tests=$wrappers/srcc_tests
+  echo "using the prebuilt bundle (.gpu-bundle); C++ runtime: ${sys_cxx:-none on the system}${want:+, ours has $want}"
 else
   jobs=$(nproc)
   if command -v apt-get >/dev/null && [ "$(id -u)" -eq 0 ] && ! [ -f /usr/include/hdf5/serial/hdf5.h ]; then
