@@ -133,8 +133,8 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
       sp.env_tier = j == 0 || j >= memory_from ? Tier::kMemory : Tier::kScratch;
       if (out.exact_two_site) continue;
       if (j + 1 < n) {
-        // On a device, C_{j-1} may still be on its way off the device (one spill in flight).
-        const bool spilling = on_device && j >= 2 && j - 1 < memory_from;
+        // C_{j-1} may still be on its way to host memory or disk (one spill in flight).
+        const bool spilling = j >= 2 && j - 1 < memory_from;
         const std::size_t in_flight = spilling ? shapes[j - 1].env * e : 0;
         const std::size_t fixed = resident + in_flight + shapes[j].env * e +
                                   shapes[j].env_next * e + window(j) * e;

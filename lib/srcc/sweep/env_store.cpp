@@ -55,12 +55,22 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
     if (e.tier == Tier::kHost) {
       e.tier = Tier::kMemory;
       e.memory = std::move(env);
-    } else {
-      write_file(e, env.data(), rows * cols, block, j);
-      env.reset();
+      std::lock_guard lock(entries_mutex_);
+      entries_[{block, j}] = std::move(e);
+      return;
     }
-    std::lock_guard lock(entries_mutex_);
-    entries_[{block, j}] = std::move(e);
+    // Written by the background thread while the sweep computes the next site.
+    spiller_.wait();
+    {
+      std::lock_guard lock(entries_mutex_);
+      entries_[{block, j}] = e;
+    }
+    spiller_.post([this, block, j, e, env = std::move(env)]() mutable {
+      write_file(e, env.data(), e.rows * e.cols, block, j);
+      env.reset();
+      std::lock_guard lock(entries_mutex_);
+      entries_.at({block, j}).file = e.file;
+    });
     return;
   }
   spiller_.wait();  // one spill in flight at a time; reports the previous one's error

@@ -39,10 +39,9 @@ template <class T> class EnvStore {
   // Device moves go through `mover`, file reads and writes are logged in `log`.
   EnvStore(Mover<T>& mover, TransferLog& log, TierRule tier, std::string scratch_parent);
 
-  // Takes C_j (rows × cols) of sketch block `block`. On a device backend an environment
-  // leaving the device is copied out (download stream) and written by a background thread while
-  // the sweep queues its next step; one such spill is in flight at a time (the plan counts
-  // it). On the host it is written before put() returns, since the budget counts on that.
+  // Takes C_j (rows × cols) of sketch block `block`. An environment leaving backend memory is
+  // copied out (a device's download stream) and written by a background thread while the sweep
+  // computes its next step; one such spill is in flight at a time (the plan counts it).
   void put(std::size_t block, std::size_t j, Buffer<T> env, std::size_t rows, std::size_t cols);
   // Calls f(pointer, first_row, count) over rows [0, rows) of C_j in batches of at most
   // `batch` rows (all at once when it is in memory). On a device backend the next batch is
