@@ -49,40 +49,28 @@ void EnvStore<T>::put(std::size_t block, std::size_t j, Buffer<T> env, std::size
   }
   if (e.tier == Tier::kScratch && !scratch_) scratch_ = std::make_unique<ScratchDir>(parent_);
   const auto sid = static_cast<std::int64_t>(j);
-  if (!mover_.kernels().moves_data()) {
-    // Host backend: its memory is host memory, so "host" is "memory", and the file is written
-    // straight from the environment (no copy, no fresh pages to fault in).
-    if (e.tier == Tier::kHost) {
-      e.tier = Tier::kMemory;
-      e.memory = std::move(env);
-      std::lock_guard lock(entries_mutex_);
-      entries_[{block, j}] = std::move(e);
-      return;
-    }
-    // Written by the background thread while the sweep computes the next site.
-    spiller_.wait();
-    {
-      std::lock_guard lock(entries_mutex_);
-      entries_[{block, j}] = e;
-    }
-    spiller_.post([this, block, j, e, env = std::move(env)]() mutable {
-      write_file(e, env.data(), e.rows * e.cols, block, j);
-      env.reset();
-      std::lock_guard lock(entries_mutex_);
-      entries_.at({block, j}).file = e.file;
-    });
+  // A host backend's memory is host memory: there "host" is "memory", and a file is written
+  // straight from the environment (no copy, no fresh pages to fault in).
+  const bool host_backend = !mover_.kernels().moves_data();
+  if (host_backend && e.tier == Tier::kHost) {
+    e.tier = Tier::kMemory;
+    e.memory = std::move(env);
+    std::lock_guard lock(entries_mutex_);
+    entries_[{block, j}] = std::move(e);
     return;
   }
   spiller_.wait();  // one spill in flight at a time; reports the previous one's error
-  const QueuePoint after = mover_.kernels().mark();
+  const QueuePoint after = host_backend ? nullptr : mover_.kernels().mark();
   {
     std::lock_guard lock(entries_mutex_);
     entries_[{block, j}] = e;  // where it goes now, its data when the spill is done
   }
-  spiller_.post([this, block, j, sid, e, env = std::move(env), after]() mutable {
-    std::vector<T> host = mover_.down(env, e.rows * e.cols, "environment", sid, after);
+  spiller_.post([this, block, j, sid, e, env = std::move(env), after, host_backend]() mutable {
+    if (host_backend)
+      write_file(e, env.data(), e.rows * e.cols, block, j);
+    else
+      keep(e, mover_.down(env, e.rows * e.cols, "environment", sid, after), block, j);
     env.reset();
-    keep(e, std::move(host), block, j);
     std::lock_guard lock(entries_mutex_);
     auto& target = entries_.at({block, j});
     target.host = std::move(e.host);
