@@ -47,3 +47,7 @@ template <class F> decltype(auto) visit_dtype(DType t, F&& f) {
 }
 
 }  // namespace srcc
+
+// Applies macro M to each scalar type: for the explicit instantiations of the templates that
+// are defined in .cpp files.
+#define SRCC_FOR_EACH_SCALAR(M) M(float) M(double) M(srcc::cfloat) M(srcc::cdouble)

@@ -36,9 +36,8 @@ template <class T> std::vector<Tensor<T>> FileSiteSource<T>::site(std::size_t j)
   return out;
 }
 
-template class FileSiteSource<float>;
-template class FileSiteSource<double>;
-template class FileSiteSource<cfloat>;
-template class FileSiteSource<cdouble>;
+#define SRCC_INSTANTIATE(T) template class FileSiteSource<T>;
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
 
 }  // namespace srcc

@@ -180,9 +180,8 @@ template <class T> void EnvStore<T>::release(std::size_t block, std::size_t j) {
   entries_.erase(it);
 }
 
-template class EnvStore<float>;
-template class EnvStore<double>;
-template class EnvStore<cfloat>;
-template class EnvStore<cdouble>;
+#define SRCC_INSTANTIATE(T) template class EnvStore<T>;
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
 
 }  // namespace srcc

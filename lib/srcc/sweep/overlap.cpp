@@ -64,22 +64,12 @@ double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b
   return std::sqrt(s);
 }
 
-template cdouble inner_product(const std::vector<Tensor<float>>&, const std::vector<Tensor<float>>&,
-                               Kernels<float>&);
-template cdouble inner_product(const std::vector<Tensor<double>>&,
-                               const std::vector<Tensor<double>>&, Kernels<double>&);
-template cdouble inner_product(const std::vector<Tensor<cfloat>>&,
-                               const std::vector<Tensor<cfloat>>&, Kernels<cfloat>&);
-template cdouble inner_product(const std::vector<Tensor<cdouble>>&,
-                               const std::vector<Tensor<cdouble>>&, Kernels<cdouble>&);
-
 #define SRCC_INSTANTIATE(T)                                                                   \
+  template cdouble inner_product(const std::vector<Tensor<T>>&, const std::vector<Tensor<T>>&, \
+                                 Kernels<T>&);                                                \
   template double distance(const std::vector<Tensor<T>>&, const std::vector<Tensor<T>>&,      \
                            Mover<T>&, CountingGemm<T>&);
-SRCC_INSTANTIATE(float)
-SRCC_INSTANTIATE(double)
-SRCC_INSTANTIATE(cfloat)
-SRCC_INSTANTIATE(cdouble)
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 
 }  // namespace srcc

@@ -130,9 +130,8 @@ Buffer<T> RangeFinder<T>::core(std::size_t cap, double cutoff, double tol, std::
   return out;
 }
 
-template class RangeFinder<float>;
-template class RangeFinder<double>;
-template class RangeFinder<cfloat>;
-template class RangeFinder<cdouble>;
+#define SRCC_INSTANTIATE(T) template class RangeFinder<T>;
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
 
 }  // namespace srcc

@@ -48,13 +48,10 @@ std::vector<T> site_in_form(const Tensor<T>& site, SiteForm f, const std::string
   return std::move(out.data);
 }
 
-template std::vector<float> site_in_form(const Tensor<float>&, SiteForm, const std::string&,
-                                         std::size_t, TransferLog&);
-template std::vector<double> site_in_form(const Tensor<double>&, SiteForm, const std::string&,
-                                          std::size_t, TransferLog&);
-template std::vector<cfloat> site_in_form(const Tensor<cfloat>&, SiteForm, const std::string&,
-                                          std::size_t, TransferLog&);
-template std::vector<cdouble> site_in_form(const Tensor<cdouble>&, SiteForm,
-                                           const std::string&, std::size_t, TransferLog&);
+#define SRCC_INSTANTIATE(T)                                                                  \
+  template std::vector<T> site_in_form(const Tensor<T>&, SiteForm, const std::string&,       \
+                                       std::size_t, TransferLog&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
 
 }  // namespace srcc

@@ -605,10 +605,7 @@ SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, 
   template SweepResult<T> run_sweep(const StackData<T>&, const SweepOptions&, Backend&,     \
                                     TransferLog&, Reporter&, const std::function<void()>&, \
                                     const Plan*);
-SRCC_INSTANTIATE(float)
-SRCC_INSTANTIATE(double)
-SRCC_INSTANTIATE(cfloat)
-SRCC_INSTANTIATE(cdouble)
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 
 }  // namespace srcc

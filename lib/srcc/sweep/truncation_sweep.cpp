@@ -86,10 +86,7 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
   template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&);    \
   template std::vector<double> truncate_train(std::vector<Tensor<T>>&, std::size_t, double, \
                                               double, Mover<T>&, CountingGemm<T>&);
-SRCC_INSTANTIATE(float)
-SRCC_INSTANTIATE(double)
-SRCC_INSTANTIATE(cfloat)
-SRCC_INSTANTIATE(cdouble)
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 
 }  // namespace srcc

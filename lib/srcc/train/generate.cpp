@@ -107,10 +107,7 @@ template <class T> std::vector<Tensor<T>> ising_mpo(std::size_t sites, double j_
                                                   std::size_t, std::uint64_t);                \
   template std::vector<Tensor<T>> identity_mpo<T>(std::size_t, std::size_t);                  \
   template std::vector<Tensor<T>> ising_mpo<T>(std::size_t, double, double);
-SRCC_INSTANTIATE(float)
-SRCC_INSTANTIATE(double)
-SRCC_INSTANTIATE(cfloat)
-SRCC_INSTANTIATE(cdouble)
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 
 }  // namespace srcc

@@ -79,9 +79,9 @@ Tensor<T> to_internal(AnyTensor stored, const TrainInfo& info, std::size_t site,
   return out;
 }
 
-template Tensor<float> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
-template Tensor<double> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
-template Tensor<cfloat> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
-template Tensor<cdouble> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
+#define SRCC_INSTANTIATE(T) \
+  template Tensor<T> to_internal(AnyTensor, const TrainInfo&, std::size_t, TransferLog&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
 
 }  // namespace srcc
