@@ -1,9 +1,14 @@
 #pragma once
 // In-memory stacks for sweep tests (no files): generated trains wrapped as StackData.
+#include <cmath>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/sweep/counting_gemm.hpp"
+#include "srcc/sweep/mover.hpp"
+#include "srcc/sweep/overlap.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "dense.hpp"
 #include "srcc/train/generate.hpp"
@@ -56,6 +61,21 @@ inline std::vector<Tensor<cdouble>> real_cores(TrainKind kind, std::size_t n, st
   for (auto& c : random_train<double>(kind, n, bond, phys, seed)) out.push_back(cast_tensor<cdouble>(c));
   return out;
 }
+
+// The CPU kernels with a GEMM counter and an unlogged Mover: what the train algebra (range
+// finder, truncation sweep, distances) takes, for tests that call it directly.
+template <class T> struct CpuOps {
+  std::unique_ptr<Backend> backend = make_cpu_backend(1);
+  Kernels<T>& K = backend->kernels<T>();
+  CountingGemm<T> gemm{K};
+  Mover<T> mover{K, nullptr, "cpu"};
+
+  double norm(const std::vector<Tensor<T>>& a) { return std::sqrt(inner_product(a, a, K).real()); }
+  // ‖a − b‖ / ‖b‖ by canonical form: long trains compared as trains, not as dense vectors.
+  double relative_distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b) {
+    return distance(a, b, mover, gemm) / norm(b);
+  }
+};
 
 template <class T> SweepResult<T> sweep(const StackData<T>& data, const SweepOptions& o) {
   auto backend = make_cpu_backend(0);

@@ -10,7 +10,6 @@
 #include "../support/fake_device.hpp"
 #include "../support/stacks.hpp"
 #include "srcc/core/error.hpp"
-#include "srcc/sweep/overlap.hpp"
 
 namespace srcc::test {
 namespace {
@@ -88,12 +87,8 @@ TEST(DeviceTiers, SweepThroughEveryTierMatchesTheCpu) {
   MemorySiteSource<cdouble> source(data.sites);
   const auto result = run_sweep(data.stack, source, options(), device, log, reporter, [] {}, &plan);
   // 40 sites: compare as trains (‖a − b‖ by canonical form), not as dense vectors.
-  auto cpu = make_cpu_backend(1);
-  auto& K = cpu->kernels<cdouble>();
-  CountingGemm<cdouble> gemm(K);
-  Mover<cdouble> mover(K, nullptr, "cpu");
-  const double norm = std::sqrt(inner_product(cpu_result.cores, cpu_result.cores, K).real());
-  EXPECT_LT(distance(result.cores, cpu_result.cores, mover, gemm) / norm, 1e-12);
+  CpuOps<cdouble> ops;
+  EXPECT_LT(ops.relative_distance(result.cores, cpu_result.cores), 1e-12);
   std::map<std::string, int> moves;
   for (const auto& r : log.records())
     if (r.what == "environment") ++moves[r.mechanism + ":" + r.source.substr(0, 7) + ">" + r.target.substr(0, 7)];
@@ -166,10 +161,7 @@ TEST(DeviceMoves, EachSiteUploadedOncePerSweepAndEveryMoveLogged) {
 
 TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
   const auto data = make_stack<cdouble>(product());
-  auto cpu = make_cpu_backend(1);
-  auto& K = cpu->kernels<cdouble>();
-  CountingGemm<cdouble> gemm(K);
-  Mover<cdouble> mover(K, nullptr, "cpu");
+  CpuOps<cdouble> ops;
   SilentReporter reporter;
   FakeDevice d0(0, "fake:0"), d1(0, "fake:1"), d2(0, "fake:2");
   TransferLog one_log, three_log;
@@ -180,8 +172,7 @@ TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
     const auto one = run_sweep(data.stack, s1, o, d0, one_log, reporter, [] {}, nullptr);
     const auto three =
         run_sweep(data.stack, s3, o, d0, three_log, reporter, [] {}, nullptr, {&d1, &d2});
-    const double norm = std::sqrt(inner_product(one.cores, one.cores, K).real());
-    EXPECT_LT(distance(three.cores, one.cores, mover, gemm) / norm, 1e-12);
+    EXPECT_LT(ops.relative_distance(three.cores, one.cores), 1e-12);
     EXPECT_NEAR(three.error_estimate, one.error_estimate, 1e-9 * one.error_estimate + 1e-15);
     EXPECT_NEAR(three.flops, one.flops, 0.1 * one.flops);  // same work, split
   }
@@ -209,8 +200,7 @@ TEST(SeveralDevices, ColumnSlicesGiveTheOneDeviceResult) {
       EXPECT_EQ(three.cores[j].shape, one.cores[j].shape) << "site " << j;
       EXPECT_EQ(three.sites[j].sketch_columns, one.sites[j].sketch_columns) << "site " << j;
     }
-    const double norm = std::sqrt(inner_product(one.cores, one.cores, K).real());
-    EXPECT_LT(distance(three.cores, one.cores, mover, gemm) / norm, 1e-12);
+    EXPECT_LT(ops.relative_distance(three.cores, one.cores), 1e-12);
   }
 }
 

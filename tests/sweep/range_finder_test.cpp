@@ -7,7 +7,7 @@
 #include <cmath>
 #include <complex>
 
-#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "../support/stacks.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/sweep/sketch.hpp"
 
@@ -61,8 +61,8 @@ double residual(const Case& c, const std::vector<cdouble>& q_rowmajor, std::size
 }
 
 TEST(RangeFinder, LeaveOneOutEstimateTracksTheTrueErrorWithinAFactorThree) {
-  auto backend = make_cpu_backend(1);
-  auto& K = backend->kernels<cdouble>();
+  CpuOps<cdouble> ops;
+  auto& [backend, K, gemm, mover] = ops;
   Rng rng(7);
   int checked = 0;
   for (double decay : {0.8, 0.6}) {
@@ -70,8 +70,6 @@ TEST(RangeFinder, LeaveOneOutEstimateTracksTheTrueErrorWithinAFactorThree) {
     c.a = decaying_matrix(c.rows, c.cols, decay, rng);
     const std::size_t total = 30;
     const auto omega = draw_gaussian<cdouble>(rng, c.cols * total);
-    CountingGemm<cdouble> gemm(K);
-    Mover<cdouble> mover(K, nullptr, "cpu");
     RangeFinder<cdouble> finder(mover, gemm, c.rows, total);
     for (std::size_t s = 0; s < total; s += 6) {
       std::vector<cdouble> blk(omega.begin() + s * c.cols, omega.begin() + (s + 6) * c.cols);
@@ -94,14 +92,12 @@ TEST(RangeFinder, LeaveOneOutEstimateTracksTheTrueErrorWithinAFactorThree) {
 }
 
 TEST(RangeFinder, BlockUpdatesGiveTheSameRangeAsOneQr) {
-  auto backend = make_cpu_backend(1);
-  auto& K = backend->kernels<cdouble>();
+  CpuOps<cdouble> ops;
+  auto& [backend, K, gemm, mover] = ops;
   Rng rng(11);
   Case c;
   c.a = decaying_matrix(c.rows, c.cols, 0.9, rng);
   const auto omega = draw_gaussian<cdouble>(rng, c.cols * 20);
-  CountingGemm<cdouble> gemm(K);
-  Mover<cdouble> mover(K, nullptr, "cpu");
   RangeFinder<cdouble> blocks(mover, gemm, c.rows, 20), once(mover, gemm, c.rows, 20);
   for (std::size_t s = 0; s < 20; s += 5)
     blocks.add(K.adopt(sketch(c, std::vector<cdouble>(omega.begin() + s * c.cols, omega.begin() + (s + 5) * c.cols), 5)), 5);
@@ -132,15 +128,13 @@ TEST(RangeFinder, BlockUpdatesGiveTheSameRangeAsOneQr) {
 }
 
 TEST(RangeFinder, FullRangeIsExact) {
-  auto backend = make_cpu_backend(1);
-  auto& K = backend->kernels<cdouble>();
+  CpuOps<cdouble> ops;
+  auto& [backend, K, gemm, mover] = ops;
   Rng rng(3);
   Case c;
   c.rows = 10;
   c.cols = 40;
   c.a = decaying_matrix(c.rows, c.cols, 0.9, rng);
-  CountingGemm<cdouble> gemm(K);
-  Mover<cdouble> mover(K, nullptr, "cpu");
   RangeFinder<cdouble> finder(mover, gemm, c.rows, 16);
   finder.add(K.adopt(sketch(c, draw_gaussian<cdouble>(rng, c.cols * 16), 16)), 16);
   EXPECT_TRUE(finder.exhausted());

@@ -30,10 +30,8 @@ TYPED_TEST_SUITE(TrainAlgebra, ScalarTypes);
 
 TYPED_TEST(TrainAlgebra, TruncatingAnExactTrainIsContractThenSvd) {
   using T = TypeParam;
-  auto backend = make_cpu_backend(1);
-  auto& K = backend->kernels<T>();
-  CountingGemm<T> gemm(K);
-  Mover<T> mover(K, nullptr, "cpu");
+  CpuOps<T> ops;
+  auto& [backend, K, gemm, mover] = ops;
   auto cores = random_train<T>(TrainKind::kMps, 9, 12, 2, 4);
   const auto ref = dense_train(cores);
   right_canonicalize(cores, mover, gemm);
@@ -54,10 +52,8 @@ TYPED_TEST(TrainAlgebra, TruncatingAnExactTrainIsContractThenSvd) {
 
 TYPED_TEST(TrainAlgebra, InnerProductAndDistanceMatchDenseVectors) {
   using T = TypeParam;
-  auto backend = make_cpu_backend(1);
-  auto& K = backend->kernels<T>();
-  CountingGemm<T> gemm(K);
-  Mover<T> mover(K, nullptr, "cpu");
+  CpuOps<T> ops;
+  auto& [backend, K, gemm, mover] = ops;
   const auto a = random_train<T>(TrainKind::kMpo, 5, 3, 2, 1);
   auto b = random_train<T>(TrainKind::kMpo, 5, 2, 2, 2);
   const auto va = dense_vector(a), vb = dense_vector(b);
