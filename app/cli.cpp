@@ -58,8 +58,8 @@ Cli::Cli() {
                  "Device memory budget for the GPU backend (same units; default: free device "
                  "memory minus a margin)");
   app.add_option("--device", c.device,
-                 "Where to compute: cpu, gpu (= gpu:0) or gpu:N (CUDA; same seed, same result to "
-                 "rounding)")
+                 "Where to compute: cpu, gpu (= gpu:0), gpu:N, or gpu:0,1,… to split the sketch "
+                 "over several GPUs (CUDA; same seed, same result to rounding)")
       ->capture_default_str();
   app.add_option("--scratch-dir", c.scratch_dir,
                  "Directory for spilled environments (default: $TMPDIR or /tmp); a private "
