@@ -55,8 +55,7 @@ template <class T> class Sweeper {
   Sweeper(const Stack& stack, SiteSource<T>& source, const SweepOptions& opt, Backend& backend,
           TransferLog& log, Reporter& reporter, const std::function<void()>& check_interrupt,
           const Plan* plan, const std::vector<Backend*>& extra)
-      : source_(source),
-        st_(stack),
+      : st_(stack),
         opt_(opt),
         plan_(plan),
         K_(backend.kernels<T>()),
@@ -81,7 +80,7 @@ template <class T> class Sweeper {
     }
     std::vector<Mover<T>*> movers{&mover_};
     for (auto& e : extra_) movers.push_back(e.mover.get());
-    feed_ = std::make_unique<SiteFeed<T>>(st_, source_, log_, std::move(movers));
+    feed_ = std::make_unique<SiteFeed<T>>(st_, source, log_, std::move(movers));
   }
 
   SweepResult<T> run() {
@@ -552,7 +551,6 @@ template <class T> class Sweeper {
     reporter_.progress("right sweep", 2, 2);
   }
 
-  SiteSource<T>& source_;
   const Stack& st_;
   SweepOptions opt_;
   const Plan* plan_;
