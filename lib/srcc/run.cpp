@@ -123,7 +123,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   Backend* backend = backends.front().get();
   std::vector<Backend*> more;
   for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
-  if (!o.device.gpu) sum.threads = blas_threads();
+  if (!o.device.gpu) sum.threads = cpu_threads();
   sum.threads_source = o.threads_source;
   auto t0 = Clock::now();
   SweepResult<T> result =

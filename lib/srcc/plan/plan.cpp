@@ -15,6 +15,29 @@ std::string_view tier_name(Tier t) {
 
 namespace {
 
+// Elements per sketch column alive at once in the left step (see sweep.cpp): a single train's
+// Khatri–Rao block; for a stack, V_a beside the two largest consecutive stages of E_a (the down
+// leg's move counts as a stage).
+std::size_t left_column(const Stack& st, std::size_t j) {
+  const std::size_t k = st.layers.size(), x0 = st.up_dim(j), xk = st.down_dim(j);
+  const auto& top = st.layers.front().dims[j];
+  if (k == 1) return x0 * top[kLegL] * xk;
+  const auto& bot = st.layers.back().dims[j];
+  const std::size_t v = xk * top[kLegL] * top[kLegD] * top[kLegR];
+  std::size_t lead = st.fused_left(j) / bot[kLegL], trailing = xk * bot[kLegR];
+  std::size_t prev = lead * bot[kLegU] * trailing, worst = prev;
+  for (std::size_t i = k - 1; i-- > 1;) {
+    const auto& d = st.layers[i].dims[j];
+    lead /= d[kLegL];
+    const std::size_t stage = lead * d[kLegU] * d[kLegR] * trailing;
+    worst = std::max(worst, prev + stage);
+    prev = stage;
+    trailing *= d[kLegR];
+  }
+  if (xk > 1) worst = std::max(worst, 2 * prev);
+  return v + worst;
+}
+
 // Sizes (in elements) that do not depend on the tiers.
 struct SiteShape {
   std::size_t sites = 0;     // all layers' sites at j
@@ -37,27 +60,19 @@ SiteShape shape_of(const Stack& st, std::size_t j, std::size_t s, std::size_t bo
   sh.env = j == 0 ? s : s * nl;
   if (j + 1 < n) {
     sh.env_next = s * nr;
-    // Left step: Khatri–Rao block, then each layer's image; two consecutive stages are alive.
-    std::size_t prev = u * nl * dd, lead = 1, trail = nl * dd, worst = 0;
-    for (const auto& layer : st.layers) {
-      const auto& d = layer.dims[j];
-      trail /= d[kLegL];
-      lead *= d[kLegR];
-      const std::size_t stage = lead * d[kLegD] * trail;
-      worst = std::max(worst, prev + stage);
-      prev = stage;
-    }
-    sh.left_col = worst;
+    sh.left_col = left_column(st, j);
   }
-  // Right step: the block Z' (twice when the down leg moves), its build stages, the incoming
-  // S, the sketch Y and the factor Q (each rows × s), the core and S for the next site.
+  // Right step: the block Z' (twice when the down leg moves), its build stages (bottom layer
+  // first, two consecutive stages alive), the incoming S, the sketch Y and the factor Q (each
+  // rows × s), the core and S for the next site.
   const std::size_t rows = bond * u * dd;
-  std::size_t lead = bond, trail = nr, prev = bond * nr, worst = 0;
-  for (const auto& layer : st.layers) {
-    const auto& d = layer.dims[j];
-    trail /= d[kLegR];
-    lead *= (&layer == &st.layers.front() ? u : 1) * d[kLegL];
-    const std::size_t stage = lead * d[kLegD] * trail;
+  const std::size_t k = st.layers.size();
+  std::size_t lead = bond * nr, prev = bond * nr, worst = 0, trail = 1;
+  for (std::size_t i = k; i-- > 0;) {
+    const auto& d = st.layers[i].dims[j];
+    lead /= d[kLegR];
+    trail *= d[kLegL] * (i + 1 == k ? d[kLegD] : 1);
+    const std::size_t stage = lead * d[kLegU] * trail;
     worst = std::max(worst, prev + stage);
     prev = stage;
   }

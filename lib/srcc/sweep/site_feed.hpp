@@ -63,13 +63,16 @@ template <class T> class SiteFeed {
     }
   }
 
-  // The forms of the two sweeps (see sweep.cpp): left sweep, every layer but the bottom one
-  // (u l, r d), the bottom one transposed; right sweep, the top layer (r, u l d), the others (u r, l d).
+  // The forms of the two sweeps (see sweep.cpp). Left sweep: the top layer (u, l d r), the
+  // bottom one (l, u d r), those between (u r, l d); a single train (r, u l d). Right sweep:
+  // the bottom layer (r, u l d), the others (u l, r d).
   SiteForm left_form(std::size_t layer) const {
-    return layer + 1 < st_.depth() ? SiteForm::kUlRd : SiteForm::kRUld;
+    if (st_.depth() == 1) return SiteForm::kRUld;
+    if (layer == 0) return SiteForm::kULdr;
+    return layer + 1 == st_.depth() ? SiteForm::kLUdr : SiteForm::kUrLd;
   }
-  static SiteForm right_form(std::size_t layer) {
-    return layer == 0 ? SiteForm::kRUld : SiteForm::kUrLd;
+  SiteForm right_form(std::size_t layer) const {
+    return layer + 1 == st_.depth() ? SiteForm::kRUld : SiteForm::kUlRd;
   }
 
  private:

@@ -10,6 +10,8 @@ std::array<std::size_t, kSiteRank> form_permutation(SiteForm f) {
   switch (f) {
     case SiteForm::kUlRd: return {kLegU, kLegL, kLegR, kLegD};
     case SiteForm::kRUld: return {kLegR, kLegU, kLegL, kLegD};
+    case SiteForm::kULdr: return {kLegU, kLegL, kLegD, kLegR};
+    case SiteForm::kLUdr: return {kLegL, kLegU, kLegD, kLegR};
     case SiteForm::kUrLd: break;
   }
   return {kLegU, kLegR, kLegL, kLegD};
@@ -19,6 +21,8 @@ std::string form_name(SiteForm f) {
   switch (f) {
     case SiteForm::kUlRd: return "(u,l|r,d)";
     case SiteForm::kRUld: return "(r|u,l,d)";
+    case SiteForm::kULdr: return "(u|l,d,r)";
+    case SiteForm::kLUdr: return "(l|u,d,r)";
     case SiteForm::kUrLd: break;
   }
   return "(u,r|l,d)";

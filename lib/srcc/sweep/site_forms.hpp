@@ -12,9 +12,11 @@
 namespace srcc {
 
 enum class SiteForm {
-  kUlRd,  // rows (u, l), cols (r, d): left sweep, every layer but the bottom one
-  kRUld,  // rows (r), cols (u, l, d): left sweep bottom layer (transposed), right sweep top layer
-  kUrLd,  // rows (u, r), cols (l, d): right sweep, every layer but the top one
+  kUlRd,  // rows (u, l), cols (r, d): right sweep, every layer but the bottom one
+  kRUld,  // rows (r), cols (u, l, d): right sweep bottom layer; left sweep of a single train
+  kUrLd,  // rows (u, r), cols (l, d): left sweep, the layers between the top and the bottom
+  kULdr,  // rows (u), cols (l, d, r): left sweep top layer (the sketch is contracted into it)
+  kLUdr,  // rows (l), cols (u, d, r): left sweep bottom layer
 };
 
 std::array<std::size_t, kSiteRank> form_permutation(SiteForm f);

@@ -5,18 +5,23 @@
 // Index conventions. A stack has k layers (0 = top, k-1 = bottom) and n sites; at site j layer
 // i has legs (l_i, r_i, u_i, d_i), with d_i = u_{i+1}. x_0 = u_0 is the product's up leg and
 // x_k = d_{k-1} its down leg (1 for an MPS). Every contraction below is a (strided batched)
-// row-major GEMM over contiguous memory; the only permutations are of sites (site_forms) and
-// one of the right environment when the product has a down leg.
+// row-major GEMM over contiguous memory; the only permutations are of sites (site_forms) and,
+// when the product has a down leg, one of each step's intermediate to put x_k beside x_0.
 //
-// Left sweep: C_j[a, L_0..L_{k-1}] (a = sketch column, a batch index never summed). From the
-// Khatri–Rao product T[a, x_0, L_0..L_{k-1}, x_k] = C_j[a, L] Ω_j[a, x_0, x_k] the layers are
-// absorbed top to bottom; before layer i the layout is [a, R_0..R_{i-1}, x_i, L_i, …, x_k], so
-// the contracted pair (x_i, L_i) is contiguous and the GEMM is batched over the leading axes.
+// Left sweep: C_j[a, L_0..L_{k-1}] (a = sketch column, a batch index never summed). A single
+// train multiplies the Khatri–Rao product C_j[a, L] Ω_j[a, x_0, x_1] by its site in one GEMM. A
+// stack of k >= 2 layers never forms that product: the sketch is contracted into the top layer
+// (V = Ω·W_0), the environment into the bottom layer (E = C·W_{k-1}, one GEMM over all columns),
+// the layers between into E, and each column's C_{j+1} is V_aᵀ E_a (left_stack has the layouts).
 //
-// Right sweep: from S[b, R_0..R_{k-1}] (b = output bond to the right) the layers give
-// Z[b, x_0, L_0..L_{k-1}, x_k]; with the down leg moved next to x_0 this is the matrix
+// Right sweep: from S[b, R_0..R_{k-1}] (b = output bond to the right) the layers, bottom first,
+// give Z[b, x_0, L_0..L_{k-1}, x_k]; with the down leg moved next to x_0 this is the matrix
 // Z'[(b, x_0, x_k), L]. Then Y = C_j Z'ᵀ is stored column-major as (b x_0 x_k) × s, so the Q of
 // its QR, read row-major, is directly the core η_j[l, r, u, d], and S ← conj(η_j) Z'.
+//
+// Cost per site for an MPO (bond D) times an MPS (bond χ), output bond χ̄, sketch s, physical d:
+// left s·(d²D² + dDχ² + dD²χ), right χ̄·(dDχ² + d²D²χ) + s·χ̄·dDχ + χ̄²·dDχ multiply-adds, plus
+// the QR of a (χ̄ d) × s matrix: 14 N⁴ + 4 N³ when every size is N and d = 2.
 #include "srcc/sweep/sweep.hpp"
 
 #include <chrono>
@@ -191,8 +196,19 @@ template <class T> class Sweeper {
     }
     Rng rng(block_seed(opt_.seed, blocks_.size()));
     for (std::size_t j = 0; j + 1 < n_; ++j) {
-      const std::size_t ud = st_.up_dim(j) * st_.down_dim(j);
-      const std::vector<T> all = draw_gaussian<T>(rng, columns * ud);
+      const std::size_t up = st_.up_dim(j), down = st_.down_dim(j), ud = up * down;
+      std::vector<T> all = draw_gaussian<T>(rng, columns * ud);
+      // Drawn as Ω[a, x_0, x_k]; a stack contracts it into its top layer over x_0 and so takes
+      // each column's matrix transposed, Ω[a, x_k, x_0] (the same numbers on every backend).
+      if (k_ > 1 && up > 1 && down > 1) {
+        std::vector<T> column(ud);
+        for (std::size_t a = 0; a < columns; ++a) {
+          T* om = all.data() + a * ud;
+          for (std::size_t x = 0; x < up; ++x)
+            for (std::size_t y = 0; y < down; ++y) column[y * up + x] = om[x * down + y];
+          std::copy(column.begin(), column.end(), om);
+        }
+      }
       for (auto& sl : b.slices)
         sl.omega.push_back(adopt(std::vector<T>(all.begin() + static_cast<std::ptrdiff_t>(sl.first * ud),
                                                 all.begin() + static_cast<std::ptrdiff_t>((sl.first + sl.columns) * ud)),
@@ -264,12 +280,11 @@ template <class T> class Sweeper {
     blocks_.push_back(std::move(b));
   }
 
-  // C_{j+1} from C_j for `s` sketch columns (see the file comment for the layouts).
+  // C_{j+1} from C_j for `s` sketch columns (see the file comment for the order and layouts).
   Buffer<T> advance_left(std::size_t j, std::size_t s, const Buffer<T>& env,
                          const Buffer<T>& omega, std::size_t device = 0) {
     Ctx c = ctx(device);
-    const std::size_t nl = st_.fused_left(j), nr = st_.fused_right(j), u = st_.up_dim(j),
-                      dd = st_.down_dim(j);
+    const std::size_t nl = st_.fused_left(j), nr = st_.fused_right(j);
     std::vector<Buffer<T>> forms;
     for (std::size_t i = 0; i < k_; ++i)
       forms.push_back(form(i, j, feed_->left_form(i), device));
@@ -278,60 +293,104 @@ template <class T> class Sweeper {
     const std::size_t batch = left_batch(j, s);
     for (std::size_t a0 = 0; a0 < s; a0 += batch) {
       const std::size_t cols = std::min(batch, s - a0);
-      Buffer<T> cur = c.K.allocate(cols * u * nl * dd);
-      c.K.khatri_rao(cols, nl, u, dd, env.data() + a0 * nl, omega.data() + a0 * u * dd,
-                     cur.data());
-      std::size_t rows = cols;          // product of the leading (batch) axes
-      std::size_t trailing = nl * dd;   // product of the axes after the contracted pair
-      for (std::size_t i = 0; i < k_; ++i) {
-        const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
-                          dn = dim(i, j, kLegD);
-        trailing /= l;
-        if (i + 1 < k_) {
-          Buffer<T> next = c.K.allocate(rows * r * dn * trailing);
-          c.gemm(Op::kTrans, Op::kNone, r * dn, trailing, up * l, T(1), forms[i].data(), r * dn,
-                0, cur.data(), trailing, up * l * trailing, T(0), next.data(), trailing,
-                r * dn * trailing, rows);
-          cur = std::move(next);
-        } else {
-          // The bottom layer writes straight into this batch's rows of C_{j+1}.
-          c.gemm(Op::kNone, Op::kTrans, rows, r, up * l * dn, T(1), cur.data(), up * l * dn,
-                forms[i].data(), up * l * dn, T(0), out.data() + a0 * nr, r);
-        }
-        rows *= r;
-      }
+      if (k_ == 1)
+        left_single(c, j, cols, env.data() + a0 * nl, omega.data() + a0 * st_.up_dim(j) * st_.down_dim(j),
+                    forms[0], out.data() + a0 * nr);
+      else
+        left_stack(c, j, cols, env.data() + a0 * nl, omega.data() + a0 * st_.up_dim(j) * st_.down_dim(j),
+                   forms, out.data() + a0 * nr);
     }
     return out;
   }
 
-  // Z'[(b, x_0, x_k), L] for site j from S[b, R] (see the file comment).
-  Buffer<T> right_block(std::size_t j, const Buffer<T>& s_env, std::size_t b) {
-    std::size_t lead = b;                       // b · x_0 · L_0 … L_{i-1}
-    std::size_t trailing = st_.fused_right(j);  // R_{i+1} … R_{k-1}
-    Buffer<T> cur;
-    const Buffer<T>* in = &s_env;
-    for (std::size_t i = 0; i < k_; ++i) {
+  // A single train: the Khatri–Rao block T[a, x_0, L, x_1] = C[a, L] Ω[a, x_0, x_1] and one GEMM
+  // with the site (r | x_0 L x_1), so C_{j+1}[a, R] is a single product over all columns.
+  void left_single(Ctx& c, std::size_t j, std::size_t cols, const T* env, const T* omega,
+                   const Buffer<T>& site, T* out) {
+    const std::size_t l = dim(0, j, kLegL), r = dim(0, j, kLegR), up = dim(0, j, kLegU),
+                      dn = dim(0, j, kLegD);
+    Buffer<T> kr = c.K.allocate(cols * up * l * dn);
+    c.K.khatri_rao(cols, l, up, dn, env, omega, kr.data());
+    c.gemm(Op::kNone, Op::kTrans, cols, r, up * l * dn, T(1), kr.data(), up * l * dn, site.data(),
+           up * l * dn, T(0), out, r);
+  }
+
+  // A stack of k >= 2 layers, in the order with the fewest multiply-adds:
+  //   V[a, x_k, L_0, x_1, R_0] = Ω[a, x_k, x_0] · W_0[x_0, (L_0 x_1 R_0)]     one GEMM, k = x_0
+  //   E[a, L_0..L_{k-2}, x_{k-1}, x_k, R_{k-1}] = C[(a L_0..), L_{k-1}] · W_{k-1}   one GEMM
+  //   layers k-2 … 1 absorbed into E, contracting (L_i, x_{i+1})      batched, one W shared
+  //   C_{j+1}[a, R_0, R_1..] = V_a[(x_k L_0 x_1), R_0]ᵀ · E_a[(x_k L_0 x_1), R_1..]   per column
+  // For an MPO times an MPS with D = χ = χ̄ = N this is 4 N⁴ + 4 N³ multiply-adds per site, where
+  // contracting the Khatri–Rao block C ⊙ Ω through the layers takes 6 N⁴.
+  void left_stack(Ctx& c, std::size_t j, std::size_t cols, const T* env, const T* omega,
+                  const std::vector<Buffer<T>>& forms, T* out) {
+    const std::size_t x0 = st_.up_dim(j), xk = st_.down_dim(j), nl = st_.fused_left(j),
+                      nr = st_.fused_right(j);
+    const std::size_t l0 = dim(0, j, kLegL), r0 = dim(0, j, kLegR), x1 = dim(0, j, kLegD);
+    const std::size_t bottom = k_ - 1, lb = dim(bottom, j, kLegL);
+    const std::size_t v_cols = l0 * x1 * r0;
+    Buffer<T> v = c.K.allocate(cols * xk * v_cols);
+    c.gemm(Op::kNone, Op::kNone, cols * xk, v_cols, x0, T(1), omega, x0, forms[0].data(), v_cols,
+           T(0), v.data(), v_cols);
+    // E: rows (a, L_0 … L_{k-2}), columns (x_{k-1}, x_k, R_{k-1}).
+    std::size_t lead = cols * (nl / lb);
+    std::size_t trailing = xk * dim(bottom, j, kLegR);
+    const std::size_t e_cols = dim(bottom, j, kLegU) * trailing;
+    Buffer<T> e = c.K.allocate(lead * e_cols);
+    c.gemm(Op::kNone, Op::kNone, lead, e_cols, lb, T(1), env, lb, forms[bottom].data(), e_cols,
+           T(0), e.data(), e_cols);
+    for (std::size_t i = bottom; i-- > 1;) {
       const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
                         dn = dim(i, j, kLegD);
-      trailing /= r;
-      Buffer<T> next;
-      if (i == 0) {
-        Buffer<T> w = form(i, j, SiteFeed<T>::right_form(i));
-        next = K_.allocate(lead * up * l * dn * trailing);
-        gemm_(Op::kTrans, Op::kNone, up * l * dn, trailing, r, T(1), w.data(), up * l * dn, 0,
-              in->data(), trailing, r * trailing, T(0), next.data(), trailing,
-              up * l * dn * trailing, lead);
-        lead *= up * l;
-      } else {
-        Buffer<T> w = form(i, j, SiteFeed<T>::right_form(i));
-        next = K_.allocate(lead * l * dn * trailing);
-        gemm_(Op::kTrans, Op::kNone, l * dn, trailing, up * r, T(1), w.data(), l * dn, 0,
-              in->data(), trailing, up * r * trailing, T(0), next.data(), trailing,
-              l * dn * trailing, lead);
-        lead *= l;
-      }
+      lead /= l;
+      Buffer<T> next = c.K.allocate(lead * up * r * trailing);
+      c.gemm(Op::kNone, Op::kNone, up * r, trailing, l * dn, T(1), forms[i].data(), l * dn, 0,
+             e.data(), trailing, l * dn * trailing, T(0), next.data(), trailing,
+             up * r * trailing, lead);
+      e = std::move(next);
+      trailing *= r;
+    }
+    // E is [a, L_0, x_1, R_1 … R_{k-2}, x_k, R_{k-1}]: x_k goes in front of L_0, next to the
+    // rows of V_a (a move of whole R_{k-1} runs; nothing to move for an MPS at the bottom).
+    const std::size_t contracted = xk * l0 * x1, rest = nr / r0;
+    if (xk > 1) {
+      Buffer<T> moved = c.K.allocate(cols * contracted * rest);
+      c.K.swap_axes(cols, l0 * x1 * (trailing / (xk * dim(bottom, j, kLegR))), 1, xk,
+                    dim(bottom, j, kLegR), e.data(), moved.data());
+      e = std::move(moved);
+    }
+    c.gemm(Op::kTrans, Op::kNone, r0, rest, contracted, T(1), v.data(), r0, contracted * r0,
+           e.data(), rest, contracted * rest, T(0), out, rest, nr, cols);
+  }
+
+  // Z'[(b, x_0, x_k), L] for site j from S[b, R] (see the file comment): the layers are absorbed
+  // bottom first, so the largest contraction (the top layer, contracting (R_0, x_1)) meets the
+  // smaller operand.
+  Buffer<T> right_block(std::size_t j, const Buffer<T>& s_env, std::size_t b) {
+    const std::size_t bottom = k_ - 1;
+    const std::size_t lb = dim(bottom, j, kLegL), rb = dim(bottom, j, kLegR),
+                      ub = dim(bottom, j, kLegU), db = dim(bottom, j, kLegD);
+    // Bottom layer: one GEMM over all rows (b, R_0 … R_{k-2}) of S.
+    std::size_t lead = b * (st_.fused_right(j) / rb);
+    std::size_t trailing = lb * db;  // the axes after the next contracted pair
+    Buffer<T> cur = K_.allocate(lead * ub * trailing);
+    {
+      Buffer<T> w = form(bottom, j, feed_->right_form(bottom));
+      gemm_(Op::kNone, Op::kNone, lead, ub * trailing, rb, T(1), s_env.data(), rb, w.data(),
+            ub * trailing, T(0), cur.data(), ub * trailing);
+    }
+    // Layers above: [lead, R_i, x_{i+1}, trailing] → [lead, x_i, L_i, trailing], W_i shared.
+    for (std::size_t i = bottom; i-- > 0;) {
+      const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
+                        dn = dim(i, j, kLegD);
+      lead /= r;
+      Buffer<T> w = form(i, j, feed_->right_form(i));
+      Buffer<T> next = K_.allocate(lead * up * l * trailing);
+      gemm_(Op::kNone, Op::kNone, up * l, trailing, r * dn, T(1), w.data(), r * dn, 0,
+            cur.data(), trailing, r * dn * trailing, T(0), next.data(), trailing,
+            up * l * trailing, lead);
       cur = std::move(next);
-      in = &cur;
+      trailing *= l;
     }
     const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
     if (dd == 1 || nl == 1) return cur;  // moving the down leg is a free reshape
@@ -470,7 +529,7 @@ template <class T> class Sweeper {
       const RangeEstimate est = find_range(finder, j, z, rows, cap);
       // The next site's forms go up while the device works on this core and S. Not earlier: in
       // tolerance mode find_range may run a left sweep, whose own window they would add to.
-      feed_->upload_ahead(j - 1, &SiteFeed<T>::right_form, 0);
+      feed_->upload_ahead(j - 1, [this](std::size_t layer) { return feed_->right_form(layer); }, 0);
       std::size_t rank = 0;
       Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank);
       // S ← conj(η_j) · Z'.

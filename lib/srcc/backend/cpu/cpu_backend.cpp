@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cmath>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "srcc/backend/block_cache.hpp"
+#include "srcc/backend/cpu/work_pool.hpp"
 #include "srcc/core/error.hpp"
 
 namespace srcc {
@@ -183,10 +185,47 @@ class HostPool {
   BlockCache cache_;
 };
 
+// The smallest product (in multiply-adds) worth a task of its own: below it, handing work to
+// another thread costs about as much as the work. 32³ is a few microseconds on one core.
+constexpr double kMinTaskWork = 32.0 * 32.0 * 32.0;
+
+// BLAS computes single-threaded inside the pool's tasks. OpenBLAS starts its own threads when
+// it is loaded and lets them spin for about 2^28 cycles (a tenth of a second) before they sleep,
+// so a short run lost a core to them: at one BLAS thread they are stopped (OpenBLAS restarts
+// them itself if more threads are asked for later).
+extern "C" int blas_thread_shutdown_(void) __attribute__((weak));
+void blas_single_threaded() {
+  openblas_set_num_threads(1);
+  if (blas_thread_shutdown_ != nullptr) blas_thread_shutdown_();
+}
+
+// A large factorisation (QR, SVD), which the pool cannot split, gets BLAS's own threads for
+// its duration.
+class BlasThreadsFor {
+ public:
+  BlasThreadsFor(int threads, double work) : raise_(threads > 1 && work >= kLargeWork) {
+    if (raise_) openblas_set_num_threads(threads);
+  }
+  ~BlasThreadsFor() {
+    if (raise_) blas_single_threaded();
+  }
+  BlasThreadsFor(const BlasThreadsFor&) = delete;
+  BlasThreadsFor& operator=(const BlasThreadsFor&) = delete;
+
+ private:
+  static constexpr double kLargeWork = 256.0 * 256.0 * 256.0;
+  bool raise_;
+};
+
+struct CpuShared {
+  std::shared_ptr<HostPool> memory;
+  std::shared_ptr<WorkPool> threads;
+};
+
 template <class T> class CpuKernels final : public Kernels<T> {
  public:
   using R = real_t<T>;
-  explicit CpuKernels(std::shared_ptr<HostPool> pool) : pool_(std::move(pool)) {}
+  explicit CpuKernels(const CpuShared& shared) : pool_(shared.memory), work_(shared.threads) {}
 
   Buffer<T> allocate(std::size_t n) override {
     // Uninitialised, 64-byte aligned: every kernel overwrites its output, and zero-filling
@@ -219,10 +258,41 @@ template <class T> class CpuKernels final : public Kernels<T> {
             std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
             std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
             std::size_t batch) override {
-    if (m == 0 || n == 0) return;
-    for (std::size_t i = 0; i < batch; ++i)
-      gemm1(to_cblas(op_a), to_cblas(op_b), bi(m), bi(n), bi(k), alpha, a + i * stride_a,
-            bi(lda), b + i * stride_b, bi(ldb), beta, c + i * stride_c, bi(ldc));
+    if (m == 0 || n == 0 || batch == 0) return;
+    // C_i for i in [first, last), or one panel of C_0 (rows r0 … r0+mm, columns c0 … c0+nn).
+    auto run = [&](std::size_t first, std::size_t last, std::size_t r0, std::size_t mm,
+                   std::size_t c0, std::size_t nn) {
+      const std::size_t a0 = op_a == Op::kNone ? r0 * lda : r0;
+      const std::size_t b0 = op_b == Op::kNone ? c0 : c0 * ldb;
+      for (std::size_t i = first; i < last; ++i)
+        gemm1(to_cblas(op_a), to_cblas(op_b), bi(mm), bi(nn), bi(k), alpha,
+              a + i * stride_a + a0, bi(lda), b + i * stride_b + b0, bi(ldb), beta,
+              c + i * stride_c + r0 * ldc + c0, bi(ldc));
+    };
+    const double work = static_cast<double>(m) * static_cast<double>(n) *
+                        static_cast<double>(std::max<std::size_t>(k, 1));
+    const std::size_t most = static_cast<std::size_t>(
+        std::clamp(work * static_cast<double>(batch) / kMinTaskWork, 1.0,
+                   static_cast<double>(work_->threads())));
+    if (most < 2) return run(0, batch, 0, m, 0, n);
+    if (batch > 1) {
+      // Independent products: equal contiguous ranges of the batch, one per thread.
+      const std::size_t parts = std::min(batch, most);
+      work_->run(parts, [&](std::size_t p) {
+        run(batch * p / parts, batch * (p + 1) / parts, 0, m, 0, n);
+      });
+      return;
+    }
+    // One product: panels of C's rows (or columns, when it is wider than tall); each panel
+    // multiplies all of the other operand, which BLAS packs once per panel.
+    const bool by_rows = m >= n;
+    const std::size_t extent = by_rows ? m : n;
+    const std::size_t parts = std::min(most, extent);
+    work_->run(parts, [&](std::size_t p) {
+      const std::size_t lo = extent * p / parts, hi = extent * (p + 1) / parts;
+      if (by_rows) run(0, 1, lo, hi - lo, 0, n);
+      else run(0, 1, 0, m, lo, hi - lo);
+    });
   }
 
   void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
@@ -273,6 +343,7 @@ template <class T> class CpuKernels final : public Kernels<T> {
 
   void qr(std::size_t m, std::size_t n, T* y, T* r) override {
     const std::size_t k = std::min(m, n);
+    BlasThreadsFor blas(work_->threads(), static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
     std::vector<T> tau(k);
     check_lapack(geqrf(bi(m), bi(n), y, tau.data()), "geqrf", m, n);
     for (std::size_t j = 0; j < n; ++j)
@@ -281,33 +352,47 @@ template <class T> class CpuKernels final : public Kernels<T> {
   }
 
   void upper_inverse(std::size_t k, T* r) override {
+    BlasThreadsFor blas(work_->threads(), static_cast<double>(k) * static_cast<double>(k) * static_cast<double>(k) / 3);
     check_lapack(trtri(bi(k), r), "trtri", k, k);
   }
 
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) override {
+    BlasThreadsFor blas(work_->threads(), 4.0 * static_cast<double>(m) * static_cast<double>(n) *
+                                              static_cast<double>(std::min(m, n)));
     check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
   }
 
  private:
   std::shared_ptr<HostPool> pool_;
+  std::shared_ptr<WorkPool> work_;
 };
 
 class CpuBackend final : public BackendOf<CpuKernels> {
  public:
-  explicit CpuBackend(std::size_t pool_bytes)
-      : BackendOf<CpuKernels>(std::make_shared<HostPool>(pool_bytes)) {}
+  CpuBackend(int threads, std::size_t pool_bytes)
+      : BackendOf<CpuKernels>(CpuShared{std::make_shared<HostPool>(pool_bytes),
+                                        std::make_shared<WorkPool>(threads)}) {}
   std::string name() const override { return "cpu"; }
   std::string library_info() const override { return blas_info(); }
 };
 
 }  // namespace
 
+namespace {
+std::atomic<int> g_cpu_threads{0};
+}  // namespace
+
 std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes) {
-  if (threads > 0) openblas_set_num_threads(threads);
-  return std::make_unique<CpuBackend>(pool_bytes);
+  // The BLAS library's own default (OPENBLAS_NUM_THREADS or the cores), read before the first
+  // backend sets BLAS to one thread.
+  static const int library_default = openblas_get_num_threads();
+  if (threads <= 0) threads = library_default;
+  blas_single_threaded();
+  g_cpu_threads.store(threads);
+  return std::make_unique<CpuBackend>(threads, pool_bytes);
 }
 
-int blas_threads() { return openblas_get_num_threads(); }
+int cpu_threads() { return g_cpu_threads.load(); }
 
 std::string blas_info() {
   std::string cfg = openblas_get_config();

@@ -6,15 +6,17 @@
 
 namespace srcc {
 
-// `threads` = BLAS threads (0 leaves the library's default). Blocks of 256 KiB and more come
+// `threads`: the backend's threads (0: the BLAS library's default, i.e. OPENBLAS_NUM_THREADS or
+// the cores). BLAS itself is set to one thread; the backend spreads batches and large products
+// over its own threads (see work_pool.hpp). Blocks of 256 KiB and more come
 // from mmap and are returned to the system when freed, except that freed blocks are kept for
 // reuse while the process's resident size stays within `pool_bytes` (at most 512 MiB are
 // kept): sweeps allocate the same sizes at every site, and a reused block costs no page
 // faults. A run passes its host budget less a small margin.
 std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes = 256u << 20);
 
-// BLAS threads currently in use, and the library's build string.
-int blas_threads();
+// Threads of the CPU backend made last, and the BLAS library's build string.
+int cpu_threads();
 std::string blas_info();
 
 }  // namespace srcc

@@ -1,0 +1,109 @@
+#include "srcc/backend/cpu/work_pool.hpp"
+
+#include <utility>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace srcc {
+
+namespace {
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// A sweep issues its products back to back with a little host work in between (a norm, a
+// small QR): a worker that spins this long before sleeping is usually awake for the next one,
+// and a condition-variable wake costs tens of microseconds, a large share of a small product.
+constexpr int kSpinRounds = 1 << 15;
+
+}  // namespace
+
+WorkPool::WorkPool(int threads) {
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+WorkPool::~WorkPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    generation_.fetch_add(1);
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+void WorkPool::run(std::size_t count, const std::function<void(std::size_t)>& task) {
+  if (count == 0) return;
+  if (workers_.empty() || count == 1) {
+    for (std::size_t i = 0; i < count; ++i) task(i);
+    return;
+  }
+  std::lock_guard serial(run_mutex_);
+  {
+    std::lock_guard lock(mutex_);
+    // A worker still leaving the previous run may take an index as soon as next_ is reset, so
+    // everything it reads is in place before that.
+    task_.store(&task);
+    count_.store(count);
+    error_ = nullptr;
+    unfinished_.store(count);
+    next_.store(0);
+    generation_.fetch_add(1);
+  }
+  wake_.notify_all();
+  drain();
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [this] { return unfinished_.load() == 0; });
+  task_.store(nullptr);
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void WorkPool::drain() {
+  for (;;) {
+    const std::size_t i = next_.fetch_add(1);
+    if (i >= count_.load()) return;
+    try {
+      (*task_.load())(i);
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+    if (unfinished_.fetch_sub(1) == 1) {
+      std::lock_guard lock(mutex_);  // the caller may be between its check and its wait
+      done_.notify_all();
+    }
+  }
+}
+
+bool WorkPool::wait_for(std::uint64_t seen) {
+  for (int i = 0; i < kSpinRounds; ++i) {
+    if (generation_.load(std::memory_order_acquire) != seen) break;
+    cpu_relax();
+  }
+  std::unique_lock lock(mutex_);
+  wake_.wait(lock, [&] { return generation_.load() != seen; });
+  return !stop_;
+}
+
+void WorkPool::work() {
+  std::uint64_t seen = 0;
+  for (;;) {
+    if (!wait_for(seen)) return;
+    {
+      std::lock_guard lock(mutex_);
+      seen = generation_.load();
+      if (stop_) return;
+      if (task_.load() == nullptr) continue;  // a run that finished before this worker woke
+    }
+    drain();
+  }
+}
+
+}  // namespace srcc

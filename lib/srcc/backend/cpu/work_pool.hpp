@@ -1,0 +1,53 @@
+#pragma once
+// The CPU backend's own threads. BLAS runs single-threaded inside each task and the pool spreads
+// independent work (the matrices of a batch, or row/column panels of one large product) over
+// the cores. Why not BLAS's own threads: OpenBLAS forks and joins its threads on every call
+// above a small size, so a sweep's many mid-sized products paid a synchronisation each and its
+// idle thread spun between calls (see docs/PERFORMANCE.md for the measurements).
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace srcc {
+
+class WorkPool {
+ public:
+  // `threads` in all, the caller of run() included (so threads − 1 workers are started).
+  explicit WorkPool(int threads);
+  ~WorkPool();
+  WorkPool(const WorkPool&) = delete;
+  WorkPool& operator=(const WorkPool&) = delete;
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Calls task(i) for every i < count, spread over the pool and the calling thread, and returns
+  // when all have finished; rethrows the first exception a task threw (the others still run).
+  // Calls from several threads are served one after the other.
+  void run(std::size_t count, const std::function<void(std::size_t)>& task);
+
+ private:
+  void work();                     // a worker's loop
+  void drain();                    // takes task indices until none are left
+  bool wait_for(std::uint64_t seen);  // a new generation (true) or shutdown (false)
+
+  std::vector<std::thread> workers_;
+  std::mutex run_mutex_;  // one run() at a time
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::atomic<std::uint64_t> generation_{0};
+  bool stop_ = false;
+  // The current run: its task, the next index to take, and how many are still unfinished.
+  std::atomic<const std::function<void(std::size_t)>*> task_{nullptr};
+  std::atomic<std::size_t> count_{0};
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::size_t> unfinished_{0};
+  std::exception_ptr error_;
+};
+
+}  // namespace srcc
