@@ -322,23 +322,41 @@ template <class T> class CpuKernels final : public Kernels<T> {
     for (std::size_t i = 0; i < n; ++i) out[i] = conj_of(in[i]);
   }
   void scale(std::size_t n, R alpha, T* x) override {
-    for (std::size_t i = 0; i < n; ++i) x[i] *= alpha;
+    for_chunks(n, [&](std::size_t lo, std::size_t hi) {
+      for (std::size_t i = lo; i < hi; ++i) x[i] *= alpha;
+    });
   }
   R norm(std::size_t n, const T* x) override {
-    // Two passes (largest component, then a scaled sum of squares) so that float32
-    // environments neither overflow nor underflow; no hypot per element.
+    // One pass summing squares in double, in chunks over the pool: the sweep keeps its
+    // environments at unit scale, so this neither overflows nor underflows in practice. Where it
+    // does (a sum that is not finite, or small enough to have lost digits), two passes: the
+    // largest component, then a scaled sum.
     const R* v = reinterpret_cast<const R*>(x);
     const std::size_t m = n * (is_complex_v<T> ? 2 : 1);
+    std::vector<double> part(chunks(m), 0.0);
+    for_chunks(m, [&](std::size_t lo, std::size_t hi) {
+      double s0 = 0, s1 = 0;
+      std::size_t i = lo;
+      for (; i + 1 < hi; i += 2) {
+        s0 += static_cast<double>(v[i]) * static_cast<double>(v[i]);
+        s1 += static_cast<double>(v[i + 1]) * static_cast<double>(v[i + 1]);
+      }
+      if (i < hi) s0 += static_cast<double>(v[i]) * static_cast<double>(v[i]);
+      part[lo / chunk_size(m)] = s0 + s1;
+    });
+    double sum = 0;
+    for (double p : part) sum += p;
+    if (std::isfinite(sum) && (sum == 0 || sum > 1e-200)) return static_cast<R>(std::sqrt(sum));
     R big = 0;
     for (std::size_t i = 0; i < m; ++i) big = std::max<R>(big, std::abs(v[i]));
     if (big == 0 || !std::isfinite(big)) return big;
     const R inv = R(1) / big;
-    R sum = 0;
+    R scaled = 0;
     for (std::size_t i = 0; i < m; ++i) {
       const R w = v[i] * inv;
-      sum += w * w;
+      scaled += w * w;
     }
-    return big * std::sqrt(sum);
+    return big * std::sqrt(scaled);
   }
 
   void qr(std::size_t m, std::size_t n, T* y, T* r) override {
@@ -363,6 +381,18 @@ template <class T> class CpuKernels final : public Kernels<T> {
   }
 
  private:
+  // Element-wise passes over large arrays are split into chunks of at least kMinChunk elements,
+  // one per thread at most; chunk i covers [i·chunk_size, (i+1)·chunk_size).
+  static constexpr std::size_t kMinChunk = std::size_t{1} << 15;
+  std::size_t chunks(std::size_t n) const {
+    return std::clamp<std::size_t>(n / kMinChunk, 1, static_cast<std::size_t>(work_->threads()));
+  }
+  std::size_t chunk_size(std::size_t n) const { return (n + chunks(n) - 1) / chunks(n); }
+  template <class F> void for_chunks(std::size_t n, F&& f) {
+    const std::size_t size = chunk_size(n), count = n == 0 ? 0 : (n + size - 1) / size;
+    work_->run(count, [&](std::size_t i) { f(i * size, std::min(n, (i + 1) * size)); });
+  }
+
   std::shared_ptr<HostPool> pool_;
   std::shared_ptr<WorkPool> work_;
 };
