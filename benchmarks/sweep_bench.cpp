@@ -29,7 +29,7 @@ void BM_Zgemm(benchmark::State& state) {
   state.counters["GFLOP/s"] =
       benchmark::Counter(8.0 * n * n * n * state.iterations() / 1e9, benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_Zgemm)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Zgemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 srcc::StackData<cdouble> stack(std::size_t n, std::size_t d_mpo, std::size_t chi) {
   srcc::StackData<cdouble> data;

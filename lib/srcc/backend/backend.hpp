@@ -60,6 +60,13 @@ template <class T> class Kernels {
   virtual std::vector<T> download(const Buffer<T>& b, std::size_t n, CopyClock* clock = nullptr,
                                   const QueuePoint& after = nullptr) = 0;
   virtual bool moves_data() const = 0;
+  // Independent pieces of work that may run at once: a host backend spreads task(0 … count-1)
+  // over its threads (calls made inside a task then run on that task's thread), a device
+  // backend runs them in order on its queue. `concurrency()` says how many run at once.
+  virtual std::size_t concurrency() const { return 1; }
+  virtual void for_each_task(std::size_t count, const std::function<void(std::size_t)>& task) {
+    for (std::size_t i = 0; i < count; ++i) task(i);
+  }
   // Marks the work queued so far (see QueuePoint). A host backend has nothing in flight: null.
   virtual QueuePoint mark() { return nullptr; }
 

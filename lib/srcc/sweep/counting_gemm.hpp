@@ -1,6 +1,8 @@
 #pragma once
 // The sweep's GEMM entry point: counts real flops (a complex multiply-add is 8) and turns a
 // batch of matrix-vector products with one shared matrix into a single GEMM.
+#include <atomic>
+
 #include "srcc/backend/backend.hpp"
 
 namespace srcc {
@@ -13,8 +15,8 @@ template <class T> class CountingGemm {
                   const T* a, std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
                   std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
                   std::size_t batch) {
-    flops_ += (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
-              static_cast<double>(k) * static_cast<double>(batch);
+    flops_.fetch_add((is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
+              static_cast<double>(k) * static_cast<double>(batch));
     if (batch > 1 && n == 1 && op_a == Op::kTrans && op_b == Op::kNone && stride_a == 0 &&
         stride_b == k && stride_c == m) {
       // C_i = Aᵀ b_i for all i is C[batch, m] = B[batch, k] · A[k, m]. (The bottom layer of a
@@ -32,11 +34,11 @@ template <class T> class CountingGemm {
     (*this)(op_a, op_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
   }
 
-  double flops() const { return flops_; }
+  double flops() const { return flops_.load(); }
 
  private:
   Kernels<T>& k_;
-  double flops_ = 0;
+  std::atomic<double> flops_{0};  // tasks on several threads may count at once
 };
 
 }  // namespace srcc

@@ -289,18 +289,42 @@ template <class T> class Sweeper {
     for (std::size_t i = 0; i < k_; ++i)
       forms.push_back(form(i, j, feed_->left_form(i), device));
     Buffer<T> out = c.K.allocate(s * nr);
-    // Sketch columns are independent: the plan may bound the intermediates by batching them.
-    const std::size_t batch = left_batch(j, s);
+    const std::size_t ud = st_.up_dim(j) * st_.down_dim(j);
+    // Sketch columns are independent: the plan may bound the intermediates by batching them,
+    // and a backend with several threads takes each batch in pieces, one thread a piece, each
+    // small enough that its intermediates stay in the core's cache (one piece on a device).
+    const std::size_t batch = left_batch(j, s), threads = c.K.concurrency();
     for (std::size_t a0 = 0; a0 < s; a0 += batch) {
       const std::size_t cols = std::min(batch, s - a0);
-      if (k_ == 1)
-        left_single(c, j, cols, env.data() + a0 * nl, omega.data() + a0 * st_.up_dim(j) * st_.down_dim(j),
-                    forms[0], out.data() + a0 * nr);
-      else
-        left_stack(c, j, cols, env.data() + a0 * nl, omega.data() + a0 * st_.up_dim(j) * st_.down_dim(j),
-                   forms, out.data() + a0 * nr);
+      std::size_t piece = cols;
+      if (threads > 1) {
+        const std::size_t column_bytes = std::max<std::size_t>(left_column_elements(j) * sizeof(T), 1);
+        piece = std::clamp<std::size_t>(kPieceBytes / column_bytes, 1, std::max<std::size_t>(cols / threads, 1));
+      }
+      c.K.for_each_task((cols + piece - 1) / piece, [&](std::size_t p) {
+        const std::size_t first = a0 + p * piece, count = std::min(piece, a0 + cols - first);
+        if (k_ == 1)
+          left_single(c, j, count, env.data() + first * nl, omega.data() + first * ud, forms[0],
+                      out.data() + first * nr);
+        else
+          left_stack(c, j, count, env.data() + first * nl, omega.data() + first * ud, forms,
+                     out.data() + first * nr);
+      });
     }
     return out;
+  }
+
+  // A thread's piece of the left step aims at this many bytes of intermediates: about half of a
+  // core's L2 cache on current x86 servers.
+  static constexpr std::size_t kPieceBytes = std::size_t{512} << 10;
+  // Elements of the left step's intermediates per sketch column (V and E, see left_stack).
+  std::size_t left_column_elements(std::size_t j) const {
+    const std::size_t xk = st_.down_dim(j), x0 = st_.up_dim(j);
+    if (k_ == 1) return x0 * st_.fused_left(j) * xk;
+    const std::size_t bottom = k_ - 1;
+    return xk * dim(0, j, kLegL) * dim(0, j, kLegD) * dim(0, j, kLegR) +
+           (st_.fused_left(j) / dim(bottom, j, kLegL)) * dim(bottom, j, kLegU) * xk *
+               dim(bottom, j, kLegR);
   }
 
   // A single train: the Khatri–Rao block T[a, x_0, L, x_1] = C[a, L] Ω[a, x_0, x_1] and one GEMM

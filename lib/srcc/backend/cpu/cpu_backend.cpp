@@ -253,6 +253,10 @@ template <class T> class CpuKernels final : public Kernels<T> {
     return std::vector<T>(b.data(), b.data() + n);
   }
   bool moves_data() const override { return false; }
+  std::size_t concurrency() const override { return static_cast<std::size_t>(work_->threads()); }
+  void for_each_task(std::size_t count, const std::function<void(std::size_t)>& task) override {
+    work_->run(count, task);
+  }
 
   void gemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
             std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,

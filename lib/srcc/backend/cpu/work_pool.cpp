@@ -23,6 +23,20 @@ void cpu_relax() {
 // and a condition-variable wake costs tens of microseconds, a large share of a small product.
 constexpr int kSpinRounds = 1 << 15;
 
+thread_local bool t_in_task = false;  // this thread is running a task of some pool
+
+// Marks the current thread as inside a task for its lifetime.
+class InTask {
+ public:
+  InTask() : was_(t_in_task) { t_in_task = true; }
+  ~InTask() { t_in_task = was_; }
+  InTask(const InTask&) = delete;
+  InTask& operator=(const InTask&) = delete;
+
+ private:
+  bool was_;
+};
+
 }  // namespace
 
 WorkPool::WorkPool(int threads) {
@@ -41,7 +55,7 @@ WorkPool::~WorkPool() {
 
 void WorkPool::run(std::size_t count, const std::function<void(std::size_t)>& task) {
   if (count == 0) return;
-  if (workers_.empty() || count == 1) {
+  if (workers_.empty() || count == 1 || t_in_task) {
     for (std::size_t i = 0; i < count; ++i) task(i);
     return;
   }
@@ -70,6 +84,7 @@ void WorkPool::drain() {
     const std::size_t i = next_.fetch_add(1);
     if (i >= count_.load()) return;
     try {
+      InTask mark;
       (*task_.load())(i);
     } catch (...) {
       std::lock_guard lock(mutex_);

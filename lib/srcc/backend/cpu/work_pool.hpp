@@ -28,7 +28,8 @@ class WorkPool {
 
   // Calls task(i) for every i < count, spread over the pool and the calling thread, and returns
   // when all have finished; rethrows the first exception a task threw (the others still run).
-  // Calls from several threads are served one after the other.
+  // Calls from several threads are served one after the other; a call made from inside a task
+  // runs its tasks on that thread.
   void run(std::size_t count, const std::function<void(std::size_t)>& task);
 
  private:
