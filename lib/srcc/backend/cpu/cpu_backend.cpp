@@ -333,8 +333,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
   R norm(std::size_t n, const T* x) override {
     // One pass summing squares in double, in chunks over the pool: the sweep keeps its
     // environments at unit scale, so this neither overflows nor underflows in practice. Where it
-    // does (a sum that is not finite, or small enough to have lost digits), two passes: the
-    // largest component, then a scaled sum.
+    // does (a sum that is not finite, or so small that digits or everything underflowed), two
+    // passes: the largest component, then a scaled sum.
     const R* v = reinterpret_cast<const R*>(x);
     const std::size_t m = n * (is_complex_v<T> ? 2 : 1);
     std::vector<double> part(chunks(m), 0.0);
@@ -350,7 +350,7 @@ template <class T> class CpuKernels final : public Kernels<T> {
     });
     double sum = 0;
     for (double p : part) sum += p;
-    if (std::isfinite(sum) && (sum == 0 || sum > 1e-200)) return static_cast<R>(std::sqrt(sum));
+    if (std::isfinite(sum) && sum > 1e-200) return static_cast<R>(std::sqrt(sum));
     R big = 0;
     for (std::size_t i = 0; i < m; ++i) big = std::max<R>(big, std::abs(v[i]));
     if (big == 0 || !std::isfinite(big)) return big;

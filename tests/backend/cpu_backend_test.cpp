@@ -1,0 +1,157 @@
+// The CPU backend's kernels against plain loops, at thread counts that split the work in
+// batches, row panels and column panels, and the sweep at several thread counts.
+#include "srcc/backend/cpu/cpu_backend.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "../support/stacks.hpp"
+
+namespace srcc {
+namespace {
+
+template <class T> T value(std::mt19937_64& g) {
+  std::normal_distribution<double> n;
+  if constexpr (is_complex_v<T>) return T(n(g), n(g));
+  else return static_cast<T>(n(g));
+}
+
+template <class T> T op_at(Op op, const T* x, std::size_t ld, std::size_t row, std::size_t col) {
+  // Element (row, col) of op(X) for row-major X with leading dimension ld.
+  if (op == Op::kNone) return x[row * ld + col];
+  const T v = x[col * ld + row];
+  if constexpr (is_complex_v<T>) return op == Op::kConjTrans ? std::conj(v) : v;
+  else return v;
+}
+
+struct GemmCase {
+  Op a, b;
+  std::size_t m, n, k, batch, pad;  // pad: extra leading-dimension elements
+};
+
+template <class T> void check_gemm(int threads, const GemmCase& g) {
+  auto backend = make_cpu_backend(threads);
+  auto& K = backend->template kernels<T>();
+  std::mt19937_64 gen(threads * 1000 + g.m + g.n + g.k);
+  const std::size_t a_rows = g.a == Op::kNone ? g.m : g.k, a_cols = g.a == Op::kNone ? g.k : g.m;
+  const std::size_t b_rows = g.b == Op::kNone ? g.k : g.n, b_cols = g.b == Op::kNone ? g.n : g.k;
+  const std::size_t lda = a_cols + g.pad, ldb = b_cols + g.pad, ldc = g.n + g.pad;
+  const std::size_t sa = a_rows * lda + 3, sb = b_rows * ldb + 5, sc = g.m * ldc + 7;
+  std::vector<T> a(sa * g.batch), b(sb * g.batch), c(sc * g.batch);
+  for (auto& x : a) x = value<T>(gen);
+  for (auto& x : b) x = value<T>(gen);
+  for (auto& x : c) x = value<T>(gen);
+  const T alpha = is_complex_v<T> ? T(0.5) + value<T>(gen) * T(0.1) : T(0.75), beta = T(0.5);
+  std::vector<T> want = c;
+  for (std::size_t i = 0; i < g.batch; ++i)
+    for (std::size_t r = 0; r < g.m; ++r)
+      for (std::size_t q = 0; q < g.n; ++q) {
+        std::complex<double> s = 0;
+        for (std::size_t p = 0; p < g.k; ++p)
+          s += std::complex<double>(op_at(g.a, a.data() + i * sa, lda, r, p)) *
+               std::complex<double>(op_at(g.b, b.data() + i * sb, ldb, p, q));
+        T& w = want[i * sc + r * ldc + q];
+        const std::complex<double> v = std::complex<double>(alpha) * s + std::complex<double>(beta) * std::complex<double>(w);
+        if constexpr (is_complex_v<T>) w = T(v);
+        else w = static_cast<T>(v.real());
+      }
+  K.gemm(g.a, g.b, g.m, g.n, g.k, alpha, a.data(), lda, sa, b.data(), ldb, sb, beta, c.data(),
+         ldc, sc, g.batch);
+  const double tol = std::numeric_limits<real_t<T>>::epsilon() * 50 * std::sqrt(static_cast<double>(g.k));
+  for (std::size_t i = 0; i < c.size(); ++i)
+    ASSERT_NEAR(std::abs(std::complex<double>(c[i]) - std::complex<double>(want[i])), 0.0,
+                tol * (1 + std::abs(std::complex<double>(want[i]))))
+        << threads << " threads, " << g.m << "x" << g.n << "x" << g.k << " batch " << g.batch
+        << ", element " << i;
+}
+
+template <class T> class CpuKernelsTyped : public ::testing::Test {};
+using Scalars = ::testing::Types<float, double, cfloat, cdouble>;
+TYPED_TEST_SUITE(CpuKernelsTyped, Scalars);
+
+TYPED_TEST(CpuKernelsTyped, GemmMatchesLoopsWhateverTheSplit) {
+  const Op ops[] = {Op::kNone, Op::kTrans, Op::kConjTrans};
+  for (int threads : {1, 2, 3})
+    for (Op a : ops)
+      for (Op b : ops) {
+        check_gemm<TypeParam>(threads, {a, b, 70, 33, 41, 1, 0});    // row panels
+        check_gemm<TypeParam>(threads, {a, b, 29, 90, 37, 1, 2});    // column panels
+        check_gemm<TypeParam>(threads, {a, b, 17, 19, 23, 7, 1});    // a batch
+        check_gemm<TypeParam>(threads, {a, b, 3, 2, 1, 2, 0});       // too small to share
+      }
+}
+
+TYPED_TEST(CpuKernelsTyped, NormMatchesALongDoubleSumAtAnyScale) {
+  using R = real_t<TypeParam>;
+  auto backend = make_cpu_backend(3);
+  auto& K = backend->template kernels<TypeParam>();
+  std::mt19937_64 gen(7);
+  // Scales a float32 or float64 sum of squares would lose (under- or overflow) included.
+  const double scales[] = {1.0, 1e-30, 1e30, std::is_same_v<R, double> ? 1e-170 : 1e-20,
+                           std::is_same_v<R, double> ? 1e170 : 1e18};
+  for (std::size_t n : {1u, 5u, 1000u, 200001u})
+    for (double scale : scales) {
+      std::vector<TypeParam> x(n);
+      long double want2 = 0;
+      for (auto& v : x) {
+        v = value<TypeParam>(gen) * static_cast<R>(scale);
+        want2 += static_cast<long double>(std::norm(std::complex<long double>(std::complex<double>(v))));
+      }
+      const double want = static_cast<double>(std::sqrt(want2));
+      const double got = static_cast<double>(K.norm(n, x.data()));
+      EXPECT_NEAR(got / want, 1.0, 1e-5) << n << " elements at scale " << scale;
+    }
+  std::vector<TypeParam> zero(100000, TypeParam(0));
+  EXPECT_EQ(K.norm(zero.size(), zero.data()), R(0));
+}
+
+TEST(CpuKernels, ScaleAndTasksCoverEveryElement) {
+  auto backend = make_cpu_backend(3);
+  auto& K = backend->kernels<double>();
+  std::vector<double> x(300007, 2.0);
+  K.scale(x.size(), 0.25, x.data());
+  for (double v : x) ASSERT_EQ(v, 0.5);
+  EXPECT_EQ(K.concurrency(), 3u);
+  std::vector<int> hit(64, 0);
+  K.for_each_task(hit.size(), [&](std::size_t i) { hit[i] += 1; });
+  for (int h : hit) EXPECT_EQ(h, 1);
+}
+
+// The sweep split over threads (pieces of sketch columns, panels, batches) gives the
+// one-thread result to rounding, for an MPS, an MPO (down leg moved) and a depth-3 stack.
+TEST(CpuKernels, SweepOnSeveralThreadsEqualsOneThread) {
+  using test::CLayer;
+  const std::vector<std::vector<CLayer>> stacks = {
+      {{TrainKind::kMpo, random_train<cdouble>(TrainKind::kMpo, 8, 8, 2, 11)},
+       {TrainKind::kMps, random_train<cdouble>(TrainKind::kMps, 8, 24, 2, 12)}},
+      {{TrainKind::kMpo, random_train<cdouble>(TrainKind::kMpo, 7, 6, 2, 13)},
+       {TrainKind::kMpo, random_train<cdouble>(TrainKind::kMpo, 7, 8, 2, 14)}},
+      {{TrainKind::kMpo, random_train<cdouble>(TrainKind::kMpo, 6, 4, 2, 15)},
+       {TrainKind::kMpo, random_train<cdouble>(TrainKind::kMpo, 6, 3, 2, 16)},
+       {TrainKind::kMps, random_train<cdouble>(TrainKind::kMps, 6, 8, 2, 17)}},
+      {{TrainKind::kMps, random_train<cdouble>(TrainKind::kMps, 9, 48, 2, 18)}}};
+  for (std::size_t i = 0; i < stacks.size(); ++i) {
+    const auto data = test::make_stack<cdouble>(stacks[i]);
+    SweepOptions o;
+    o.chi = 40;
+    o.seed = 5;
+    std::vector<std::vector<Tensor<cdouble>>> results;
+    for (int threads : {1, 2, 3}) {
+      auto backend = make_cpu_backend(threads);
+      TransferLog log;
+      SilentReporter reporter;
+      results.push_back(run_sweep(data, o, *backend, log, reporter).cores);
+    }
+    test::CpuOps<cdouble> ops;
+    for (std::size_t r = 1; r < results.size(); ++r)
+      EXPECT_LT(ops.relative_distance(results[r], results[0]), 1e-12) << "stack " << i << ", " << r + 1 << " threads";
+  }
+}
+
+}  // namespace
+}  // namespace srcc
