@@ -4,7 +4,8 @@
 # and the sweep's time (medians of
 # REPEATS runs, default 5), the GFLOP the sweep executed and the GFLOP the algorithm needs, the
 # rate of the needed flops next to this machine's ZGEMM rate (square 1024 and 2048, measured
-# here with the same threads), and the peak resident memory.
+# here with the same threads), and the peak resident memory (median and largest of the runs: it
+# varies by several MB from run to run with the threads' timing).
 #
 #   scripts/bench.sh                   # all cases (about a minute on 2 cores)
 #   CASES="40:32:32 100:50:50" scripts/bench.sh        # n:bond:chi, bond = D = χ
@@ -34,7 +35,7 @@ print(max(r / 1e9 if r > 1e6 else r for r in rates))')
 
 echo "ZGEMM on this machine ($threads threads, best of 1024³ and 2048³): $zgemm GFLOP/s; $bin; medians of $repeats runs"
 echo
-echo "| case | process s | sweep s | GFLOP executed | GFLOP needed | needed GFLOP/s | of ZGEMM | peak RSS MB |"
+echo "| case | process s | sweep s | GFLOP executed | GFLOP needed | needed GFLOP/s | of ZGEMM | peak RSS MB, median (max) |"
 echo "|---|---|---|---|---|---|---|---|"
 for c in $cases; do
   IFS=: read -r n bond chi <<<"$c"
@@ -95,7 +96,7 @@ sweep = med("sweep_seconds")
 rate = needed / sweep
 cells = [label, "%.3f" % process, "%.3f" % sweep, "%.2f" % runs[0]["gflop"],
          "%.2f" % needed, "%.1f" % rate, "%.0f%%" % (100 * rate / zgemm),
-         "%.0f" % (max(r["peak_rss_bytes"] for r in runs) / 1e6)]
+         "%.0f (%.0f)" % (med("peak_rss_bytes") / 1e6, max(r["peak_rss_bytes"] for r in runs) / 1e6)]
 print("| " + " | ".join(cells) + " |")
 PY
 done
