@@ -1,5 +1,9 @@
 #include "cli.hpp"
 
+#include <charconv>
+#include <cstdint>
+#include <limits>
+
 #include "srcc/srcc.hpp"
 
 namespace srcc::app {
@@ -17,6 +21,39 @@ const char* const kExitCodeHelp =
     "(non-finite values, failed factorisation), 130 interrupted (SIGINT/SIGTERM; no output "
     "left behind).";
 
+namespace {
+
+// A whole number in [lo, hi], checked on the text: a sign, blanks, a fraction or a value past
+// hi are refused with the range, never wrapped or truncated by the conversion.
+CLI::Validator whole(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, range](std::string& in) -> std::string {
+        std::uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(in.data(), in.data() + in.size(), v);
+        const bool digits = !in.empty() && in.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || end != in.data() + in.size() || ec == std::errc::result_out_of_range || v < lo ||
+            v > hi)
+          return "expected a whole number in " + range + ", got '" + in + "'";
+        return std::string();
+      },
+      "INT in " + range);
+}
+
+constexpr std::uint64_t kAnyU64 = std::numeric_limits<std::uint64_t>::max();
+
+}  // namespace
+
+double oversample_factor(const std::string& text) {
+  if (text.empty()) return 0.0;
+  double f = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), f);
+  if (ec != std::errc() || end != text.data() + text.size() || !(f >= 1.0 && f <= kMaxOversample))
+    throw UsageError("--oversample: the factor must be a number in [1, " +
+                     std::to_string(static_cast<int>(kMaxOversample)) + "], got '" + text + "'");
+  return f;
+}
+
 Cli::Cli() {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("src-compress ") + kVersion);
@@ -24,7 +61,8 @@ Cli::Cli() {
   app.footer(kExitCodeHelp);
 
   auto& c = common;
-  app.add_option("--chi", c.chi, "Max output bond dimension χ̄ (= sketch columns), >= 1");
+  app.add_option("--chi", c.chi, "Max output bond dimension χ̄ (= sketch columns), >= 1")
+      ->check(whole(1, kMaxChi));
   app.add_option("--cutoff", c.cutoff,
                  "Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max")
       ->capture_default_str();
@@ -37,11 +75,14 @@ Cli::Cli() {
                  "sketch grows until the leave-one-out error estimate meets it (global error "
                  "about sqrt(n-1)·tol). --chi becomes an optional cap");
   app.add_option("--block-start", c.block_start, "Tolerance mode: first sketch block (columns)")
+      ->check(whole(1, kMaxChi))
       ->capture_default_str();
   app.add_option("--block-step", c.block_step, "Tolerance mode: columns added per round")
+      ->check(whole(1, kMaxChi))
       ->capture_default_str();
   app.add_option("--seed", c.seed,
-                 "Seed of the random sketch (default: drawn at random, printed and recorded)");
+                 "Seed of the random sketch (default: drawn at random, printed and recorded)")
+      ->check(whole(0, kAnyU64));
   app.add_option("--dtype", c.dtype,
                  "Working element type: auto (promoted input type), float32, float64, "
                  "complex64, complex128")
@@ -49,7 +90,7 @@ Cli::Cli() {
   app.add_option("--threads", c.threads,
                  "Threads (0: $SLURM_CPUS_PER_TASK, else $OMP_NUM_THREADS, else the CPU affinity "
                  "mask; never more than the cores allotted)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(whole(0, 4096))
       ->capture_default_str();
   app.add_option("--host-memory", c.host_memory,
                  "Host memory budget (bytes or 512MB, 4GiB, …; default: available memory minus "
@@ -76,8 +117,10 @@ Cli::Cli() {
                  "long: 3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00");
   app.add_option("--seed-base", c.seed_base,
                  "Derive the seed from this base and the array task id (--task-id, else "
-                 "$SLURM_ARRAY_TASK_ID): tasks differ, reruns repeat");
-  app.add_option("--task-id", c.task_id, "Task id for --seed-base (default $SLURM_ARRAY_TASK_ID)");
+                 "$SLURM_ARRAY_TASK_ID): tasks differ, reruns repeat")
+      ->check(whole(0, kAnyU64));
+  app.add_option("--task-id", c.task_id, "Task id for --seed-base (default $SLURM_ARRAY_TASK_ID)")
+      ->check(whole(0, kAnyU64));
   app.add_flag("--json", c.json, "Print a machine-readable JSON summary on stdout");
   app.add_flag("-v,--verbose", c.verbose, "More log lines on stderr (repeat for more)");
   app.add_flag("-q,--quiet", c.quiet, "Only warnings and errors on stderr");
@@ -137,10 +180,15 @@ Cli::Cli() {
       ->check(CLI::IsMember({"random-mps", "random-mpo", "identity", "ising"}));
   generate_cmd->add_option("-o,--output", g.output, "FILE.h5[:/group] (default group by kind)")
       ->required();
-  generate_cmd->add_option("--sites", g.sites, "Number of sites, >= 2")->capture_default_str();
-  generate_cmd->add_option("--bond", g.bond, "Inner bond dimension (random trains)")
+  generate_cmd->add_option("--sites", g.sites, "Number of sites, >= 2")
+      ->check(whole(2, 1u << 24))
       ->capture_default_str();
-  generate_cmd->add_option("--phys", g.phys, "Physical dimension")->capture_default_str();
+  generate_cmd->add_option("--bond", g.bond, "Inner bond dimension (random trains)")
+      ->check(whole(1, 1u << 16))
+      ->capture_default_str();
+  generate_cmd->add_option("--phys", g.phys, "Physical dimension")
+      ->check(whole(1, 1u << 12))
+      ->capture_default_str();
   generate_cmd->add_option("--J", g.coupling, "Ising ZZ coupling")->capture_default_str();
   generate_cmd->add_option("--h", g.field, "Ising transverse field")->capture_default_str();
 }

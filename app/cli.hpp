@@ -13,7 +13,8 @@ namespace srcc::app {
 struct CommonFlags {
   std::size_t chi = 0;                 // --chi: max output bond χ̄ = sketch columns, >= 1
   double cutoff = 0.0;                 // --cutoff: relative singular-value cutoff in [0, 1)
-  double oversample = 0.0;             // --oversample[=F]: 0 off; bare flag 1.5; F >= 1
+  std::string oversample;              // --oversample[=F]: "" off; bare flag "1.5"; F >= 1,
+                                       //   read as a real by oversample_factor()
   double tol = 0.0;                    // --tol: per-bond relative Frobenius tolerance, (0, 1)
   std::size_t block_start = 16;        // --block-start: tolerance mode's first sketch block
   std::size_t block_step = 16;         // --block-step: columns added per round
@@ -71,6 +72,10 @@ struct Cli {
 
   Cli();
 };
+
+// The --oversample factor (0 when off). CLI11 would read a flag's value as an integer
+// (3.7 → 3), so the text is parsed here: a real in [1, 1000], else a UsageError.
+double oversample_factor(const std::string& text);
 
 // Exit codes as printed in --help and README.md.
 extern const char* const kExitCodeHelp;

@@ -59,8 +59,14 @@ void print_summary(const RunSummary& s) {
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
                  Method method) {
   const auto& c = cli.common;
-  if (c.chi < 1 && c.tol <= 0 && (method == Method::kSrc || c.cutoff <= 0))
-    throw UsageError("--chi: required, the maximum output bond (>= 1), unless --tol is given");
+  SweepOptions sweep;
+  sweep.chi = c.chi;
+  sweep.cutoff = c.cutoff;
+  sweep.oversample = oversample_factor(c.oversample);
+  sweep.tol = c.tol;
+  sweep.block_start = c.block_start;
+  sweep.block_step = c.block_step;
+  validate(sweep, method == Method::kSrc);  // before anything is read or skipped
   if (c.skip_existing && !c.dry_run) {
     if (is_complete_result(args.output)) {
       spdlog::info("{}: complete output exists; skipped (--skip-existing)", args.output);
@@ -82,12 +88,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.force = c.force || (c.skip_existing && std::filesystem::exists(args.output));
   if (c.skip_existing && std::filesystem::exists(args.output))
     spdlog::warn("{}: incomplete output is replaced (--skip-existing)", args.output);
-  o.sweep.chi = c.chi;
-  o.sweep.cutoff = c.cutoff;
-  o.sweep.oversample = c.oversample;
-  o.sweep.tol = c.tol;
-  o.sweep.block_start = c.block_start;
-  o.sweep.block_step = c.block_step;
+  o.sweep = sweep;  // the seed is resolved below
   o.dtype = resolve_dtype(c.dtype);
   const ThreadChoice threads = resolve_threads(c.threads);
   o.threads = threads.threads;

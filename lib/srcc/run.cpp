@@ -290,17 +290,37 @@ std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const Ru
   return {std::move(plan), std::move(backends)};
 }
 
-Plan plan_run(const RunOptions& options) {
-  validate(options.sweep, options.method == Method::kSrc);
-  Inputs in = open_inputs(options);
+// A --chi beyond the largest bond the product can have buys nothing (the sweep is exact from
+// there on) but would size the plan for sketch columns that can never be used: it is capped,
+// and oversampling, which then has nothing to improve, is dropped.
+RunOptions fitted(const RunOptions& given, const Stack& stack, Reporter* reporter) {
+  RunOptions o = given;
+  const std::size_t most = stack.largest_bond();
+  if (o.sweep.chi > most) {
+    if (reporter)
+      reporter->warning("--chi " + std::to_string(o.sweep.chi) +
+                        " is above the largest bond this product can have (" +
+                        std::to_string(most) + "); using " + std::to_string(most) +
+                        (o.sweep.tolerance_mode() ? "" : ": the result is exact"));
+    o.sweep.chi = most;
+    if (!o.sweep.tolerance_mode()) o.sweep.oversample = 0;
+  }
+  return o;
+}
+
+Plan plan_run(const RunOptions& given) {
+  validate(given.sweep, given.method == Method::kSrc);
+  Inputs in = open_inputs(given);
+  const RunOptions options = fitted(given, in.stack, nullptr);
   return plan_and_backend(options, in.stack, working_dtype(options, in.stack), false).first;
 }
 
-RunSummary run(const RunOptions& options, Reporter& reporter,
+RunSummary run(const RunOptions& given, Reporter& reporter,
                const std::function<void()>& check_interrupt) {
-  validate(options.sweep, options.method == Method::kSrc);
-  check_output_path(options.output, options.force);
-  Inputs in = open_inputs(options);
+  validate(given.sweep, given.method == Method::kSrc);
+  check_output_path(given.output, given.force);
+  Inputs in = open_inputs(given);
+  const RunOptions options = fitted(given, in.stack, &reporter);
   const DType dt = working_dtype(options, in.stack);
   auto [plan, backend] = plan_and_backend(options, in.stack, dt, true);
   return visit_dtype(dt, [&](auto zero) {

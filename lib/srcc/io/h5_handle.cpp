@@ -1,5 +1,8 @@
 #include "srcc/io/h5_handle.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5_names.hpp"
 
@@ -40,12 +43,36 @@ Handle file_type(DType t) {
 
 bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
 
-std::string read_string_attr(hid_t obj, const char* name, const std::string& where) {
+namespace {
+
+// Strings longer than this in an attribute are taken for a damaged file, not allocated.
+constexpr std::size_t kMaxStringBytes = std::size_t{16} << 20;
+
+// The attribute, opened, holding exactly one value of the given class (a crafted file may store
+// an array where we read one value: reading it whole would overrun the one-value buffer).
+Handle open_single(hid_t obj, const char* name, H5T_class_t want, const char* what,
+                   const std::string& where) {
+  const std::string attr = where + ": attribute '" + name + "'";
   Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
-  if (!a.valid()) throw InputError(where + ": cannot open attribute '" + name + "'");
+  if (!a.valid()) throw InputError(attr + " cannot be opened");
+  Handle space(H5Aget_space(a.get()), H5Sclose);
+  const H5S_class_t shape = space.valid() ? H5Sget_simple_extent_type(space.get()) : H5S_NO_CLASS;
+  const hssize_t points = space.valid() ? H5Sget_simple_extent_npoints(space.get()) : -1;
+  if (shape != H5S_SCALAR && !(shape == H5S_SIMPLE && points == 1))
+    throw InputError(attr + " holds " + (points >= 0 ? std::to_string(points) : "no") +
+                     " values; expected a single " + what);
+  Handle type(H5Aget_type(a.get()), H5Tclose);
+  const H5T_class_t cls = type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
+  const bool ok = cls == want || (want == H5T_FLOAT && cls == H5T_INTEGER);
+  if (!ok) throw InputError(attr + " is not " + what);
+  return a;
+}
+
+}  // namespace
+
+std::string read_string_attr(hid_t obj, const char* name, const std::string& where) {
+  Handle a = open_single(obj, name, H5T_STRING, "a string", where);
   Handle ftype(H5Aget_type(a.get()), H5Tclose);
-  if (H5Tget_class(ftype.get()) != H5T_STRING)
-    throw InputError(where + ": attribute '" + std::string(name) + "' is not a string");
   if (H5Tis_variable_str(ftype.get()) > 0) {
     Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_size(mtype.get(), H5T_VARIABLE);
@@ -53,11 +80,17 @@ std::string read_string_attr(hid_t obj, const char* name, const std::string& whe
     char* s = nullptr;
     if (H5Aread(a.get(), mtype.get(), &s) < 0 || s == nullptr)
       throw InputError(where + ": cannot read attribute '" + name + "'");
-    std::string out(s);
+    const std::size_t len = strnlen(s, kMaxStringBytes + 1);
+    std::string out(s, std::min(len, kMaxStringBytes));
     H5free_memory(s);
+    if (len > kMaxStringBytes)
+      throw InputError(where + ": attribute '" + name + "' is longer than 16 MiB");
     return out;
   }
   const std::size_t size = H5Tget_size(ftype.get());
+  if (size == 0 || size > kMaxStringBytes)
+    throw InputError(where + ": attribute '" + name + "' has an invalid string size (" +
+                     std::to_string(size) + " bytes)");
   std::string out(size, '\0');
   Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(mtype.get(), size);
@@ -68,20 +101,17 @@ std::string read_string_attr(hid_t obj, const char* name, const std::string& whe
 }
 
 long long read_int_attr(hid_t obj, const char* name, const std::string& where) {
-  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
-  Handle ftype(H5Aget_type(a.get()), H5Tclose);
-  if (H5Tget_class(ftype.get()) != H5T_INTEGER)
-    throw InputError(where + ": attribute '" + std::string(name) + "' is not an integer");
+  Handle a = open_single(obj, name, H5T_INTEGER, "an integer", where);
   long long v = 0;
   if (H5Aread(a.get(), H5T_NATIVE_LLONG, &v) < 0)
-    throw InputError(where + ": cannot read attribute '" + name + "'");
+    throw InputError(where + ": cannot read attribute '" + name + "' as a 64-bit integer");
   return v;
 }
 
 double read_double_attr(hid_t obj, const char* name, const std::string& where) {
-  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+  Handle a = open_single(obj, name, H5T_FLOAT, "a number", where);
   double v = 0;
-  if (!a.valid() || H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0)
+  if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0)
     throw InputError(where + ": cannot read attribute '" + name + "'");
   return v;
 }

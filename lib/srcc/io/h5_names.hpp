@@ -39,4 +39,17 @@ inline constexpr const char* kAttrSummary = "summary";      // JSON summary of t
 inline constexpr const char* kAttrErrorEstimate = "error_estimate";  // global, relative
 inline constexpr const char* kAttrComplete = "complete";    // 1 once everything is written
 
+// /log/transfers columns.
+inline constexpr const char* kColSeq = "seq";
+inline constexpr const char* kColWhat = "what";
+inline constexpr const char* kColSite = "site";
+inline constexpr const char* kColMechanism = "mechanism";
+inline constexpr const char* kColDeclined = "declined";
+inline constexpr const char* kColSource = "source";
+inline constexpr const char* kColTarget = "target";
+inline constexpr const char* kColDtypeFrom = "dtype_from";
+inline constexpr const char* kColDtypeTo = "dtype_to";
+inline constexpr const char* kColBytes = "bytes";
+inline constexpr const char* kColSeconds = "seconds";
+
 }  // namespace srcc::h5names

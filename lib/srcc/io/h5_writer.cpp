@@ -168,17 +168,17 @@ template <class Row> void write_table(H5Writer::Impl& impl, const std::string& p
 void H5Writer::write_transfers(const std::string& path, const std::vector<TransferRecord>& rows) {
   Handle str = vlen_string_type();
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(TransferRow)), H5Tclose);
-  H5Tinsert(t.get(), "seq", offsetof(TransferRow, seq), H5T_NATIVE_INT64);
-  H5Tinsert(t.get(), "what", offsetof(TransferRow, what), str.get());
-  H5Tinsert(t.get(), "site", offsetof(TransferRow, site), H5T_NATIVE_INT64);
-  H5Tinsert(t.get(), "mechanism", offsetof(TransferRow, mechanism), str.get());
-  H5Tinsert(t.get(), "declined", offsetof(TransferRow, declined), str.get());
-  H5Tinsert(t.get(), "source", offsetof(TransferRow, source), str.get());
-  H5Tinsert(t.get(), "target", offsetof(TransferRow, target), str.get());
-  H5Tinsert(t.get(), "dtype_from", offsetof(TransferRow, dtype_from), str.get());
-  H5Tinsert(t.get(), "dtype_to", offsetof(TransferRow, dtype_to), str.get());
-  H5Tinsert(t.get(), "bytes", offsetof(TransferRow, bytes), H5T_NATIVE_INT64);
-  H5Tinsert(t.get(), "seconds", offsetof(TransferRow, seconds), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), h5names::kColSeq, offsetof(TransferRow, seq), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), h5names::kColWhat, offsetof(TransferRow, what), str.get());
+  H5Tinsert(t.get(), h5names::kColSite, offsetof(TransferRow, site), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), h5names::kColMechanism, offsetof(TransferRow, mechanism), str.get());
+  H5Tinsert(t.get(), h5names::kColDeclined, offsetof(TransferRow, declined), str.get());
+  H5Tinsert(t.get(), h5names::kColSource, offsetof(TransferRow, source), str.get());
+  H5Tinsert(t.get(), h5names::kColTarget, offsetof(TransferRow, target), str.get());
+  H5Tinsert(t.get(), h5names::kColDtypeFrom, offsetof(TransferRow, dtype_from), str.get());
+  H5Tinsert(t.get(), h5names::kColDtypeTo, offsetof(TransferRow, dtype_to), str.get());
+  H5Tinsert(t.get(), h5names::kColBytes, offsetof(TransferRow, bytes), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), h5names::kColSeconds, offsetof(TransferRow, seconds), H5T_NATIVE_DOUBLE);
   std::vector<TransferRow> out;
   out.reserve(rows.size());
   for (const auto& r : rows)

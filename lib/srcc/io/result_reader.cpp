@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <vector>
 
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5_handle.hpp"
@@ -21,6 +23,53 @@ bool is_complete_result(const std::string& path) {
   if (!log.valid() || !h5::has_attr(log.get(), h5names::kAttrComplete)) return false;
   return h5::read_int_attr(log.get(), h5names::kAttrComplete, path) == 1;
 }
+
+namespace {
+
+// Bytes moved by mechanism from /log/transfers (just the two fields needed), after checking the
+// table's shape and member types: a damaged table is reported, not converted blindly.
+std::map<std::string, std::int64_t> read_bytes_by_mechanism(hid_t file, const std::string& path) {
+  std::map<std::string, std::int64_t> out;
+  if (H5Lexists(file, h5names::kLog, H5P_DEFAULT) <= 0 ||
+      H5Lexists(file, h5names::kTransfers, H5P_DEFAULT) <= 0)
+    return out;
+  const std::string where = path + ":" + h5names::kTransfers;
+  Handle d(H5Dopen2(file, h5names::kTransfers, H5P_DEFAULT), H5Dclose);
+  if (!d.valid()) throw InputError(where + ": not a dataset");
+  Handle space(H5Dget_space(d.get()), H5Sclose);
+  Handle ftype(H5Dget_type(d.get()), H5Tclose);
+  if (!space.valid() || H5Sget_simple_extent_ndims(space.get()) != 1 || !ftype.valid() ||
+      H5Tget_class(ftype.get()) != H5T_COMPOUND)
+    throw InputError(where + ": not a one-dimensional table of records");
+  auto member_class = [&](const char* name) {
+    const int i = H5Tget_member_index(ftype.get(), name);
+    return i < 0 ? H5T_NO_CLASS : H5Tget_member_class(ftype.get(), static_cast<unsigned>(i));
+  };
+  if (member_class(h5names::kColMechanism) != H5T_STRING || member_class(h5names::kColBytes) != H5T_INTEGER)
+    throw InputError(where + ": columns 'mechanism' (string) and 'bytes' (integer) are missing");
+  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  constexpr hssize_t kMaxRows = hssize_t{1} << 26;
+  if (n < 0 || n > kMaxRows) throw InputError(where + ": " + std::to_string(n) + " rows is not a plausible log");
+  struct Row {
+    char* mechanism;
+    std::int64_t bytes;
+  };
+  Handle str_t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(str_t.get(), H5T_VARIABLE);
+  H5Tset_cset(str_t.get(), H5T_CSET_UTF8);
+  Handle t(H5Tcreate(H5T_COMPOUND, sizeof(Row)), H5Tclose);
+  H5Tinsert(t.get(), h5names::kColMechanism, offsetof(Row, mechanism), str_t.get());
+  H5Tinsert(t.get(), h5names::kColBytes, offsetof(Row, bytes), H5T_NATIVE_INT64);
+  std::vector<Row> rows(static_cast<std::size_t>(n), Row{nullptr, 0});
+  if (n == 0) return out;
+  if (H5Dread(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()) < 0)
+    throw InputError(where + ": cannot read the table");
+  for (const auto& row : rows) out[row.mechanism ? row.mechanism : ""] += row.bytes;
+  H5Dvlen_reclaim(t.get(), space.get(), H5P_DEFAULT, rows.data());
+  return out;
+}
+
+}  // namespace
 
 ResultRecord read_result_record(const std::string& path) {
   h5::quiet_errors();
@@ -55,39 +104,32 @@ ResultRecord read_result_record(const std::string& path) {
 
   Handle res(H5Gopen2(f.get(), h5names::kResult, H5P_DEFAULT), H5Gclose);
   const std::string rwhere = path + ":" + h5names::kResult;
+  if (!res.valid()) throw InputError(rwhere + ": not a group");
   r.kind = h5::read_string_attr(res.get(), h5names::kAttrType, rwhere);
-  r.sites = static_cast<std::size_t>(h5::read_int_attr(res.get(), h5names::kAttrLength, rwhere));
+  const long long length = h5::read_int_attr(res.get(), h5names::kAttrLength, rwhere);
+  H5G_info_t ginfo;
+  if (H5Gget_info(res.get(), &ginfo) < 0) throw InputError(rwhere + ": cannot list the group");
+  if (length < 1 || static_cast<unsigned long long>(length) > ginfo.nlinks)
+    throw InputError(rwhere + ": attribute 'length' is " + std::to_string(length) + " but the group has " +
+                     std::to_string(ginfo.nlinks) + " members");
+  r.sites = static_cast<std::size_t>(length);
   for (std::size_t j = 0; j + 1 < r.sites; ++j) {
-    Handle d(H5Dopen2(res.get(), std::to_string(j).c_str(), H5P_DEFAULT), H5Dclose);
+    const std::string name = std::to_string(j), dwhere = rwhere + "/" + name;
+    if (H5Lexists(res.get(), name.c_str(), H5P_DEFAULT) <= 0)
+      throw InputError(dwhere + ": missing (attribute 'length' is " + std::to_string(length) + ")");
+    Handle d(H5Dopen2(res.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+    if (!d.valid()) throw InputError(dwhere + ": not a dataset");
     Handle space(H5Dget_space(d.get()), H5Sclose);
-    hsize_t dims[4] = {0, 0, 0, 0};
-    H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+    const int rank = space.valid() ? H5Sget_simple_extent_ndims(space.get()) : -1;
+    if (rank < 2 || rank > 4)
+      throw InputError(dwhere + ": rank " + std::to_string(rank) + ", expected 2 to 4 (a site)");
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
     // Site 0 is stored without its left bond: its first axis is the right bond.
     r.bonds.push_back(static_cast<std::int64_t>(j == 0 ? dims[0] : dims[1]));
     r.max_bond = std::max(r.max_bond, r.bonds.back());
   }
-
-  // Bytes by mechanism from the transfer log (just the two fields needed).
-  Handle d(H5Dopen2(f.get(), h5names::kTransfers, H5P_DEFAULT), H5Dclose);
-  if (d.valid()) {
-    Handle space(H5Dget_space(d.get()), H5Sclose);
-    const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get()));
-    struct Row {
-      char* mechanism;
-      std::int64_t bytes;
-    };
-    Handle str_t(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(str_t.get(), H5T_VARIABLE);
-    H5Tset_cset(str_t.get(), H5T_CSET_UTF8);
-    Handle t(H5Tcreate(H5T_COMPOUND, sizeof(Row)), H5Tclose);
-    H5Tinsert(t.get(), "mechanism", offsetof(Row, mechanism), str_t.get());
-    H5Tinsert(t.get(), "bytes", offsetof(Row, bytes), H5T_NATIVE_INT64);
-    std::vector<Row> rows(n);
-    if (n > 0 && H5Dread(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()) >= 0) {
-      for (const auto& row : rows) r.bytes_by_mechanism[row.mechanism ? row.mechanism : ""] += row.bytes;
-      H5Dvlen_reclaim(t.get(), space.get(), H5P_DEFAULT, rows.data());
-    }
-  }
+  r.bytes_by_mechanism = read_bytes_by_mechanism(f.get(), path);
   return r;
 }
 

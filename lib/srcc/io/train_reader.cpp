@@ -1,5 +1,6 @@
 #include "srcc/io/train_reader.hpp"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -102,8 +103,11 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
       H5Lget_name_by_idx(g.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name,
                          H5P_DEFAULT);
       const std::string s(name);
-      if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
-          std::stoull(s) >= n)
+      unsigned long long index = 0;
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), index);
+      // A site-like name beyond the last site (or too large to be a number at all).
+      const bool digits = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+      if (digits && end == s.data() + s.size() && (ec == std::errc::result_out_of_range || index >= n))
         throw InputError(where + ": dataset \"" + std::to_string(n) + "\" is missing (found \"" +
                          s + "\"; sites must be named 0 … n-1 without gaps)");
     }

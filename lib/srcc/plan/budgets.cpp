@@ -1,6 +1,7 @@
 #include "srcc/plan/budgets.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -27,8 +28,10 @@ std::uint64_t available_memory() {
     std::ifstream cur("/sys/fs/cgroup/memory.current");
     std::uint64_t used = 0;
     cur >> used;
-    const std::uint64_t lim = std::stoull(limit);
-    if (lim > used) avail = std::min(avail, lim - used);
+    std::uint64_t lim = 0;
+    const auto [end, ec] = std::from_chars(limit.data(), limit.data() + limit.size(), lim);
+    if (ec == std::errc() && end == limit.data() + limit.size() && lim > used)
+      avail = std::min(avail, lim - used);
   }
   return avail;
 }

@@ -6,6 +6,11 @@
 
 namespace srcc {
 
+// The largest --chi (and sketch block) accepted: BLAS indexes with 32-bit integers, and a sketch
+// that wide would not fit in memory anyway.
+inline constexpr std::size_t kMaxChi = std::size_t{1} << 30;
+inline constexpr double kMaxOversample = 1000;  // --oversample factors above this are refused
+
 struct SweepOptions {
   // Max output bond χ̄. Fixed mode (tol = 0): required, >= 1, and the sketch has s = χ̄
   // columns. Tolerance mode: optional cap (0 = none).
@@ -32,7 +37,7 @@ struct SweepOptions {
 };
 
 // Throws UsageError naming the flag when an option is out of range. A fixed-size sketch needs
-// --chi; a deterministic truncation (chi_required = false) may use --cutoff alone.
+// --chi (or --tol); a deterministic truncation (chi_required = false) also takes --cutoff alone.
 void validate(const SweepOptions& o, bool chi_required = true);
 
 }  // namespace srcc

@@ -1,6 +1,8 @@
 #include "srcc/train/train.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <vector>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/tensor.hpp"
@@ -37,6 +39,18 @@ DType Stack::dtype() const {
   DType t = layers.front().dtype();
   for (const auto& l : layers) t = promote(t, l.dtype());
   return t;
+}
+
+std::size_t Stack::largest_bond() const {
+  const std::size_t n = length();
+  constexpr std::size_t kHuge = std::numeric_limits<std::size_t>::max();
+  auto times = [](std::size_t a, std::size_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; };
+  std::vector<std::size_t> left(n + 1, 1), right(n + 1, 1);  // physical dimension of sites < j, >= j
+  for (std::size_t j = 0; j < n; ++j) left[j + 1] = times(left[j], times(up_dim(j), down_dim(j)));
+  for (std::size_t j = n; j-- > 0;) right[j] = times(right[j + 1], times(up_dim(j), down_dim(j)));
+  std::size_t best = 1;
+  for (std::size_t j = 1; j < n; ++j) best = std::max(best, std::min({fused_left(j), left[j], right[j]}));
+  return best;
 }
 
 std::size_t Stack::fused_left(std::size_t site) const {

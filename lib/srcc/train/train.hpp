@@ -52,6 +52,9 @@ struct Stack {
   // Product of the layers' left (right) bonds at a site: the fused bond of the stack.
   std::size_t fused_left(std::size_t site) const;
   std::size_t fused_right(std::size_t site) const;
+  // The largest bond the product can have at any cut: at each cut the smaller of the fused
+  // bond and the physical dimension on either side (saturating, never overflowing).
+  std::size_t largest_bond() const;
 };
 
 // Checks that a stack can be contracted: equal lengths, at least one site, bonds matching
