@@ -8,8 +8,7 @@
 namespace srcc::app {
 
 namespace {
-volatile std::sig_atomic_t g_signal = 0;
-extern "C" void on_signal(int sig) { g_signal = sig; }
+extern "C" void on_signal(int sig) { request_interrupt(sig); }
 }  // namespace
 
 void install_signal_handlers() {
@@ -20,11 +19,6 @@ void install_signal_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-void check_interrupt() {
-  const int sig = g_signal;
-  if (sig != 0)
-    throw InterruptedError(std::string("stopped by ") + (sig == SIGINT ? "SIGINT" : "SIGTERM") +
-                           "; no output was written");
-}
+void check_interrupt() { poll_interrupt(); }
 
 }  // namespace srcc::app

@@ -8,9 +8,10 @@
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/core/json.hpp"
-#include "srcc/io/h5_names.hpp"
 #include "srcc/io/file_site_source.hpp"
+#include "srcc/io/h5_names.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/train_reader.hpp"
@@ -84,7 +85,10 @@ SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const Swe
   Mover<T> mover(K, &log, backend.name());
   SweepResult<T> r;
   r.kind = stack.result_kind();
-  for (std::size_t j = 0; j < stack.length(); ++j) r.cores.push_back(std::move(source.site(j).front()));
+  for (std::size_t j = 0; j < stack.length(); ++j) {
+    poll_interrupt();
+    r.cores.push_back(std::move(source.site(j).front()));
+  }
   right_canonicalize(r.cores, mover, gemm);
   const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm);
   log.settle();
@@ -248,6 +252,7 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
     using T = decltype(zero);
     std::vector<Tensor<T>> a, b;
     for (std::size_t j = 0; j < ia.length(); ++j) {
+      poll_interrupt();
       a.push_back(to_internal<T>(ra.read_site(j, log), ia, j, log));
       b.push_back(to_internal<T>(rb.read_site(j, log), ib, j, log));
     }

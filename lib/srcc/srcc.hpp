@@ -4,6 +4,7 @@
 #include "srcc/core/dtype.hpp"
 #include "srcc/core/duration.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/size.hpp"

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/h5_names.hpp"
 
@@ -97,6 +98,7 @@ void H5Writer::write_train(const std::string& group, TrainKind kind,
   Handle mtype = h5::memory_type(dt, h5names::kReal, h5names::kImag);
   const std::size_t n = cores.size();
   for (std::size_t j = 0; j < n; ++j) {
+    poll_interrupt();
     const auto t0 = std::chrono::steady_clock::now();
     const auto& c = cores[j];
     std::vector<hsize_t> dims;

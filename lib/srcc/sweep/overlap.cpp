@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "srcc/core/interrupt.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"
 #include "srcc/train/layout.hpp"
 
@@ -13,6 +14,7 @@ cdouble inner_product(const std::vector<Tensor<T>>& a, const std::vector<Tensor<
   // E is stored transposed, E[β, α], so that both updates are plain row-major GEMMs.
   Buffer<T> e = K.adopt(std::vector<T>(1, T(1)));
   for (std::size_t j = 0; j < a.size(); ++j) {
+    poll_interrupt();
     const std::size_t al = a[j].shape[kLegL], ar = a[j].shape[kLegR];
     const std::size_t bl = b[j].shape[kLegL], br = b[j].shape[kLegR];
     const std::size_t p = a[j].shape[kLegU] * a[j].shape[kLegD];
@@ -40,6 +42,7 @@ double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b
   const std::size_t n = a.size();
   std::vector<Tensor<T>> c;
   for (std::size_t j = 0; j < n; ++j) {
+    poll_interrupt();
     const auto &x = a[j].shape, &y = b[j].shape;
     // Block-diagonal in (l, r); the first site is a row [a, −b], the last a column [a; b].
     const std::size_t l = j == 0 ? 1 : x[kLegL] + y[kLegL];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "srcc/core/interrupt.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/train/layout.hpp"
 
@@ -18,6 +19,7 @@ void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, Counting
   const std::size_t n = cores.size();
   // Right to left: core j = L · Q with orthonormal rows; L moves into core j−1.
   for (std::size_t j = n; j-- > 1;) {
+    poll_interrupt();
     auto& c = cores[j];
     const std::size_t l = c.shape[kLegL], rud = c.size() / l, kq = std::min(l, rud);
     Buffer<T> q = mover.up(std::move(c.data), "result site", site(j));  // row-major [l, rud] = column-major rud × l
@@ -45,6 +47,7 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
   double norm = 0;
   // Left to right: SVD of core j as the matrix [(l, u, d), r], keep `rank`, push Σ V* right.
   for (std::size_t j = 0; j + 1 < n; ++j) {
+    poll_interrupt();
     auto& c = cores[j];
     const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
     const std::size_t m = l * ud, kk = std::min(m, r);

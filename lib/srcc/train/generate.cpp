@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/core/rng.hpp"
 
 namespace srcc {
@@ -34,6 +35,7 @@ std::vector<Tensor<T>> random_train(TrainKind kind, std::size_t sites, std::size
   Rng rng(seed);
   std::vector<Tensor<T>> out;
   for (std::size_t j = 0; j < sites; ++j) {
+    poll_interrupt();
     Tensor<T> t(site_shape(j, sites, bond, phys, kind == TrainKind::kMps ? 1 : phys));
     double norm2 = 0;
     for (auto& v : t.data) {

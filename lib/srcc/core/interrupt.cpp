@@ -1,0 +1,28 @@
+#include "srcc/core/interrupt.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <string>
+
+#include "srcc/core/error.hpp"
+
+namespace srcc {
+
+namespace {
+std::atomic<int> g_requested{0};
+static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
+}  // namespace
+
+void request_interrupt(int signal) noexcept { g_requested.store(signal, std::memory_order_relaxed); }
+
+int interrupt_signal() noexcept { return g_requested.load(std::memory_order_relaxed); }
+
+void poll_interrupt() {
+  const int sig = interrupt_signal();
+  if (sig != 0)
+    throw InterruptedError(std::string("stopped by ") +
+                           (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal") +
+                           "; no output was written");
+}
+
+}  // namespace srcc
