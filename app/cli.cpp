@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 
 #include "srcc/srcc.hpp"
@@ -44,6 +45,33 @@ constexpr std::uint64_t kAnyU64 = std::numeric_limits<std::uint64_t>::max();
 
 }  // namespace
 
+std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv) {
+  const std::string what = e.what();
+  const std::string prefix = "INI was not able to parse ";
+  if (what.rfind(prefix, 0) != 0) return what;
+  std::string key = what.substr(prefix.size());
+  const auto dot = key.rfind('.');  // a key inside a [section] comes as section.key
+  const std::string bare = dot == std::string::npos ? key : key.substr(dot + 1);
+  for (int i = 1; i < argc; ++i) {
+    std::string file;
+    const std::string a = argv[i];
+    if (a == "--config" && i + 1 < argc) file = argv[i + 1];
+    else if (a.rfind("--config=", 0) == 0) file = a.substr(9);
+    if (file.empty()) continue;
+    std::ifstream in(file);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      const auto start = line.find_first_not_of(" \t");
+      if (start == std::string::npos || line.compare(start, bare.size(), bare) != 0) continue;
+      const auto after = line.find_first_not_of(" \t", start + bare.size());
+      if (after != std::string::npos && (line[after] == '=' || line[after] == ':'))
+        return file + ":" + std::to_string(n) + ": unknown key '" + key +
+               "' (not a src-compress flag; see --help)";
+    }
+  }
+  return "--config: unknown key '" + key + "' (not a src-compress flag; see --help)";
+}
+
 double oversample_factor(const std::string& text) {
   if (text.empty()) return 0.0;
   double f = 0;
@@ -58,6 +86,8 @@ Cli::Cli() {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("src-compress ") + kVersion);
   app.set_config("--config", "", "Read flags from a CLI11 config file (`key = value` lines)");
+  // A misspelt key in a batch config would otherwise be silently ignored.
+  app.allow_config_extras(CLI::config_extras_mode::error);
   app.footer(kExitCodeHelp);
 
   auto& c = common;

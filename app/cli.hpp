@@ -77,6 +77,10 @@ struct Cli {
 // (3.7 → 3), so the text is parsed here: a real in [1, 1000], else a UsageError.
 double oversample_factor(const std::string& text);
 
+// The parse error as a user should read it: an unknown key in a --config file is named with
+// the file and line (CLI11 names the key only).
+std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv);
+
 // Exit codes as printed in --help and README.md.
 extern const char* const kExitCodeHelp;
 

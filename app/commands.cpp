@@ -138,6 +138,7 @@ void cmd_distance(const Cli& cli) {
 }
 
 void cmd_collect(const Cli& cli) {
+  if (!cli.collect_csv.empty()) check_output_path(cli.collect_csv, cli.common.force);
   std::string csv =
       "file,complete,result,sites,max_bond,bonds,error_estimate,wall_seconds,seed,threads,"
       "bytes_file_read,bytes_file_write,bytes_host_copy,bytes_device_move,command_line\n";
@@ -147,6 +148,7 @@ void cmd_collect(const Cli& cli) {
     return out + "\"";
   };
   for (const auto& file : cli.collect_files) {
+    poll_interrupt();
     const ResultRecord r = read_result_record(file);
     std::string bonds;
     for (auto b : r.bonds) bonds += (bonds.empty() ? "" : " ") + std::to_string(b);
@@ -166,9 +168,16 @@ void cmd_collect(const Cli& cli) {
     std::fputs(csv.c_str(), stdout);
     return;
   }
-  std::ofstream out(cli.collect_csv);
-  out << csv;
-  if (!out) throw OutputError(cli.collect_csv + ": cannot write the table");
+  // The same rules as every output: never over an existing file without --force, written
+  // beside it and renamed into place only when complete.
+  OutputFile out(cli.collect_csv, cli.common.force);
+  {
+    std::ofstream f(out.temp_path());
+    f << csv;
+    f.flush();
+    if (!f) throw ResourceError(cli.collect_csv + ": cannot write the table (disk full?)");
+  }
+  out.commit();
 }
 
 void cmd_inspect(const Cli& cli) {

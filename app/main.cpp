@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return cli.app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "src-compress: %s\nRun with --help for usage.\n", e.what());
+    std::fprintf(stderr, "src-compress: %s\nRun with --help for usage.\n",
+                 srcc::app::explain_parse_error(e, argc, argv).c_str());
     return srcc::exit_code(srcc::ErrorKind::kUsage);
   }
   setup_logging(cli.common);

@@ -16,6 +16,7 @@
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/sweep/counting_gemm.hpp"
+#include "srcc/sweep/env_store.hpp"
 #include "srcc/sweep/overlap.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"
@@ -328,6 +329,8 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   const RunOptions options = fitted(given, in.stack, &reporter);
   const DType dt = working_dtype(options, in.stack);
   auto [plan, backend] = plan_and_backend(options, in.stack, dt, true);
+  for (const auto& dir : remove_stale_scratch(plan.budgets.scratch_dir))
+    reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
   return visit_dtype(dt, [&](auto zero) {
     return run_typed<decltype(zero)>(options, in, plan, backend, reporter, check_interrupt);
   });

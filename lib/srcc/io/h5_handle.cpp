@@ -1,6 +1,11 @@
 #include "srcc/io/h5_handle.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "srcc/core/error.hpp"
@@ -8,7 +13,47 @@
 
 namespace srcc::h5 {
 
+namespace {
+
+// HDF5 closes what is still open from an exit handler. After a failed write (a full disk) the
+// file's state is broken and that handler crashed the process (H5F__close_cb) after we had
+// reported the error. Every file we write is closed explicitly and only then counted as done,
+// and read-only files need no flushing, so the handler is not installed. It must be turned
+// off before HDF5 initialises, hence a static initialiser.
+const bool g_no_hdf5_atexit = [] {
+  H5dont_atexit();
+  return true;
+}();
+
+}  // namespace
+
 void quiet_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+
+Handle open_for_reading(const std::string& path) {
+  quiet_errors();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT) throw InputError(path + ": no such file");
+    if (err == ENAMETOOLONG) throw InputError(path + ": path too long");
+    throw InputError(path + ": cannot be read: " + std::strerror(err));
+  }
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path + ": not a regular file (" +
+                     (S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket") +
+                     "); give an HDF5 file");
+  // Readability first: HDF5 reports an unreadable file as "not HDF5".
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int err = errno;
+    throw InputError(path + ": cannot be read: " + (err == EACCES ? std::string("permission denied") : std::strerror(err)));
+  }
+  ::close(fd);
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError(path + ": not an HDF5 file");
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!f.valid()) throw InputError(path + ": HDF5 cannot open it (damaged or truncated file?)");
+  return f;
+}
 
 namespace {
 

@@ -44,6 +44,11 @@ class Handle {
 // Silences HDF5's own error stack printing: we report errors ourselves, naming the culprit.
 void quiet_errors();
 
+// Opens an existing HDF5 file read-only, or throws InputError saying why not: no such file, a
+// path too long, permission denied, not a regular file (a FIFO would block the reader forever,
+// a directory or device is no input), not an HDF5 file, or a file HDF5 cannot open.
+Handle open_for_reading(const std::string& path);
+
 // The in-memory HDF5 type of a scalar type; complex as a compound with members named `re`, `im`.
 Handle memory_type(DType t, const char* re, const char* im);
 // The file type we write for a scalar type (little-endian IEEE; complex as {r, i}).

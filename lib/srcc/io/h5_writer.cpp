@@ -1,7 +1,11 @@
 #include "srcc/io/h5_writer.hpp"
 
+#include <sys/statvfs.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -12,12 +16,27 @@ namespace srcc {
 
 using h5::Handle;
 
+// Whether the file system holding `path` has (next to) no room left: HDF5 reports a failed
+// write without its errno, and a full disk is a resource error (exit 5), not a bad output path.
+bool disk_full(const std::string& path, int err) {
+  if (err == ENOSPC || err == EDQUOT) return true;
+  const std::filesystem::path p(path);
+  struct statvfs fs {};
+  if (::statvfs((p.has_parent_path() ? p.parent_path() : std::filesystem::path(".")).c_str(), &fs) != 0)
+    return false;
+  return static_cast<unsigned long long>(fs.f_bavail) * fs.f_frsize < (1ull << 20);
+}
+
 struct H5Writer::Impl {
   Handle file;
-  std::string label;
+  std::string path, label;
 
   void check(herr_t status, const std::string& what) const {
-    if (status < 0) throw OutputError(label + ": writing " + what + " failed");
+    if (status >= 0) return;
+    const int err = errno;
+    if (disk_full(path, err))
+      throw ResourceError(label + ": disk full while writing " + what);
+    throw OutputError(label + ": writing " + what + " failed");
   }
   Handle open_object(const std::string& path) const {
     Handle o(H5Oopen(file.get(), path.c_str(), H5P_DEFAULT), H5Oclose);
@@ -49,17 +68,18 @@ Handle vlen_string_type() {
 H5Writer::H5Writer(const std::string& path, std::string label) : impl_(std::make_unique<Impl>()) {
   h5::quiet_errors();
   impl_->label = std::move(label);
+  impl_->path = path;
   impl_->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-  if (!impl_->file.valid()) throw OutputError(impl_->label + ": cannot create " + path);
+  if (!impl_->file.valid()) impl_->check(-1, "the file header");
 }
 
 H5Writer::~H5Writer() = default;
 
 void H5Writer::close() {
   if (!impl_->file.valid()) return;
-  impl_->check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "file");
+  impl_->check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "the file");
   const hid_t id = impl_->file.release();
-  if (H5Fclose(id) < 0) throw OutputError(impl_->label + ": closing the file failed");
+  impl_->check(H5Fclose(id), "the file's last blocks");
 }
 
 void H5Writer::create_group(const std::string& group) {

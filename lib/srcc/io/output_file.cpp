@@ -1,5 +1,6 @@
 #include "srcc/io/output_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,9 +22,20 @@ void check_output_path(const std::string& path, bool force) {
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   if (!fs::is_directory(dir, ec))
     throw OutputError(path + ": directory " + dir.string() + " does not exist");
+  if (fs::is_directory(p, ec)) throw OutputError(path + ": is a directory");
   if (fs::exists(p, ec) && !force)
     throw OutputError(path + ": file exists (use --force to replace it)");
-  if (fs::is_directory(p, ec)) throw OutputError(path + ": is a directory");
+  // Writability is tried, not inferred from permission bits (root ignores them, a read-only
+  // mount does not): a file is created and removed, before any work is done.
+  const fs::path probe = dir / (".src-compress-probe-" + std::to_string(getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    throw OutputError(path + ": cannot write in directory " + dir.string() + ": " +
+                      std::strerror(err));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 OutputFile::OutputFile(std::string final_path, bool force)
@@ -41,6 +53,16 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::commit() {
+  // The data reaches the disk before the name does: after a crash the final name holds either
+  // the old file or the complete new one.
+  const int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    if (err == ENOSPC || err == EDQUOT) throw ResourceError(final_ + ": disk full while saving the output");
+    throw OutputError(final_ + ": cannot save the output: " + std::strerror(err));
+  }
+  ::close(fd);
   if (force_) {
     if (std::rename(temp_.c_str(), final_.c_str()) != 0)
       throw OutputError(final_ + ": cannot move the result into place: " + std::strerror(errno));
@@ -53,6 +75,12 @@ void OutputFile::commit() {
     std::remove(temp_.c_str());
   }
   committed_ = true;
+  const fs::path dir = fs::path(final_).has_parent_path() ? fs::path(final_).parent_path() : fs::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);  // the rename itself; a failure here loses nothing already visible
+    ::close(dfd);
+  }
 }
 
 }  // namespace srcc

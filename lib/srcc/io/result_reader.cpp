@@ -13,7 +13,9 @@ namespace srcc {
 
 using h5::Handle;
 
-bool is_complete_result(const std::string& path) {
+namespace {
+
+bool complete_flag_set(const std::string& path) {
   h5::quiet_errors();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec) || H5Fis_hdf5(path.c_str()) <= 0) return false;
@@ -22,6 +24,18 @@ bool is_complete_result(const std::string& path) {
   Handle log(H5Gopen2(f.get(), h5names::kLog, H5P_DEFAULT), H5Gclose);
   if (!log.valid() || !h5::has_attr(log.get(), h5names::kAttrComplete)) return false;
   return h5::read_int_attr(log.get(), h5names::kAttrComplete, path) == 1;
+}
+
+}  // namespace
+
+bool is_complete_result(const std::string& path) {
+  // Complete means provably complete: a damaged file (an attribute of the wrong shape, say)
+  // is incomplete, and --skip-existing replaces it.
+  try {
+    return complete_flag_set(path);
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 namespace {
@@ -72,11 +86,7 @@ std::map<std::string, std::int64_t> read_bytes_by_mechanism(hid_t file, const st
 }  // namespace
 
 ResultRecord read_result_record(const std::string& path) {
-  h5::quiet_errors();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path + ": no such file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError(path + ": not an HDF5 file");
-  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  Handle f = h5::open_for_reading(path);
   if (H5Lexists(f.get(), h5names::kLog, H5P_DEFAULT) <= 0 ||
       H5Lexists(f.get(), h5names::kResult, H5P_DEFAULT) <= 0)
     throw InputError(path + ": not a src-compress output (no /result and /log)");

@@ -15,17 +15,6 @@ namespace {
 
 using h5::Handle;
 
-Handle open_file(const std::string& file) {
-  h5::quiet_errors();
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec))
-    throw InputError(file + ": no such file");
-  if (H5Fis_hdf5(file.c_str()) <= 0) throw InputError(file + ": not an HDF5 file");
-  Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!f.valid()) throw InputError(file + ": cannot open for reading");
-  return f;
-}
-
 using h5::has_attr;
 using h5::read_int_attr;
 using h5::read_string_attr;
@@ -177,7 +166,7 @@ std::string index_string(std::size_t flat, const std::vector<std::size_t>& shape
 }  // namespace
 
 std::vector<TrainInfo> list_trains(const std::string& file) {
-  Handle f = open_file(file);
+  Handle f = h5::open_for_reading(file);
   std::vector<TrainInfo> out;
   for (const auto& g : train_groups(f.get())) out.push_back(describe(f.get(), file, g));
   return out;
@@ -189,7 +178,7 @@ struct TrainReader::Impl {
 };
 
 TrainReader::TrainReader(const TrainRef& ref) : impl_(std::make_unique<Impl>()) {
-  impl_->file = open_file(ref.file);
+  impl_->file = h5::open_for_reading(ref.file);
   std::string group = ref.group;
   if (group.empty()) {
     const auto groups = train_groups(impl_->file.get());

@@ -1,10 +1,17 @@
 #include "srcc/sweep/env_store.hpp"
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string_view>
 
 #include "srcc/core/error.hpp"
 
@@ -12,8 +19,38 @@ namespace srcc {
 
 namespace fs = std::filesystem;
 
+namespace {
+// Private scratch directories are named src-compress-<pid>-XXXXXX, so that a later run can
+// tell those of processes that no longer exist (killed with SIGKILL, or by the OOM killer).
+constexpr std::string_view kScratchPrefix = "src-compress-";
+}  // namespace
+
+std::vector<std::string> remove_stale_scratch(const std::string& parent) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(kScratchPrefix, 0) != 0) continue;
+    const std::string rest = name.substr(kScratchPrefix.size());
+    const auto dash = rest.find('-');
+    long pid = 0;
+    const auto [end, perr] = std::from_chars(rest.data(), rest.data() + (dash == std::string::npos ? 0 : dash), pid);
+    if (dash == std::string::npos || perr != std::errc() || end != rest.data() + dash || pid <= 0) continue;
+    struct stat st {};
+    if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
+    // Only a process that certainly no longer exists; a live one (even an unrelated process
+    // that reused the pid) keeps its directory.
+    if (pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code rm;
+    fs::remove_all(entry.path(), rm);
+    if (!rm) removed.push_back(entry.path().string());
+  }
+  return removed;
+}
+
 ScratchDir::ScratchDir(const std::string& parent) {
-  std::string tmpl = (fs::path(parent) / "src-compress-XXXXXX").string();
+  std::string tmpl =
+      (fs::path(parent) / (std::string(kScratchPrefix) + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (!mkdtemp(tmpl.data()))
     throw ResourceError("--scratch-dir " + parent + ": cannot create a private directory");
   path_ = tmpl;

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/transfer_log.hpp"
@@ -32,6 +33,10 @@ class ScratchDir {
  private:
   std::filesystem::path path_;
 };
+
+// Removes the private scratch directories under `parent` left by runs of this user whose
+// process no longer exists (a SIGKILL'd run cannot clean up); returns their paths.
+std::vector<std::string> remove_stale_scratch(const std::string& parent);
 
 template <class T> class EnvStore {
  public:

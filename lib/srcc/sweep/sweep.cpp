@@ -28,6 +28,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <new>
 #include <thread>
 
 #include "srcc/core/error.hpp"
@@ -236,6 +237,8 @@ template <class T> class Sweeper {
                                 sl.device);
           norms[i] = static_cast<double>(
               ctx(sl.device).K.norm(sl.columns * st_.fused_right(j), next[i].data()));
+        } catch (const std::bad_alloc&) {
+          errors[i] = std::make_exception_ptr(out_of_memory("left sweep", j));
         } catch (...) {
           errors[i] = std::current_exception();
         }
@@ -523,7 +526,22 @@ template <class T> class Sweeper {
     }
   }
 
+  // The error a failed allocation becomes: it names the step and the site.
+  static ResourceError out_of_memory(const char* step, std::size_t j) {
+    return ResourceError(std::string(step) + ", site " + std::to_string(j) +
+                         ": out of memory (give a --host-memory or --gpu-memory the machine "
+                         "really has, so that the plan spills environments instead)");
+  }
+
   void right_sweep(SweepResult<T>& out) {
+    try {
+      right_sweep_sites(out);
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory("right sweep", right_site_);
+    }
+  }
+
+  void right_sweep_sites(SweepResult<T>& out) {
     double log_scale = 0;  // log of the factor taken out of S (see below)
     std::size_t b = 1;
     Buffer<T> s_env = adopt(std::vector<T>(1, T(1)), "environment", n_ - 1);
@@ -534,6 +552,7 @@ template <class T> class Sweeper {
     const double cutoff = final_truncation ? 0.0 : opt_.cutoff;
     for (std::size_t j = n_; j-- > 0;) {
       check_interrupt_();
+      right_site_ = j;
       const auto t0 = Clock::now();
       const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
       const std::size_t rows = b * u * dd;
@@ -651,6 +670,7 @@ template <class T> class Sweeper {
   std::vector<Block> blocks_;
   std::vector<double> seconds_;
   std::int64_t capped_ = 0;
+  std::size_t right_site_ = 0;  // the right sweep's current site (for error messages)
 };
 
 }  // namespace
