@@ -29,9 +29,10 @@ std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
-Result run_cli(const TempDir& dir, const std::string& args) {
+Result run_cli(const TempDir& dir, const std::string& args, int timeout_seconds) {
   const auto out = dir / "stdout.txt", err = dir / "stderr.txt";
-  const std::string cmd = "cd '" + dir.path().string() + "' && '" + binary() + "' " + args +
+  const std::string limit = timeout_seconds > 0 ? "timeout -k 5 " + std::to_string(timeout_seconds) + " " : "";
+  const std::string cmd = "cd '" + dir.path().string() + "' && " + limit + "'" + binary() + "' " + args +
                           " >'" + out.string() + "' 2>'" + err.string() + "'";
   const int status = std::system(cmd.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};

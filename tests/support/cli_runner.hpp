@@ -21,8 +21,10 @@ struct Result {
   std::string out, err;
 };
 
-// Runs `src-compress ARGS` in `dir` through the shell.
-Result run_cli(const TempDir& dir, const std::string& args);
+// Runs `src-compress ARGS` in `dir` through the shell (under `timeout` when a limit is given:
+// SIGTERM then, SIGKILL 5 s later; exit code 124 or 137). Its stdout and stderr go to
+// stdout.txt and stderr.txt there.
+Result run_cli(const TempDir& dir, const std::string& args, int timeout_seconds = 0);
 // Runs the binary in a child and returns its exit code and peak resident size (getrusage).
 std::pair<int, long> run_measured(const TempDir& dir, std::vector<std::string> args);
 
