@@ -68,7 +68,15 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   sweep.block_step = c.block_step;
   validate(sweep, method == Method::kSrc);  // before anything is read or skipped
   if (c.skip_existing && !c.dry_run) {
-    if (is_complete_result(args.output)) {
+    // An output that crashes the HDF5 library counts as incomplete: it is replaced.
+    bool complete = false;
+    try {
+      probe_files({args.output}, [](const std::string& file) { (void)is_complete_result(file); });
+      complete = is_complete_result(args.output);
+    } catch (const InputError& e) {
+      spdlog::warn("{}", e.what());
+    }
+    if (complete) {
       spdlog::info("{}: complete output exists; skipped (--skip-existing)", args.output);
       if (c.json) {
         JsonObject j;
@@ -147,6 +155,9 @@ void cmd_collect(const Cli& cli) {
     for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return out + "\"";
   };
+  probe_files(cli.collect_files, [](const std::string& file) {
+    (void)read_result_record(file);
+  });
   for (const auto& file : cli.collect_files) {
     poll_interrupt();
     const ResultRecord r = read_result_record(file);
@@ -181,6 +192,7 @@ void cmd_collect(const Cli& cli) {
 }
 
 void cmd_inspect(const Cli& cli) {
+  probe_files({cli.inspect_file}, [](const std::string& file) { (void)list_trains(file); });
   const auto trains = list_trains(cli.inspect_file);
   std::string json = "[";
   for (const auto& t : trains) {

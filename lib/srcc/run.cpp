@@ -54,6 +54,7 @@ struct Inputs {
 
 Inputs open_inputs(const RunOptions& o) {
   if (o.trains.empty()) throw UsageError("no input trains given");
+  probe_trains(o.trains);
   Inputs in;
   for (const auto& ref : o.trains) {
     in.readers.emplace_back(ref);
@@ -239,6 +240,7 @@ std::string Comparison::to_json() const {
 }
 
 Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
+  probe_trains({a_ref, b_ref});
   TrainReader ra(a_ref), rb(b_ref);
   const auto &ia = ra.info(), &ib = rb.info();
   if (ia.length() != ib.length())

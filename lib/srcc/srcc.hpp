@@ -11,6 +11,7 @@
 #include "srcc/core/threads.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
+#include "srcc/io/read_probe.hpp"
 #include "srcc/io/result_reader.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/log/reporter.hpp"

@@ -1,10 +1,12 @@
 #include "srcc/io/output_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -38,9 +40,29 @@ void check_output_path(const std::string& path, bool force) {
   ::unlink(probe.c_str());
 }
 
+namespace {
+
+// Removes temporary files of `target` (".NAME.tmp-PID-XXXXXXXX" beside it) whose process no
+// longer exists: what a SIGKILL'd or OOM-killed run of the same output left.
+void remove_stale_temps(const fs::path& target) {
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const std::string prefix = "." + target.filename().string() + ".tmp-";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && pid != getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+      fs::remove(e.path(), ec);
+  }
+}
+
+}  // namespace
+
 OutputFile::OutputFile(std::string final_path, bool force)
     : final_(std::move(final_path)), force_(force) {
   check_output_path(final_, force_);
+  remove_stale_temps(final_);
   const fs::path p(final_);
   char suffix[32];
   std::snprintf(suffix, sizeof suffix, ".tmp-%d-%08llx", static_cast<int>(getpid()),

@@ -1,5 +1,6 @@
 #include "srcc/io/train_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/h5_names.hpp"
+#include "srcc/io/read_probe.hpp"
 
 namespace srcc {
 
@@ -234,6 +236,24 @@ AnyTensor TrainReader::read_site(std::size_t site, TransferLog& log) const {
            .bytes = static_cast<std::int64_t>(shape_size(shape) * dtype_size(st.dtype)),
            .seconds = seconds});
   return out;
+}
+
+void probe_trains(const std::vector<TrainRef>& refs) {
+  std::vector<std::string> files;
+  for (const auto& r : refs)
+    if (std::find(files.begin(), files.end(), r.file) == files.end()) files.push_back(r.file);
+  probe_files(files, [&refs](const std::string& file) {
+    constexpr std::uintmax_t kReadDataUpTo = std::uintmax_t{1} << 30;
+    std::error_code ec;
+    const bool data = std::filesystem::file_size(file, ec) <= kReadDataUpTo && !ec;
+    for (const auto& ref : refs) {
+      if (ref.file != file) continue;
+      TrainReader reader(ref);
+      TransferLog log;
+      if (data)
+        for (std::size_t j = 0; j < reader.info().length(); ++j) reader.read_site(j, log);
+    }
+  });
 }
 
 }  // namespace srcc

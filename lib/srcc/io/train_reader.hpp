@@ -14,6 +14,11 @@ namespace srcc {
 // Every train (group with a "type" attribute) in a file, described from its metadata.
 std::vector<TrainInfo> list_trains(const std::string& file);
 
+// Reads the trains a command will read once in a child process first (see read_probe.hpp):
+// metadata always, the site data too for files up to 1 GiB. Throws InputError naming a file
+// that crashes the HDF5 library.
+void probe_trains(const std::vector<TrainRef>& refs);
+
 // Keeps one input file open and reads the sites of one train from it.
 class TrainReader {
  public:

@@ -1,0 +1,39 @@
+// The forked read check: a reader that crashes is reported as an input error naming the file,
+// ordinary errors are left to the real read, and a clean read passes.
+#include "srcc/io/read_probe.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <stdexcept>
+
+#include "srcc/core/error.hpp"
+
+namespace srcc {
+namespace {
+
+TEST(ReadProbe, ACrashingReadBecomesAnInputErrorNamingTheFile) {
+  const std::vector<std::string> files = {"a.h5", "b.h5", "c.h5"};
+  try {
+    probe_files(files, [](const std::string& f) {
+      if (f == "b.h5") std::raise(SIGSEGV);
+    });
+    FAIL() << "the crash was not reported";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("b.h5: reading it crashed the HDF5 library (signal 11)", 0), 0u) << what;
+  }
+}
+
+TEST(ReadProbe, OrdinaryErrorsAndCleanReadsPass) {
+  EXPECT_NO_THROW(probe_files({"a.h5"}, [](const std::string&) { throw InputError("a.h5: bad"); }));
+  EXPECT_NO_THROW(probe_files({"a.h5", "b.h5"}, [](const std::string&) {}));
+  EXPECT_NO_THROW(probe_files({}, [](const std::string&) { std::abort(); }));
+}
+
+TEST(ReadProbe, AnAbortIsACrashToo) {
+  EXPECT_THROW(probe_files({"x.h5"}, [](const std::string&) { std::abort(); }), InputError);
+}
+
+}  // namespace
+}  // namespace srcc
