@@ -330,7 +330,9 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   Inputs in = open_inputs(given);
   const RunOptions options = fitted(given, in.stack, &reporter);
   const DType dt = working_dtype(options, in.stack);
-  auto [plan, backend] = plan_and_backend(options, in.stack, dt, true);
+  auto planned = plan_and_backend(options, in.stack, dt, true);
+  Plan& plan = planned.first;  // named, not bound: lambdas capture them (clang 14)
+  auto& backend = planned.second;
   for (const auto& dir : remove_stale_scratch(plan.budgets.scratch_dir))
     reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
   return visit_dtype(dt, [&](auto zero) {

@@ -15,8 +15,9 @@ namespace srcc {
 std::vector<TrainInfo> list_trains(const std::string& file);
 
 // Reads the trains a command will read once in a child process first (see read_probe.hpp):
-// metadata always, the site data too for files up to 1 GiB. Throws InputError naming a file
-// that crashes the HDF5 library.
+// all their metadata and one element of every site, through the same type conversion as the
+// real read (a full second read of the data would cost more than it finds). Throws InputError
+// naming a file that crashes the HDF5 library.
 void probe_trains(const std::vector<TrainRef>& refs);
 
 // Keeps one input file open and reads the sites of one train from it.
@@ -33,6 +34,8 @@ class TrainReader {
   // Reads dataset `site` in its stored element type and leg order, checks that every value is
   // finite, and records a "file read" row in `log`.
   AnyTensor read_site(std::size_t site, TransferLog& log) const;
+  // Reads only the first element of a site (for probe_trains).
+  void touch_site(std::size_t site) const;
 
  private:
   struct Impl;
