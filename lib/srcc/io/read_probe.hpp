@@ -12,9 +12,15 @@
 
 namespace srcc {
 
+// How long the child may take: reading metadata and one element per site is quick even for
+// large trains, while a crafted file can send HDF5 into an endless loop.
+inline constexpr double kProbeSeconds = 30;
+
 // Runs read(file) for each file in a child process; throws InputError naming the file the
-// child crashed on, and InterruptedError when a stop is requested while it runs.
+// child crashed or got stuck on (killed after `limit_seconds`), and InterruptedError when a
+// stop is requested while it runs.
 void probe_files(const std::vector<std::string>& files,
-                 const std::function<void(const std::string&)>& read);
+                 const std::function<void(const std::string&)>& read,
+                 double limit_seconds = kProbeSeconds);
 
 }  // namespace srcc
