@@ -71,7 +71,10 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     // An output that crashes the HDF5 library counts as incomplete: it is replaced.
     bool complete = false;
     try {
-      probe_files({args.output}, [](const std::string& file) { (void)is_complete_result(file); });
+      probe_files({args.output}, [](const std::string& file) {
+        (void)is_complete_result(file);
+        return std::string();
+      });
       complete = is_complete_result(args.output);
     } catch (const InputError& e) {
       spdlog::warn("{}", e.what());
@@ -157,6 +160,7 @@ void cmd_collect(const Cli& cli) {
   };
   probe_files(cli.collect_files, [](const std::string& file) {
     (void)read_result_record(file);
+    return std::string();
   });
   for (const auto& file : cli.collect_files) {
     poll_interrupt();
@@ -192,7 +196,10 @@ void cmd_collect(const Cli& cli) {
 }
 
 void cmd_inspect(const Cli& cli) {
-  probe_files({cli.inspect_file}, [](const std::string& file) { (void)list_trains(file); });
+  probe_files({cli.inspect_file}, [](const std::string& file) {
+    (void)list_trains(file);
+    return std::string();
+  });
   const auto trains = list_trains(cli.inspect_file);
   std::string json = "[";
   for (const auto& t : trains) {

@@ -46,6 +46,7 @@ void read_as_the_tool_does(const std::string& path) {
         [](const std::string& file) {
           read_everything(file);
           (void)srcc::read_result_record(file);
+          return std::string();
         },
         kProbeSeconds);
   } catch (const srcc::InputError&) {

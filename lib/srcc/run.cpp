@@ -54,12 +54,9 @@ struct Inputs {
 
 Inputs open_inputs(const RunOptions& o) {
   if (o.trains.empty()) throw UsageError("no input trains given");
-  probe_trains(o.trains);
   Inputs in;
-  for (const auto& ref : o.trains) {
-    in.readers.emplace_back(ref);
-    in.stack.layers.push_back(in.readers.back().info());
-  }
+  in.readers = open_trains(o.trains);
+  for (const auto& r : in.readers) in.stack.layers.push_back(r.info());
   validate_stack(in.stack);
   return in;
 }
@@ -240,8 +237,8 @@ std::string Comparison::to_json() const {
 }
 
 Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
-  probe_trains({a_ref, b_ref});
-  TrainReader ra(a_ref), rb(b_ref);
+  auto readers = open_trains({a_ref, b_ref});
+  TrainReader &ra = readers[0], &rb = readers[1];
   const auto &ia = ra.info(), &ib = rb.info();
   if (ia.length() != ib.length())
     throw InputError(ia.where() + " has " + std::to_string(ia.length()) + " sites but " +

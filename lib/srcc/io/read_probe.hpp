@@ -1,12 +1,14 @@
 #pragma once
 // Containment for files that crash HDF5 itself. libhdf5 1.10 trusts some on-disk structures
 // (global heaps behind variable-length strings, object header messages, compound conversion
-// paths): a crafted or damaged file can make it dereference garbage, which no check of ours
-// before the call can rule out. So every file a command will read is first read, the same way,
-// in a forked child process: if the child dies on a signal, the command fails with an
-// InputError naming the file, instead of crashing itself. Errors the child meets normally are
-// left for the real read, which reports them with its own message.
+// paths): a crafted or damaged file can make it dereference garbage or loop forever, which no
+// check of ours before the call can rule out. So every file a command reads is first read, the
+// same way, in a forked child process: if the child dies or gets stuck, the command fails with
+// an InputError naming the file instead of crashing or hanging itself. What the child learnt
+// (a train's description) comes back through a pipe, so the real read does not repeat it.
+// Errors the child meets normally are left for the real read, which reports them itself.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,11 +18,12 @@ namespace srcc {
 // large trains, while a crafted file can send HDF5 into an endless loop.
 inline constexpr double kProbeSeconds = 30;
 
-// Runs read(file) for each file in a child process; throws InputError naming the file the
-// child crashed or got stuck on (killed after `limit_seconds`), and InterruptedError when a
-// stop is requested while it runs.
-void probe_files(const std::vector<std::string>& files,
-                 const std::function<void(const std::string&)>& read,
-                 double limit_seconds = kProbeSeconds);
+// Runs read(file) for each file in a child process and returns what each call returned
+// (nullopt where it threw). Throws InputError naming the file the child crashed or got stuck
+// on (killed after `limit_seconds`), and InterruptedError when a stop is requested meanwhile.
+std::vector<std::optional<std::string>> probe_files(
+    const std::vector<std::string>& files,
+    const std::function<std::string(const std::string&)>& read,
+    double limit_seconds = kProbeSeconds);
 
 }  // namespace srcc

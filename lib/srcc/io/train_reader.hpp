@@ -14,11 +14,6 @@ namespace srcc {
 // Every train (group with a "type" attribute) in a file, described from its metadata.
 std::vector<TrainInfo> list_trains(const std::string& file);
 
-// Reads the trains a command will read once in a child process first (see read_probe.hpp):
-// all their metadata and one element of every site, through the same type conversion as the
-// real read (a full second read of the data would cost more than it finds). Throws InputError
-// naming a file that crashes the HDF5 library.
-void probe_trains(const std::vector<TrainRef>& refs);
 
 // Keeps one input file open and reads the sites of one train from it.
 class TrainReader {
@@ -26,6 +21,8 @@ class TrainReader {
   // Opens the file and describes the train without reading tensor data. With an empty group
   // the file must hold exactly one train. Throws InputError naming file and group.
   explicit TrainReader(const TrainRef& ref);
+  // Opens the file for a train already described (by the read check).
+  TrainReader(const TrainRef& ref, TrainInfo described);
   ~TrainReader();
   TrainReader(TrainReader&&) noexcept;
   TrainReader& operator=(TrainReader&&) noexcept;
@@ -34,12 +31,16 @@ class TrainReader {
   // Reads dataset `site` in its stored element type and leg order, checks that every value is
   // finite, and records a "file read" row in `log`.
   AnyTensor read_site(std::size_t site, TransferLog& log) const;
-  // Reads only the first element of a site (for probe_trains).
-  void touch_site(std::size_t site) const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Readers for the trains a command reads, opened after a read check (read_probe.hpp): a child
+// process describes each train (all its metadata), and its descriptions are used here, so the
+// metadata is read once.
+// Throws InputError naming a file that crashes the HDF5 library or gets it stuck.
+std::vector<TrainReader> open_trains(const std::vector<TrainRef>& refs);
 
 }  // namespace srcc
