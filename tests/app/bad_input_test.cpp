@@ -171,6 +171,16 @@ TEST_F(BadInput, CraftedFilesAreInputErrors) {
   });
 }
 
+// A file found by fuzzing on which libhdf5 1.10 itself segfaults (a variable-length string
+// read from a corrupted global heap): the read check contains it.
+TEST_F(BadInput, AFileThatCrashesHdf5IsAnInputError) {
+  TempDir dir;
+  fs::copy_file(fs::path(source_dir()) / "tests/data/crashes-hdf5-global-heap.h5", dir / "bad.h5");
+  expect_clean_failure(run_cli(dir, "collect bad.h5 -o out.csv", 60), 3,
+                       "bad.h5: reading it crashed the HDF5 library", dir);
+  EXPECT_FALSE(fs::exists(dir / "out.csv"));
+}
+
 TEST_F(BadInput, DamagedOutputIsReplacedUnderSkipExisting) {
   TempDir dir;
   for (const char* f : {"psi.h5", "h.h5", "res.h5"}) fs::copy_file(base_ / f, dir / f);
