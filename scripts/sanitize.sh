@@ -4,8 +4,9 @@
 #  2. every input kept in fuzz/regressions/ (each once broke a reader) replayed through the
 #     reader fuzz target (fuzz/reader_fuzz.cpp);
 #  3. libFuzzer mutating a seed corpus of small valid files for FUZZ_SECONDS (default 60).
-# A fuzzing finding is written to fuzz/finding-* and fails the script: fix the reader, then
-# move the file into fuzz/regressions/.
+# Findings are replayed and sorted: a fault in our code is copied to fuzz/finding-* and fails
+# the script (fix the reader, then move the file into fuzz/regressions/); a fault inside the
+# HDF5 library's own code is reported and copied to fuzz/upstream-* (see fuzz/hdf5.supp).
 #   scripts/sanitize.sh [FUZZ_SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

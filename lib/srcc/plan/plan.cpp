@@ -13,12 +13,7 @@ std::string_view tier_name(Tier t) {
   return t == Tier::kMemory ? "memory" : t == Tier::kHost ? "host" : "scratch";
 }
 
-namespace {
-
-// Elements per sketch column alive at once in the left step (see sweep.cpp): a single train's
-// Khatri–Rao block; for a stack, V_a beside the two largest consecutive stages of E_a (the down
-// leg's move counts as a stage).
-std::size_t left_column(const Stack& st, std::size_t j) {
+std::size_t left_step_column_elements(const Stack& st, std::size_t j) {
   const std::size_t k = st.layers.size(), x0 = st.up_dim(j), xk = st.down_dim(j);
   const auto& top = st.layers.front().dims[j];
   if (k == 1) return x0 * top[kLegL] * xk;
@@ -37,6 +32,8 @@ std::size_t left_column(const Stack& st, std::size_t j) {
   if (xk > 1) worst = std::max(worst, 2 * prev);
   return v + worst;
 }
+
+namespace {
 
 // Sizes (in elements) that do not depend on the tiers.
 struct SiteShape {
@@ -60,7 +57,7 @@ SiteShape shape_of(const Stack& st, std::size_t j, std::size_t s, std::size_t bo
   sh.env = j == 0 ? s : s * nl;
   if (j + 1 < n) {
     sh.env_next = s * nr;
-    sh.left_col = left_column(st, j);
+    sh.left_col = left_step_column_elements(st, j);
   }
   // Right step: the block Z' (twice when the down leg moves), its build stages (bottom layer
   // first, two consecutive stages alive), the incoming S, the sketch Y and the factor Q (each

@@ -301,7 +301,7 @@ template <class T> class Sweeper {
       const std::size_t cols = std::min(batch, s - a0);
       std::size_t piece = cols;
       if (threads > 1) {
-        const std::size_t column_bytes = std::max<std::size_t>(left_column_elements(j) * sizeof(T), 1);
+        const std::size_t column_bytes = std::max<std::size_t>(left_step_column_elements(st_, j) * sizeof(T), 1);
         piece = std::clamp<std::size_t>(kPieceBytes / column_bytes, 1, std::max<std::size_t>(cols / threads, 1));
       }
       c.K.for_each_task((cols + piece - 1) / piece, [&](std::size_t p) {
@@ -320,15 +320,6 @@ template <class T> class Sweeper {
   // A thread's piece of the left step aims at this many bytes of intermediates: about half of a
   // core's L2 cache on current x86 servers.
   static constexpr std::size_t kPieceBytes = std::size_t{512} << 10;
-  // Elements of the left step's intermediates per sketch column (V and E, see left_stack).
-  std::size_t left_column_elements(std::size_t j) const {
-    const std::size_t xk = st_.down_dim(j), x0 = st_.up_dim(j);
-    if (k_ == 1) return x0 * st_.fused_left(j) * xk;
-    const std::size_t bottom = k_ - 1;
-    return xk * dim(0, j, kLegL) * dim(0, j, kLegD) * dim(0, j, kLegR) +
-           (st_.fused_left(j) / dim(bottom, j, kLegL)) * dim(bottom, j, kLegU) * xk *
-               dim(bottom, j, kLegR);
-  }
 
   // A single train: the Khatri–Rao block T[a, x_0, L, x_1] = C[a, L] Ω[a, x_0, x_1] and one GEMM
   // with the site (r | x_0 L x_1), so C_{j+1}[a, R] is a single product over all columns.
