@@ -233,31 +233,38 @@ void cmd_generate(const Cli& cli) {
   const auto& c = cli.common;
   TrainRef ref = parse_train_ref(g.output);
   const bool is_mps = g.kind == "random-mps";
+  const bool group_given = !ref.group.empty();
+  if (ref.group == "/") throw UsageError("-o " + g.output + ": give the train a group, e.g. FILE.h5:/psi");
   if (ref.group.empty()) ref.group = is_mps ? "/psi" : g.kind == "ising" ? "/H" : "/A";
   const DType dt = c.dtype == "auto" ? DType::kFloat64 : parse_dtype(c.dtype, "--dtype");
   if (g.kind == "ising" && g.phys != 2)
     throw UsageError("--phys: the Ising MPO is for spins 1/2 (phys 2), got " +
                      std::to_string(g.phys));
   const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
-  OutputFile out(ref.file, c.force);
-  {
-    H5Writer w(out.temp_path(), ref.file);
-    TransferLog unused;
-    visit_dtype(dt, [&](auto zero) {
-      using T = decltype(zero);
-      std::vector<Tensor<T>> cores;
-      if (g.kind == "random-mps" || g.kind == "random-mpo")
-        cores = random_train<T>(is_mps ? TrainKind::kMps : TrainKind::kMpo, g.sites, g.bond,
-                                g.phys, seed);
-      else if (g.kind == "identity")
-        cores = identity_mpo<T>(g.sites, g.phys);
-      else
-        cores = ising_mpo<T>(g.sites, g.coupling, g.field);
-      w.write_train(ref.group, is_mps ? TrainKind::kMps : TrainKind::kMpo, cores, unused,
-                    "generated site");
+  // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.
+  const bool add = group_given && std::filesystem::exists(ref.file);
+  if (add)  // a file that would crash HDF5 is refused by a child process first (exit 3)
+    probe_files({ref.file}, [](const std::string& file) {
+      (void)list_trains(file);
+      return std::string();
     });
-    w.close();
-  }
+  ResultWriter out(ref.file, c.force,
+                   group_given ? ResultWriter::Mode::kAddGroup : ResultWriter::Mode::kNewFile,
+                   ref.group);
+  TransferLog unused;
+  visit_dtype(dt, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<Tensor<T>> cores;
+    if (g.kind == "random-mps" || g.kind == "random-mpo")
+      cores = random_train<T>(is_mps ? TrainKind::kMps : TrainKind::kMpo, g.sites, g.bond,
+                              g.phys, seed);
+    else if (g.kind == "identity")
+      cores = identity_mpo<T>(g.sites, g.phys);
+    else
+      cores = ising_mpo<T>(g.sites, g.coupling, g.field);
+    out.write_train(ref.group, is_mps ? TrainKind::kMps : TrainKind::kMpo, cores, unused,
+                    "generated site");
+  });
   out.commit();
   if (c.json) {
     JsonObject o;

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <ctime>
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"
@@ -12,16 +11,12 @@
 #include "srcc/core/json.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/h5_names.hpp"
-#include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
+#include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
-#include "srcc/sweep/counting_gemm.hpp"
-#include "srcc/sweep/env_store.hpp"
-#include "srcc/sweep/overlap.hpp"
+#include "srcc/movement/env_store.hpp"
+#include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
-#include "srcc/sweep/truncation_sweep.hpp"
-#include "srcc/train/site_loader.hpp"
-#include "srcc/version.hpp"
 
 namespace srcc {
 
@@ -30,15 +25,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 std::int64_t peak_rss_bytes() {
@@ -71,41 +57,6 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
                          " and its imaginary part would be lost; use --dtype auto or a "
                          "complex type");
   return *o.dtype;
-}
-
-// Method::kSvd: the deterministic reference truncation of a single train.
-template <class T>
-SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const SweepOptions& o,
-                            Backend& backend, TransferLog& log) {
-  if (stack.depth() != 1)
-    throw UsageError("the SVD method truncates one train; use apply for products");
-  auto& K = backend.kernels<T>();
-  CountingGemm<T> gemm(K);
-  Mover<T> mover(K, &log, backend.name());
-  SweepResult<T> r;
-  r.kind = stack.result_kind();
-  for (std::size_t j = 0; j < stack.length(); ++j) {
-    poll_interrupt();
-    r.cores.push_back(std::move(source.site(j).front()));
-  }
-  right_canonicalize(r.cores, mover, gemm);
-  const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm);
-  log.settle();
-  r.sites.resize(r.cores.size());
-  double err2 = 0;
-  for (std::size_t j = 0; j < r.cores.size(); ++j) {
-    auto& s = r.sites[j];
-    s.site = static_cast<std::int64_t>(j);
-    s.bond_left = static_cast<std::int64_t>(r.cores[j].shape[kLegL]);
-    s.bond_right = static_cast<std::int64_t>(r.cores[j].shape[kLegR]);
-    if (j > 0) {
-      s.truncation_error = s.error_estimate = discarded[j - 1];
-      err2 += discarded[j - 1] * discarded[j - 1];
-    }
-  }
-  r.error_estimate = std::sqrt(err2);
-  r.flops = gemm.flops();
-  return r;
 }
 
 template <class T>
@@ -154,9 +105,8 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   for (const auto& v : result.cores.front().data) norm2 += std::norm(std::complex<double>(v));
   sum.norm = std::sqrt(norm2);
 
-  OutputFile out(o.output, o.force);
-  H5Writer w(out.temp_path(), o.output);
-  w.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
+  ResultWriter out(o.output, o.force);
+  out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
@@ -165,32 +115,21 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
     sum.device_peak_bytes = std::max<std::int64_t>(sum.device_peak_bytes,
                                                    static_cast<std::int64_t>(b->memory_peak()));
 
-  w.create_group(h5names::kLog);
-  const std::string lg = h5names::kLog;
-  w.int_attr(lg, h5names::kAttrSchemaVersion, h5names::kSchemaVersion);
-  w.string_attr(lg, h5names::kAttrToolVersion, kVersion);
-  w.string_attr(lg, h5names::kAttrCommandLine, o.command_line);
-  w.string_attr(lg, h5names::kAttrPlan, plan.to_json());
-  std::string devices;
-  for (const auto& b : backends) {
-    if (!devices.empty()) devices += ',';
-    devices += b->name();
-  }
-  w.string_attr(lg, h5names::kAttrDevices, devices);
-  w.string_attr(lg, h5names::kAttrBlas, backend->library_info());
-  w.int_attr(lg, h5names::kAttrThreads, sum.threads);
-  w.string_attr(lg, h5names::kAttrThreadsSource, o.threads_source);
-  w.int_attr(lg, h5names::kAttrSeed, static_cast<std::int64_t>(o.sweep.seed));
-  w.string_attr(lg, h5names::kAttrStart, start_time);
-  w.string_attr(lg, h5names::kAttrEnd, utc_now());
-  w.double_attr(lg, h5names::kAttrWall, sum.wall_seconds);
-  w.double_attr(lg, h5names::kAttrErrorEstimate, sum.error_estimate);
-  w.string_attr(lg, h5names::kAttrSummary, sum.to_json());
-  w.write_transfers(h5names::kTransfers, log.records());
-  w.write_sites(h5names::kSites, result.sites);
-  // Written last: a reader that sees complete = 1 knows every other part is there.
-  w.int_attr(lg, h5names::kAttrComplete, 1);
-  w.close();
+  RunRecord record{.command_line = o.command_line,
+                   .plan_json = plan.to_json(),
+                   .blas = backend->library_info(),
+                   .threads = sum.threads,
+                   .threads_source = o.threads_source,
+                   .seed = o.sweep.seed,
+                   .start_utc = start_time,
+                   .end_utc = utc_now(),
+                   .wall_seconds = sum.wall_seconds,
+                   .error_estimate = sum.error_estimate,
+                   .summary_json = sum.to_json(),
+                   .sites = std::move(result.sites)};
+  for (const auto& b : backends)
+    record.devices += (record.devices.empty() ? "" : ",") + b->name();
+  out.write_log(record, log);
   check_interrupt();
   out.commit();
   reporter.progress("write", 1, 1);
@@ -224,48 +163,6 @@ std::string RunSummary::to_json() const {
       .add("device_peak_bytes", device_peak_bytes)
       .add_raw("bytes_by_mechanism", by_mech.str());
   return o.str();
-}
-
-std::string Comparison::to_json() const {
-  JsonObject o;
-  o.add("norm_a", norm_a)
-      .add("norm_b", norm_b)
-      .add("overlap_re", overlap.real())
-      .add("overlap_im", overlap.imag())
-      .add("relative_distance", relative_distance);
-  return o.str();
-}
-
-Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
-  auto readers = open_trains({a_ref, b_ref});
-  TrainReader &ra = readers[0], &rb = readers[1];
-  const auto &ia = ra.info(), &ib = rb.info();
-  if (ia.length() != ib.length())
-    throw InputError(ia.where() + " has " + std::to_string(ia.length()) + " sites but " +
-                     ib.where() + " has " + std::to_string(ib.length()));
-  for (std::size_t j = 0; j < ia.length(); ++j)
-    if (ia.dims[j][kLegU] != ib.dims[j][kLegU] || ia.dims[j][kLegD] != ib.dims[j][kLegD])
-      throw InputError(ia.where(j) + ": physical legs differ from " + ib.where(j));
-  TransferLog log;
-  auto backend = make_cpu_backend(0);
-  return visit_dtype(promote(ia.dtype(), ib.dtype()), [&](auto zero) {
-    using T = decltype(zero);
-    std::vector<Tensor<T>> a, b;
-    for (std::size_t j = 0; j < ia.length(); ++j) {
-      poll_interrupt();
-      a.push_back(to_internal<T>(ra.read_site(j, log), ia, j, log));
-      b.push_back(to_internal<T>(rb.read_site(j, log), ib, j, log));
-    }
-    auto& K = backend->kernels<T>();
-    Comparison c;
-    c.norm_a = std::sqrt(std::max(0.0, inner_product(a, a, K).real()));
-    c.norm_b = std::sqrt(std::max(0.0, inner_product(b, b, K).real()));
-    c.overlap = inner_product(a, b, K);
-    CountingGemm<T> gemm(K);
-    Mover<T> mover(K, &log, backend->name());
-    c.relative_distance = distance(a, b, mover, gemm) / c.norm_b;
-    return c;
-  });
 }
 
 // The plan and, when `make` is set, the backend to run it. A GPU backend comes first (the

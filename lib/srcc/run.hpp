@@ -59,15 +59,6 @@ struct RunSummary {
   std::string to_json() const;
 };
 
-// ⟨a|b⟩, the norms and ‖a − b‖ / ‖b‖ of two trains with equal legs.
-struct Comparison {
-  double norm_a = 0, norm_b = 0;
-  cdouble overlap = 0;
-  double relative_distance = 0;
-  std::string to_json() const;
-};
-Comparison compare(const TrainRef& a, const TrainRef& b);
-
 // Reads the stack's metadata and returns the plan, without reading tensor data.
 Plan plan_run(const RunOptions& options);
 

@@ -2,6 +2,8 @@
 // config files, atomic output, signals, the transfer log in the written file, the auxiliary
 // subcommands and --device without a GPU.
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -226,6 +228,34 @@ TEST(Cli, GenerateAndInspect) {
   EXPECT_NE(r.out.find("/H  MPO  length 6"), std::string::npos) << r.out;
   EXPECT_EQ(run_cli(dir, "generate ising -o h.h5 --sites 6").code, 4);
   EXPECT_EQ(run_cli(dir, "generate ising -o h2.h5 --sites 1").code, 2);
+}
+
+// `-o FILE.h5:/group` adds to the file: an operator and a state in one file, two commands,
+// then a product read from it; the same group again needs --force and replaces that group only.
+TEST(Cli, GenerateAddsGroupsToOneFile) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate ising -o in.h5:/H --sites 6").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o in.h5:/psi --sites 6 --bond 3 --seed 1").code, 0);
+  auto r = run_cli(dir, "inspect in.h5");
+  EXPECT_NE(r.out.find("/H  MPO  length 6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/psi  MPS  length 6"), std::string::npos) << r.out;
+  ASSERT_EQ(run_cli(dir, "-q apply in.h5:/H in.h5:/psi -o out.h5 --chi 9 --seed 1").code, 0);
+
+  const std::string before = slurp(dir / "in.h5");
+  r = run_cli(dir, "generate random-mps -o in.h5:/psi --sites 6 --bond 2 --seed 1");
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("in.h5:/psi exists (use --force"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir / "in.h5"), before);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o in.h5:/psi --sites 6 --bond 2 --seed 1 --force").code, 0);
+  r = run_cli(dir, "inspect in.h5");
+  EXPECT_NE(r.out.find("/H  MPO  length 6"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bonds [2, 2, 2, 2, 2]"), std::string::npos) << r.out;
+  EXPECT_EQ(temp_files(dir), 0);
+  { std::ofstream(dir / "notes.h5") << "text"; }
+  r = run_cli(dir, "generate ising -o notes.h5:/H --sites 4");  // an output it cannot add to
+  EXPECT_EQ(r.code, 4);
+  EXPECT_NE(r.err.find("notes.h5: HDF5 cannot open it for writing"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir / "notes.h5"), "text");
 }
 
 

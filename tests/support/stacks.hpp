@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
-#include "srcc/sweep/counting_gemm.hpp"
-#include "srcc/sweep/mover.hpp"
-#include "srcc/sweep/overlap.hpp"
+#include "srcc/backend/counting_gemm.hpp"
+#include "srcc/movement/mover.hpp"
+#include "srcc/measure/overlap.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "dense.hpp"
 #include "srcc/train/generate.hpp"

@@ -1,4 +1,4 @@
-// Device tiers (plan/plan.cpp, sweep/env_store.cpp) on any machine: plans for a device budget,
+// Device tiers (plan/plan.cpp, movement/env_store.cpp) on any machine: plans for a device budget,
 // and sweeps through a stand-in device backend whose environments wait on the device, in host
 // memory or on scratch disk — with the same result as the CPU and every move in the log.
 #include <gtest/gtest.h>

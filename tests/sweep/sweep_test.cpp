@@ -8,7 +8,7 @@
 #include "../support/dense.hpp"
 #include "../support/stacks.hpp"
 #include "srcc/core/error.hpp"
-#include "srcc/sweep/overlap.hpp"
+#include "srcc/measure/overlap.hpp"
 
 namespace srcc::test {
 namespace {

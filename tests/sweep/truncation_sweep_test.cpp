@@ -6,7 +6,7 @@
 
 #include "../support/dense.hpp"
 #include "../support/stacks.hpp"
-#include "srcc/sweep/overlap.hpp"
+#include "srcc/measure/overlap.hpp"
 #include "srcc/sweep/truncation.hpp"
 
 namespace srcc::test {

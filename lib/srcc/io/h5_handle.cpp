@@ -66,6 +66,13 @@ Handle compound_of(hid_t member, std::size_t member_size, const char* re, const 
 
 }  // namespace
 
+Handle vlen_string_type(H5T_cset_t cset) {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_cset(t.get(), cset);
+  return t;
+}
+
 Handle memory_type(DType t, const char* re, const char* im) {
   switch (t) {
     case DType::kFloat32: return Handle(H5Tcopy(H5T_NATIVE_FLOAT), H5Tclose);
@@ -119,9 +126,7 @@ std::string read_string_attr(hid_t obj, const char* name, const std::string& whe
   Handle a = open_single(obj, name, H5T_STRING, "a string", where);
   Handle ftype(H5Aget_type(a.get()), H5Tclose);
   if (H5Tis_variable_str(ftype.get()) > 0) {
-    Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(mtype.get(), H5T_VARIABLE);
-    H5Tset_cset(mtype.get(), H5Tget_cset(ftype.get()));
+    Handle mtype = vlen_string_type(H5Tget_cset(ftype.get()));
     char* s = nullptr;
     if (H5Aread(a.get(), mtype.get(), &s) < 0 || s == nullptr)
       throw InputError(where + ": cannot read attribute '" + name + "'");

@@ -54,6 +54,9 @@ Handle memory_type(DType t, const char* re, const char* im);
 // The file type we write for a scalar type (little-endian IEEE; complex as {r, i}).
 Handle file_type(DType t);
 
+// The type of a variable-length string in memory and in our files (NUL-terminated char*).
+Handle vlen_string_type(H5T_cset_t cset = H5T_CSET_UTF8);
+
 // Attributes; errors (InputError) name `where` and the attribute.
 bool has_attr(hid_t obj, const char* name);
 std::string read_string_attr(hid_t obj, const char* name, const std::string& where);

@@ -54,23 +54,40 @@ struct H5Writer::Impl {
   }
 };
 
-namespace {
+using h5::vlen_string_type;
 
-Handle vlen_string_type() {
-  Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(t.get(), H5T_VARIABLE);
-  H5Tset_cset(t.get(), H5T_CSET_UTF8);
-  return t;
-}
-
-}  // namespace
-
-H5Writer::H5Writer(const std::string& path, std::string label) : impl_(std::make_unique<Impl>()) {
+H5Writer::H5Writer(const std::string& path, std::string label, Open mode)
+    : impl_(std::make_unique<Impl>()) {
   h5::quiet_errors();
   impl_->label = std::move(label);
   impl_->path = path;
-  impl_->file = Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-  if (!impl_->file.valid()) impl_->check(-1, "the file header");
+  impl_->file = mode == Open::kCreate
+                    ? Handle(H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), H5Fclose)
+                    : Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+  if (!impl_->file.valid()) {
+    if (mode == Open::kCreate) impl_->check(-1, "the file header");
+    throw OutputError(impl_->label + ": HDF5 cannot open it for writing (not an HDF5 file, or damaged?)");
+  }
+}
+
+bool H5Writer::exists(const std::string& path) const {
+  // Link by link from the root: H5Lexists fails, rather than answering, when a parent is missing.
+  std::string prefix;
+  std::size_t start = 1;
+  while (start <= path.size()) {
+    const std::size_t slash = path.find('/', start);
+    const std::size_t end = slash == std::string::npos ? path.size() : slash;
+    if (end > start) {
+      prefix += "/" + path.substr(start, end - start);
+      if (H5Lexists(impl_->file.get(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    }
+    start = end + 1;
+  }
+  return !prefix.empty();
+}
+
+void H5Writer::remove(const std::string& path) {
+  impl_->check(H5Ldelete(impl_->file.get(), path.c_str(), H5P_DEFAULT), "(removing) " + path);
 }
 
 H5Writer::~H5Writer() = default;

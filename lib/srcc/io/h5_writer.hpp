@@ -1,5 +1,6 @@
 #pragma once
-// Writing HDF5 files of our schema: trains, /log attributes and the compound log tables.
+// Writing HDF5 files of our schema (docs/FORMAT.md): trains, attributes and the compound log
+// tables. The low level of io/result_writer.hpp, which decides what goes where.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,9 +15,11 @@ namespace srcc {
 
 class H5Writer {
  public:
-  // Creates `path` (which must not exist) for writing; `label` names the file in the transfer
-  // log and in errors (the final name, not the temporary one).
-  H5Writer(const std::string& path, std::string label);
+  enum class Open { kCreate, kExisting };
+  // kCreate: creates `path`, which must not exist; kExisting: opens the HDF5 file `path` to add
+  // to it. `label` names the file in the transfer log and in errors (the final name, not the
+  // temporary one).
+  H5Writer(const std::string& path, std::string label, Open mode = Open::kCreate);
   ~H5Writer();
   H5Writer(const H5Writer&) = delete;
   H5Writer& operator=(const H5Writer&) = delete;
@@ -28,6 +31,8 @@ class H5Writer {
                    TransferLog& log, const std::string& what);
 
   void create_group(const std::string& group);
+  bool exists(const std::string& path) const;  // an object at this absolute path
+  void remove(const std::string& path);        // unlinks it (its space is not reclaimed)
   void string_attr(const std::string& object, const std::string& name, const std::string& value);
   void int_attr(const std::string& object, const std::string& name, std::int64_t value);
   void double_attr(const std::string& object, const std::string& name, double value);

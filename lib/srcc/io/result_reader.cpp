@@ -16,11 +16,8 @@ using h5::Handle;
 namespace {
 
 bool complete_flag_set(const std::string& path) {
-  h5::quiet_errors();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec) || H5Fis_hdf5(path.c_str()) <= 0) return false;
-  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!f.valid() || H5Lexists(f.get(), h5names::kLog, H5P_DEFAULT) <= 0) return false;
+  Handle f = h5::open_for_reading(path);  // InputError: not complete (is_complete_result)
+  if (H5Lexists(f.get(), h5names::kLog, H5P_DEFAULT) <= 0) return false;
   Handle log(H5Gopen2(f.get(), h5names::kLog, H5P_DEFAULT), H5Gclose);
   if (!log.valid() || !h5::has_attr(log.get(), h5names::kAttrComplete)) return false;
   return h5::read_int_attr(log.get(), h5names::kAttrComplete, path) == 1;
@@ -68,9 +65,7 @@ std::map<std::string, std::int64_t> read_bytes_by_mechanism(hid_t file, const st
     char* mechanism;
     std::int64_t bytes;
   };
-  Handle str_t(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(str_t.get(), H5T_VARIABLE);
-  H5Tset_cset(str_t.get(), H5T_CSET_UTF8);
+  Handle str_t = h5::vlen_string_type();
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(Row)), H5Tclose);
   H5Tinsert(t.get(), h5names::kColMechanism, offsetof(Row, mechanism), str_t.get());
   H5Tinsert(t.get(), h5names::kColBytes, offsetof(Row, bytes), H5T_NATIVE_INT64);

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "srcc/backend/backend.hpp"
-#include "srcc/sweep/counting_gemm.hpp"
-#include "srcc/sweep/mover.hpp"
+#include "srcc/backend/counting_gemm.hpp"
+#include "srcc/movement/mover.hpp"
 
 namespace srcc {
 

@@ -33,10 +33,10 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
-#include "srcc/sweep/env_store.hpp"
+#include "srcc/movement/env_store.hpp"
 #include "srcc/sweep/range_finder.hpp"
-#include "srcc/sweep/site_feed.hpp"
-#include "srcc/sweep/site_forms.hpp"
+#include "srcc/movement/site_feed.hpp"
+#include "srcc/movement/site_forms.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"

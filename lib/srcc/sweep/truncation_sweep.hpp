@@ -7,8 +7,8 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/core/tensor.hpp"
-#include "srcc/sweep/counting_gemm.hpp"
-#include "srcc/sweep/mover.hpp"
+#include "srcc/backend/counting_gemm.hpp"
+#include "srcc/movement/mover.hpp"
 
 namespace srcc {
 

@@ -1,6 +1,6 @@
 // Scratch directories: private per run, named after the process, and those of processes that
 // no longer exist removed by a later run (a SIGKILL'd run cannot clean up after itself).
-#include "srcc/sweep/env_store.hpp"
+#include "srcc/movement/env_store.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

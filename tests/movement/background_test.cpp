@@ -1,4 +1,4 @@
-// The background thread the sweep spills through (sweep/background.hpp).
+// The background thread the sweep spills through (movement/background.hpp).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "srcc/sweep/background.hpp"
+#include "srcc/movement/background.hpp"
 
 namespace srcc {
 namespace {

@@ -1,4 +1,4 @@
-#include "srcc/sweep/site_forms.hpp"
+#include "srcc/movement/site_forms.hpp"
 
 #include <chrono>
 

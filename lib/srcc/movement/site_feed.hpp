@@ -10,8 +10,8 @@
 #include <tuple>
 #include <vector>
 
-#include "srcc/sweep/mover.hpp"
-#include "srcc/sweep/site_forms.hpp"
+#include "srcc/movement/mover.hpp"
+#include "srcc/movement/site_forms.hpp"
 #include "srcc/train/site_source.hpp"
 #include "srcc/train/train.hpp"
 

@@ -15,8 +15,8 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/plan/plan.hpp"
-#include "srcc/sweep/background.hpp"
-#include "srcc/sweep/mover.hpp"
+#include "srcc/movement/background.hpp"
+#include "srcc/movement/mover.hpp"
 
 namespace srcc {
 

@@ -1,4 +1,4 @@
-#include "srcc/sweep/overlap.hpp"
+#include "srcc/measure/overlap.hpp"
 
 #include <cmath>
 

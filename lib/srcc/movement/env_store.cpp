@@ -1,4 +1,4 @@
-#include "srcc/sweep/env_store.hpp"
+#include "srcc/movement/env_store.hpp"
 
 #include <signal.h>
 #include <sys/stat.h>

@@ -1,0 +1,92 @@
+#include "srcc/io/result_writer.hpp"
+
+#include <ctime>
+#include <filesystem>
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/output_file.hpp"
+#include "srcc/version.hpp"
+
+namespace srcc {
+
+namespace fs = std::filesystem;
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+ResultWriter::ResultWriter(const std::string& path, bool force, Mode mode,
+                           const std::string& group)
+    : path_(path) {
+  std::error_code ec;
+  const bool adding = mode == Mode::kAddGroup && fs::exists(path, ec);
+  // Adding to a file replaces it by design; the group, not the file, is what --force guards.
+  out_ = std::make_unique<OutputFile>(path, force || adding);
+  if (!adding) {
+    h5_ = std::make_unique<H5Writer>(out_->temp_path(), path);
+    return;
+  }
+  if (!fs::is_regular_file(path, ec)) throw OutputError(path + ": not a regular file");
+  fs::copy_file(path, out_->temp_path(), ec);
+  if (ec) throw OutputError(path + ": cannot copy it to add " + group + ": " + ec.message());
+  h5_ = std::make_unique<H5Writer>(out_->temp_path(), path, H5Writer::Open::kExisting);
+  if (h5_->exists(group)) {
+    if (!force) throw OutputError(path + ":" + group + " exists (use --force to replace it)");
+    h5_->remove(group);
+  }
+}
+
+ResultWriter::~ResultWriter() = default;
+
+template <class T>
+void ResultWriter::write_train(const std::string& group, TrainKind kind,
+                               const std::vector<Tensor<T>>& cores, TransferLog& log,
+                               const std::string& what) {
+  h5_->write_train(group, kind, cores, log, what);
+}
+
+void ResultWriter::write_log(const RunRecord& r, const TransferLog& log) {
+  namespace n = h5names;
+  H5Writer& w = *h5_;
+  const std::string lg = n::kLog;
+  w.create_group(lg);
+  w.int_attr(lg, n::kAttrSchemaVersion, n::kSchemaVersion);
+  w.string_attr(lg, n::kAttrToolVersion, kVersion);
+  w.string_attr(lg, n::kAttrCommandLine, r.command_line);
+  w.string_attr(lg, n::kAttrPlan, r.plan_json);
+  w.string_attr(lg, n::kAttrDevices, r.devices);
+  w.string_attr(lg, n::kAttrBlas, r.blas);
+  w.int_attr(lg, n::kAttrThreads, r.threads);
+  w.string_attr(lg, n::kAttrThreadsSource, r.threads_source);
+  w.int_attr(lg, n::kAttrSeed, static_cast<std::int64_t>(r.seed));
+  w.string_attr(lg, n::kAttrStart, r.start_utc);
+  w.string_attr(lg, n::kAttrEnd, r.end_utc);
+  w.double_attr(lg, n::kAttrWall, r.wall_seconds);
+  w.double_attr(lg, n::kAttrErrorEstimate, r.error_estimate);
+  w.string_attr(lg, n::kAttrSummary, r.summary_json);
+  w.write_transfers(n::kTransfers, log.records());
+  w.write_sites(n::kSites, r.sites);
+  // Written last: a reader that sees complete = 1 knows every other part is there.
+  w.int_attr(lg, n::kAttrComplete, 1);
+}
+
+void ResultWriter::commit() {
+  h5_->close();
+  out_->commit();
+}
+
+#define SRCC_INSTANTIATE(T)                                                                 \
+  template void ResultWriter::write_train(const std::string&, TrainKind,                  \
+                                          const std::vector<Tensor<T>>&, TransferLog&,    \
+                                          const std::string&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc

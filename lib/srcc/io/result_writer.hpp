@@ -1,0 +1,74 @@
+#pragma once
+// The one way src-compress writes an HDF5 file (docs/FORMAT.md): everything goes to a temporary
+// file beside the target, which is renamed into place only once complete, so an interrupted or
+// failed run leaves no half-written file under the final name and never touches an existing
+// one it was not allowed to replace. A run's output gets its train under /result and its record
+// under /log, the flag /log@complete written last; `generate` adds a train to a new or an
+// existing file.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "srcc/core/tensor.hpp"
+#include "srcc/log/site_stats.hpp"
+#include "srcc/log/transfer_log.hpp"
+#include "srcc/train/layout.hpp"
+
+namespace srcc {
+
+class H5Writer;
+class OutputFile;
+
+// Everything /log holds about a run besides the transfer log itself (docs/FORMAT.md, "/log").
+struct RunRecord {
+  std::string command_line;       // as typed, shell-quoted where needed
+  std::string plan_json;          // the plan the run followed
+  std::string devices;            // backend names, comma-separated ("cpu", "cuda:0,cuda:1")
+  std::string blas;               // BLAS/LAPACK (or CUDA) library in use
+  std::int64_t threads = 0;
+  std::string threads_source;     // why that many threads
+  std::uint64_t seed = 0;
+  std::string start_utc, end_utc;  // ISO 8601, seconds
+  double wall_seconds = 0;
+  double error_estimate = 0;      // relative, combined over the cuts
+  std::string summary_json;       // the --json summary
+  std::vector<SiteStats> sites;   // /log/sites, one row per site
+};
+
+class ResultWriter {
+ public:
+  enum class Mode {
+    kNewFile,   // a new file; an existing one is replaced only with `force`
+    kAddGroup,  // the existing file (if any) with one more group; an existing group of the same
+                // name is replaced only with `force`
+  };
+  // Checks the target before any work (OutputError: exists without force, directory missing
+  // or not writable). kAddGroup copies the existing file to the temporary one.
+  ResultWriter(const std::string& path, bool force, Mode mode = Mode::kNewFile,
+               const std::string& group = "");
+  ~ResultWriter();  // without commit(): the temporary file is removed, the target untouched
+  ResultWriter(const ResultWriter&) = delete;
+  ResultWriter& operator=(const ResultWriter&) = delete;
+
+  // A train in quimb layout under `group`; one "file write" row in `log` per site.
+  template <class T>
+  void write_train(const std::string& group, TrainKind kind, const std::vector<Tensor<T>>& cores,
+                   TransferLog& log, const std::string& what);
+
+  // /log: the run's attributes, /log/transfers from `log`, /log/sites; /log@complete last.
+  void write_log(const RunRecord& run, const TransferLog& log);
+
+  // Closes the file, makes it durable and moves it into place.
+  void commit();
+
+ private:
+  std::string path_;
+  std::unique_ptr<OutputFile> out_;
+  std::unique_ptr<H5Writer> h5_;
+};
+
+// The current time as ISO 8601 UTC with seconds ("2026-12-01T05:00:00Z"), as /log records it.
+std::string utc_now();
+
+}  // namespace srcc
