@@ -3,8 +3,6 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <malloc.h>
-
 #include <cstdio>
 
 #include "cli.hpp"
@@ -38,16 +36,6 @@ void setup_logging(const srcc::app::CommonFlags& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Memory budgets need a resident size that follows what is live. Large tensors come from the
-  // backend's mmap pool; here glibc is told to serve every other block of 256 KiB or more by
-  // mmap too (a fixed threshold: by default it grows and lets freed blocks pile up in the heap),
-  // and to keep at most two arenas (each read-ahead thread would otherwise get its own). The
-  // heap's top is given back only beyond 4 MiB free: at the default 128 KiB a sweep shrank and
-  // regrew it about ten times per site (1,000 brk calls for 100 sites), each regrowth faulting
-  // its pages in again; 4 MiB is within the budget tests' slack.
-  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-  mallopt(M_TRIM_THRESHOLD, 4 * 1024 * 1024);
-  mallopt(M_ARENA_MAX, 2);
   srcc::app::Cli cli;
   try {
     cli.app.parse(argc, argv);

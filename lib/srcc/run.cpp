@@ -14,6 +14,7 @@
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/memory/policy.hpp"
 #include "srcc/movement/env_store.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
@@ -178,15 +179,12 @@ std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const Ru
     backends = make_backends(o.device, o.threads, 0, o.gpu_memory);
     budgets.gpu_bytes = backends.front()->memory_budget();
   }
-  if (o.device.gpu) budgets.pinned_bytes = kStagingBytesPerDevice * o.device.ids.size();
+  if (o.device.gpu) budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.device.ids.size();
   Plan plan = make_plan(stack, o.sweep, dt, o.threads, budgets, o.device.gpu);
   plan.device = o.device.text();
   if (make && backends.empty()) {
-    // Freed blocks are kept for reuse while the resident size is within the budget; the
-    // margin absorbs what grows between two checks (small tensors from malloc, BLAS buffers).
-    constexpr std::size_t kResidentMargin = 16u << 20;
-    const std::size_t budget = plan.budgets.host_bytes;
-    backends = make_backends(o.device, o.threads, budget > kResidentMargin ? budget - kResidentMargin : 0,
+    // Freed blocks are kept for reuse while the resident size is within the budget.
+    backends = make_backends(o.device, o.threads, memory::host_pool_limit(plan.budgets.host_bytes),
                              o.gpu_memory);
   }
   return {std::move(plan), std::move(backends)};
@@ -219,6 +217,7 @@ Plan plan_run(const RunOptions& given) {
 
 RunSummary run(const RunOptions& given, Reporter& reporter,
                const std::function<void()>& check_interrupt) {
+  memory::configure_allocator();
   validate(given.sweep, given.method == Method::kSrc);
   check_output_path(given.output, given.force);
   Inputs in = open_inputs(given);

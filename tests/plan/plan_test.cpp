@@ -6,6 +6,7 @@
 #include <map>
 
 #include "srcc/core/error.hpp"
+#include "srcc/memory/policy.hpp"
 
 namespace srcc {
 namespace {
@@ -64,16 +65,16 @@ TEST(Plan, GenerousBudgetKeepsEverythingInMemoryUnbatched) {
 TEST(Plan, TightBudgetSpillsTheOldestFirstAndStaysWithinIt) {
   // 120 sites: the environments (not one step's intermediates) dominate the peak.
   const Plan loose = make_plan(product(120), chi(32), DType::kComplex128, 1, budgets(8ull << 30));
-  const std::uint64_t host = kProcessOverheadBytes + loose.peak_bytes / 4;
+  const std::uint64_t host = memory::kProcessOverheadBytes + loose.peak_bytes / 4;
   const Plan p = make_plan(product(120), chi(32), DType::kComplex128, 1, budgets(host));
   EXPECT_GT(p.memory_from, 1u);
   EXPECT_GT(p.scratch_bytes, 0u);
-  EXPECT_LE(p.peak_bytes + kProcessOverheadBytes, host);
+  EXPECT_LE(p.peak_bytes + memory::kProcessOverheadBytes, host);
   // Newest first: the environments kept in memory are exactly those at the right end.
   for (std::size_t j = 1; j < 120; ++j) {
     EXPECT_EQ(p.site_plans[j].env_tier, j >= p.memory_from ? Tier::kMemory : Tier::kScratch);
-    EXPECT_LE(p.site_plans[j].left_peak + kProcessOverheadBytes, host);
-    EXPECT_LE(p.site_plans[j].right_peak + kProcessOverheadBytes, host);
+    EXPECT_LE(p.site_plans[j].left_peak + memory::kProcessOverheadBytes, host);
+    EXPECT_LE(p.site_plans[j].right_peak + memory::kProcessOverheadBytes, host);
   }
 }
 
@@ -82,7 +83,7 @@ TEST(Plan, SmallestFeasibleBudgetBatchesTheSketchColumns) {
   // 64-column steps, not the right sweep's blocks, set the smallest budget.
   const Stack wide{{train(TrainKind::kMpo, 6, 16, 2), train(TrainKind::kMps, 6, 32, 2)}};
   // Bisect for the smallest budget the planner accepts.
-  std::uint64_t lo = kProcessOverheadBytes, hi = 8ull << 30;
+  std::uint64_t lo = memory::kProcessOverheadBytes, hi = 8ull << 30;
   while (hi - lo > 4096) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
     try {
@@ -98,12 +99,12 @@ TEST(Plan, SmallestFeasibleBudgetBatchesTheSketchColumns) {
   for (const auto& sp : p.site_plans)
     if (sp.left_batch > 0) smallest = std::min(smallest, sp.left_batch);
   EXPECT_LT(smallest, 64u);
-  EXPECT_LE(p.peak_bytes + kProcessOverheadBytes, host);
+  EXPECT_LE(p.peak_bytes + memory::kProcessOverheadBytes, host);
 }
 
 TEST(Plan, InfeasibleBudgetNamesSiteStepAndBytes) {
   try {
-    make_plan(product(), chi(32), DType::kComplex128, 1, budgets(kProcessOverheadBytes + 1000));
+    make_plan(product(), chi(32), DType::kComplex128, 1, budgets(memory::kProcessOverheadBytes + 1000));
     ADD_FAILURE() << "no error";
   } catch (const ResourceError& e) {
     const std::string m = e.what();
@@ -115,7 +116,7 @@ TEST(Plan, InfeasibleBudgetNamesSiteStepAndBytes) {
 
 TEST(Plan, ScratchTooSmallIsAnError) {
   const Plan loose = make_plan(product(120), chi(32), DType::kComplex128, 1, budgets(8ull << 30));
-  const std::uint64_t host = kProcessOverheadBytes + loose.peak_bytes / 4;
+  const std::uint64_t host = memory::kProcessOverheadBytes + loose.peak_bytes / 4;
   try {
     make_plan(product(120), chi(32), DType::kComplex128, 1, budgets(host, 1000));
     ADD_FAILURE() << "no error";

@@ -10,6 +10,7 @@
 #include "../support/fake_device.hpp"
 #include "../support/stacks.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/memory/policy.hpp"
 
 namespace srcc::test {
 namespace {
@@ -45,7 +46,7 @@ TEST(DeviceTiers, NewestOnTheDeviceThenHostThenScratch) {
   const std::size_t env = roomy.site_plans[20].env_bytes;
   // Device room for a handful of environments, host room for about ten more.
   const Plan p = make_plan(data.stack, options(), DType::kComplex128, 1,
-                           budgets(kProcessOverheadBytes + roomy.input_bytes + 10 * env,
+                           budgets(memory::kProcessOverheadBytes + roomy.input_bytes + 10 * env,
                                    roomy.peak_bytes - roomy.environment_bytes + 6 * env),
                            true);
   EXPECT_GT(p.memory_from, 1u);
@@ -78,7 +79,7 @@ TEST(DeviceTiers, SweepThroughEveryTierMatchesTheCpu) {
   const Plan roomy = make_plan(data.stack, options(), DType::kComplex128, 1, budgets(8ull << 30, 8ull << 30), true);
   const std::size_t env = roomy.site_plans[20].env_bytes;
   Plan plan = make_plan(data.stack, options(), DType::kComplex128, 1,
-                        budgets(kProcessOverheadBytes + roomy.input_bytes + 10 * env,
+                        budgets(memory::kProcessOverheadBytes + roomy.input_bytes + 10 * env,
                                 roomy.peak_bytes - roomy.environment_bytes + 6 * env),
                         true);
   FakeDevice device(plan.budgets.gpu_bytes);
@@ -107,7 +108,7 @@ TEST(DeviceTiers, AFailedSpillStopsTheSweepAndCleansUp) {
   const auto data = make_stack<cdouble>(product());
   const Plan roomy = make_plan(data.stack, options(), DType::kComplex128, 1, budgets(8ull << 30, 8ull << 30), true);
   const std::size_t env = roomy.site_plans[20].env_bytes;
-  Budgets b = budgets(kProcessOverheadBytes + roomy.input_bytes + 2 * env,
+  Budgets b = budgets(memory::kProcessOverheadBytes + roomy.input_bytes + 2 * env,
                       roomy.peak_bytes - roomy.environment_bytes + 6 * env);
   const auto parent = std::filesystem::temp_directory_path() /
                       ("srcc-spill-test-" + std::to_string(::getpid()));

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "srcc/core/error.hpp"
+#include "srcc/memory/policy.hpp"
 
 namespace srcc {
 
@@ -45,9 +46,7 @@ Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
   if (host_bytes > 0) {
     b.host_bytes = host_bytes;
   } else {
-    const std::uint64_t avail = available_memory();
-    const std::uint64_t margin = avail / 10 + (256ull << 20);
-    b.host_bytes = avail > margin ? avail - margin : 0;
+    b.host_bytes = memory::detected_host_budget(available_memory());
     b.host_detected = true;
   }
   b.scratch_dir = scratch_dir;
@@ -59,7 +58,7 @@ Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
   if (!std::filesystem::is_directory(b.scratch_dir, ec))
     throw UsageError("--scratch-dir: " + b.scratch_dir + " is not a directory");
   const auto space = std::filesystem::space(b.scratch_dir, ec);
-  if (!ec) b.scratch_bytes = space.available - space.available / 20;
+  if (!ec) b.scratch_bytes = memory::usable_scratch(space.available);
   return b;
 }
 

@@ -14,18 +14,10 @@ struct Budgets {
   std::uint64_t pinned_bytes = 0;   // page-locked staging of the GPU backends (host memory)
 };
 
-// Page-locked host memory each GPU backend stages its copies through (two 8 MiB buffers per
-// direction, see backend/cuda/device_context.hpp); a GPU run's host budget pays for it.
-inline constexpr std::uint64_t kStagingBytesPerDevice = 32ull << 20;
-
-// Fills what was not given: host memory from MemAvailable (and the cgroup limit, if lower)
-// minus 10% and 256 MiB for the process itself; scratch directory from $TMPDIR or /tmp and its
-// free space minus 5%. Throws UsageError when the scratch directory does not exist.
+// Fills what was not given: host memory from MemAvailable (and the cgroup limit, if lower),
+// scratch directory from $TMPDIR or /tmp, and their usable parts by memory/policy.hpp. Throws
+// UsageError when the scratch directory does not exist.
 Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
                         const std::string& scratch_dir);
-
-// Bytes a run needs beyond its tensors (code, libraries, BLAS buffers): subtracted from
-// --host-memory before planning so that the process's resident size stays within it.
-inline constexpr std::uint64_t kProcessOverheadBytes = 48ull << 20;
 
 }  // namespace srcc

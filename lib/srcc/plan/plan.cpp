@@ -1,5 +1,7 @@
 #include "srcc/plan/plan.hpp"
 
+#include "srcc/memory/policy.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -114,7 +116,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   // process itself needs) or the device's.
   const std::size_t budget =
       on_device ? budgets.gpu_bytes
-                : (budgets.host_bytes > kProcessOverheadBytes ? budgets.host_bytes - kProcessOverheadBytes
+                : (budgets.host_bytes > memory::kProcessOverheadBytes ? budgets.host_bytes - memory::kProcessOverheadBytes
                                                              : 0);
 
   // Site windows: the site being used (and its GEMM form) and the one read ahead.
@@ -194,7 +196,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
       if (on_device) {
         std::size_t window_max = 0;
         for (std::size_t j = 0; j < n; ++j) window_max = std::max(window_max, window(j) * e);
-        const std::size_t fixed = kProcessOverheadBytes + budgets.pinned_bytes + window_max;
+        const std::size_t fixed = memory::kProcessOverheadBytes + budgets.pinned_bytes + window_max;
         host_room = budgets.host_bytes > fixed ? budgets.host_bytes - fixed : 0;
       }
       p.host_from = p.memory_from;
@@ -224,7 +226,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
                         "sketch column at a time) but --gpu-memory allows " +
                         format_size(budgets.gpu_bytes));
   throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
-                      format_size(worst.need + kProcessOverheadBytes) +
+                      format_size(worst.need + memory::kProcessOverheadBytes) +
                       " of host memory (with every environment on scratch disk and one sketch "
                       "column at a time) but --host-memory allows " +
                       format_size(budgets.host_bytes));
@@ -315,11 +317,11 @@ std::string Plan::to_text() const {
          std::to_string(min_right) + " rows\n";
   if (on_device)
     out += "  predicted peak device tensor memory " + format_size(peak_bytes) + "; on the host " +
-           format_size(kProcessOverheadBytes) + " for the process and " +
+           format_size(memory::kProcessOverheadBytes) + " for the process and " +
            format_size(budgets.pinned_bytes) + " of page-locked staging\n";
   else
     out += "  predicted peak host tensor memory " + format_size(peak_bytes) + " (+ " +
-           format_size(kProcessOverheadBytes) + " for the process)\n";
+           format_size(memory::kProcessOverheadBytes) + " for the process)\n";
   return out;
 }
 

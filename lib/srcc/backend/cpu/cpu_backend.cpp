@@ -152,13 +152,13 @@ std::size_t resident_bytes() {
 // allocate the same sizes at every site and a reused block costs no page faults. A freed block
 // is kept only while the process's resident size is within `limit` (the host budget), and the
 // cache gives blocks back before a fresh block would push it past: under a tight budget the
-// cache keeps what fits beside the blocks in use instead of nothing. At most 512 MiB are kept.
+// cache keeps what fits beside the blocks in use instead of nothing (memory/policy.hpp).
 class HostPool {
  public:
-  static constexpr std::size_t kLarge = 256u << 10;  // matches the app's malloc threshold
+  static constexpr std::size_t kLarge = memory::kLargeBlockBytes;
   explicit HostPool(std::size_t limit)
       : limit_(limit),
-        cache_(std::min<std::size_t>(limit, std::size_t{512} << 20),
+        cache_(std::min<std::size_t>(limit, memory::kHostCacheCapBytes),
                [](void* p, std::size_t n) { munmap(p, n); }) {}
   void* get(std::size_t bytes) {
     if (void* p = cache_.take(bytes)) return p;

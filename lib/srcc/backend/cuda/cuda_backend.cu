@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "srcc/backend/cuda/cuda_check.hpp"
+#include "srcc/memory/policy.hpp"
 #include "srcc/backend/cuda/cuda_module.hpp"
 #include "srcc/backend/cuda/device_context.hpp"
 #include "srcc/backend/cuda/device_types.hpp"
@@ -254,12 +255,10 @@ std::unique_ptr<Backend> make_backend(int device, std::size_t budget_bytes) {
     throw BackendError("--device gpu:" + std::to_string(device) + ": only " + std::to_string(n) +
                        " CUDA device(s) visible (gpu:0 … gpu:" + std::to_string(n - 1) + ")");
   if (budget_bytes == 0) {
-    // Default budget: the device's free memory minus 5% and 512 MiB for cuBLAS/cuSOLVER.
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
     std::size_t free_bytes = 0, total = 0;
     check_cuda(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
-    const std::size_t margin = free_bytes / 20 + (512u << 20);
-    budget_bytes = free_bytes > margin ? free_bytes - margin : free_bytes / 2;
+    budget_bytes = memory::detected_device_budget(free_bytes);
   }
   return std::make_unique<CudaBackend>(device, budget_bytes);
 }

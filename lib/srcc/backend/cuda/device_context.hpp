@@ -30,7 +30,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/backend/block_cache.hpp"
-#include "srcc/plan/budgets.hpp"
+#include "srcc/memory/policy.hpp"
 
 namespace srcc::cuda {
 
@@ -91,7 +91,7 @@ class DeviceContext {
     std::shared_ptr<MoveEvents> events;
     bool compute_waits = false;  // the compute stream already waits for it
   };
-  static constexpr std::size_t kStageBytes = kStagingBytesPerDevice / 4;  // the plan counts all four
+  static constexpr std::size_t kStageBytes = memory::kStagingBytesPerDevice / 4;  // the plan counts all four
 
   Slot& next_slot(Lane& lane);
   void wait_for(InFlight& f);
