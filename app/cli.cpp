@@ -4,23 +4,18 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <type_traits>
 
+#include "srcc/core/options.hpp"
 #include "srcc/srcc.hpp"
 
 namespace srcc::app {
 
-const char* const kCommonFlagsHelp =
-    "Common flags (--chi, --cutoff, --oversample, --tol, --seed, --dtype, --threads, "
-    "--host-memory, --gpu-memory, --scratch-dir, --dry-run, --force, --skip-existing, "
-    "--max-time, --seed-base, --json, -v, -q, --config) "
-    "are listed by `src-compress --help`; give them before or after the subcommand.";
-
-const char* const kExitCodeHelp =
-    "Exit codes: 0 success, 1 internal error, 2 usage (bad flag or value), 3 input (missing or "
-    "inconsistent input file, group, dataset or attribute), 4 output (exists without --force, "
-    "cannot be written), 5 resource (memory, disk), 6 backend (BLAS/LAPACK/CUDA), 7 numerical "
-    "(non-finite values, failed factorisation), 130 interrupted (SIGINT/SIGTERM; no output "
-    "left behind).";
+const std::string kExitCodeHelp = [] {
+  std::string text = "Exit codes: 0 success, 1 internal error";
+  for (ErrorKind k : kErrorKinds) text += ", " + std::to_string(exit_code(k)) + " " + exit_meaning(k);
+  return text + ".";
+}();
 
 namespace {
 
@@ -42,6 +37,26 @@ CLI::Validator whole(std::uint64_t lo, std::uint64_t hi) {
 }
 
 constexpr std::uint64_t kAnyU64 = std::numeric_limits<std::uint64_t>::max();
+
+// The help of an option from its description: what it is, then what applies when it is not
+// given (for a bound number, CLI11 shows the field's default itself).
+std::string help_of(const opt::Option& o) {
+  std::string help(o.help);
+  if (!o.fallback.empty()) help += " (default: " + std::string(o.fallback) + ")";
+  return help;
+}
+
+template <class T> CLI::Option* add(CLI::App& app, const opt::Option& o, T& target) {
+  CLI::Option* option = app.add_option(std::string(o.flag), target, help_of(o));
+  if (!o.value.empty() && o.value != "INT") option->type_name(std::string(o.value));
+  if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::string>)
+    if (o.fallback.empty()) option->capture_default_str();
+  return option;
+}
+
+template <class T> CLI::Option* add_switch(CLI::App& app, const opt::Option& o, T& target) {
+  return app.add_flag(std::string(o.flag), target, help_of(o));
+}
 
 }  // namespace
 
@@ -77,7 +92,7 @@ double oversample_factor(const std::string& text) {
   double f = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), f);
   if (ec != std::errc() || end != text.data() + text.size() || !(f >= 1.0 && f <= kMaxOversample))
-    throw UsageError("--oversample: the factor must be a number in [1, " +
+    throw UsageError(opt::kOversample.name() + ": the factor must be a number in [1, " +
                      std::to_string(static_cast<int>(kMaxOversample)) + "], got '" + text + "'");
   return f;
 }
@@ -91,69 +106,40 @@ Cli::Cli() {
   app.footer(kExitCodeHelp);
 
   auto& c = common;
-  app.add_option("--chi", c.chi, "Max output bond dimension χ̄ (= sketch columns), >= 1")
-      ->check(whole(1, kMaxChi));
-  app.add_option("--cutoff", c.cutoff,
-                 "Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max")
-      ->capture_default_str();
-  app.add_flag("--oversample{1.5}", c.oversample,
-               "Oversample the sketch (paper §3.4): s = max(⌈F·χ̄⌉, χ̄ + 10) columns, then one "
-               "SVD truncation sweep to χ̄ (and --tol/--cutoff). --oversample alone means "
-               "F = 1.5; give another factor as --oversample=F");
-  app.add_option("--tol", c.tol,
-                 "Tolerance mode: per-bond relative Frobenius tolerance in (0, 1); each cut's "
-                 "sketch grows until the leave-one-out error estimate meets it (global error "
-                 "about sqrt(n-1)·tol). --chi becomes an optional cap");
-  app.add_option("--block-start", c.block_start, "Tolerance mode: first sketch block (columns)")
-      ->check(whole(1, kMaxChi))
-      ->capture_default_str();
-  app.add_option("--block-step", c.block_step, "Tolerance mode: columns added per round")
-      ->check(whole(1, kMaxChi))
-      ->capture_default_str();
-  app.add_option("--seed", c.seed,
-                 "Seed of the random sketch (default: drawn at random, printed and recorded)")
-      ->check(whole(0, kAnyU64));
-  app.add_option("--dtype", c.dtype,
-                 "Working element type: auto (promoted input type), float32, float64, "
-                 "complex64, complex128")
-      ->capture_default_str();
-  app.add_option("--threads", c.threads,
-                 "Threads (0: $SLURM_CPUS_PER_TASK, else $OMP_NUM_THREADS, else the CPU affinity "
-                 "mask; never more than the cores allotted)")
-      ->check(whole(0, 4096))
-      ->capture_default_str();
-  app.add_option("--host-memory", c.host_memory,
-                 "Host memory budget (bytes or 512MB, 4GiB, …; default: available memory minus "
-                 "a margin). Environments that do not fit are spilled to --scratch-dir");
-  app.add_option("--gpu-memory", c.gpu_memory,
-                 "Device memory budget for the GPU backend (same units; default: free device "
-                 "memory minus a margin)");
-  app.add_option("--device", c.device,
-                 "Where to compute: cpu, gpu (= gpu:0), gpu:N, or gpu:0,1,… to split the sketch "
-                 "over several GPUs (CUDA; same seed, same result to rounding)")
-      ->capture_default_str();
-  app.add_option("--scratch-dir", c.scratch_dir,
-                 "Directory for spilled environments (default: $TMPDIR or /tmp); a private "
-                 "subdirectory is created per run and removed at its end");
-  app.add_flag("--dry-run", c.dry_run,
-               "apply/compress/truncate: print the plan (with --json: as JSON) and exit without "
-               "reading tensor data");
-  app.add_flag("--force", c.force, "Replace an existing output file");
-  app.add_flag("--skip-existing", c.skip_existing,
-               "Leave an output that is complete (/log@complete = 1) alone and count the task as "
-               "done; an incomplete one is replaced");
-  app.add_option("--max-time", c.max_time,
-                 "Stop cleanly (exit 130, nothing written) if the run is still going after this "
-                 "long: 3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00");
-  app.add_option("--seed-base", c.seed_base,
-                 "Derive the seed from this base and the array task id (--task-id, else "
-                 "$SLURM_ARRAY_TASK_ID): tasks differ, reruns repeat")
-      ->check(whole(0, kAnyU64));
-  app.add_option("--task-id", c.task_id, "Task id for --seed-base (default $SLURM_ARRAY_TASK_ID)")
-      ->check(whole(0, kAnyU64));
-  app.add_flag("--json", c.json, "Print a machine-readable JSON summary on stdout");
-  app.add_flag("-v,--verbose", c.verbose, "More log lines on stderr (repeat for more)");
-  app.add_flag("-q,--quiet", c.quiet, "Only warnings and errors on stderr");
+  add(app, opt::kChi, c.sweep.chi)->check(whole(1, kMaxChi));
+  add(app, opt::kCutoff, c.sweep.cutoff);
+  // A flag with an optional value: CLI11 would read it as an integer, so it is kept as text.
+  app.add_flag(std::string(opt::kOversample.flag), c.oversample, help_of(opt::kOversample));
+  add(app, opt::kTol, c.sweep.tol);
+  add(app, opt::kBlockStart, c.sweep.block_start)->check(whole(1, kMaxChi));
+  add(app, opt::kBlockStep, c.sweep.block_step)->check(whole(1, kMaxChi));
+  add(app, opt::kSeed, c.seed)->check(whole(0, kAnyU64));
+  add(app, opt::kDtype, c.dtype);
+  add(app, opt::kThreads, c.threads)->check(whole(0, 4096));
+  add(app, opt::kHostMemory, c.host_memory);
+  add(app, opt::kGpuMemory, c.gpu_memory);
+  add(app, opt::kDevice, c.device);
+  add(app, opt::kScratchDir, c.scratch_dir);
+  add_switch(app, opt::kDryRun, c.dry_run);
+  add_switch(app, opt::kForce, c.force);
+  add_switch(app, opt::kSkipExisting, c.skip_existing);
+  add(app, opt::kMaxTime, c.max_time);
+  add(app, opt::kSeedBase, c.seed_base)->check(whole(0, kAnyU64));
+  add(app, opt::kTaskId, c.task_id)->check(whole(0, kAnyU64));
+  add_switch(app, opt::kJson, c.json);
+  add_switch(app, opt::kVerbose, c.verbose);
+  add_switch(app, opt::kQuiet, c.quiet);
+
+  // Every flag just registered (and --config), named in each subcommand's footer.
+  std::string names;
+  for (const CLI::Option* o : app.get_options()) {
+    const auto& longs = o->get_lnames();
+    if (longs.empty() || longs.front() == "help" || longs.front() == "version") continue;
+    names += (names.empty() ? "--" : ", --") + longs.front();
+  }
+  common_flags_help = "Common flags (" + names +
+                      ") are listed by `src-compress --help`; give them before or after the "
+                      "subcommand.";
 
   // apply, compress and truncate take trains and an output and share the common flags.
   auto product = [&](const char* name, const char* help, ProductArgs& args, const char* trains,
@@ -162,7 +148,7 @@ Cli::Cli() {
     cmd->fallthrough();
     cmd->add_option("trains", args.trains, trains)->required()->expected(min_trains, max_trains);
     cmd->add_option("-o,--output", args.output, "Output .h5 file")->required();
-    cmd->footer(std::string(kCommonFlagsHelp) + "\n\n" + kExitCodeHelp);
+    cmd->footer(common_flags_help + "\n\n" + kExitCodeHelp);
     return cmd;
   };
   apply_cmd = product(
@@ -210,17 +196,11 @@ Cli::Cli() {
       ->check(CLI::IsMember({"random-mps", "random-mpo", "identity", "ising"}));
   generate_cmd->add_option("-o,--output", g.output, "FILE.h5[:/group] (default group by kind)")
       ->required();
-  generate_cmd->add_option("--sites", g.sites, "Number of sites, >= 2")
-      ->check(whole(2, 1u << 24))
-      ->capture_default_str();
-  generate_cmd->add_option("--bond", g.bond, "Inner bond dimension (random trains)")
-      ->check(whole(1, 1u << 16))
-      ->capture_default_str();
-  generate_cmd->add_option("--phys", g.phys, "Physical dimension")
-      ->check(whole(1, 1u << 12))
-      ->capture_default_str();
-  generate_cmd->add_option("--J", g.coupling, "Ising ZZ coupling")->capture_default_str();
-  generate_cmd->add_option("--h", g.field, "Ising transverse field")->capture_default_str();
+  add(*generate_cmd, opt::kSites, g.sites)->check(whole(2, 1u << 24));
+  add(*generate_cmd, opt::kBond, g.bond)->check(whole(1, 1u << 16));
+  add(*generate_cmd, opt::kPhys, g.phys)->check(whole(1, 1u << 12));
+  add(*generate_cmd, opt::kCoupling, g.coupling);
+  add(*generate_cmd, opt::kField, g.field);
 }
 
 }  // namespace srcc::app

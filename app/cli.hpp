@@ -1,40 +1,38 @@
 #pragma once
-// The command line: every flag, its unit, default and range, in one place (CLI11).
+// The command line (CLI11): subcommands, their arguments, and the flags of
+// srcc/core/options.hpp bound to the fields they set.
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "srcc/plan/sweep_options.hpp"
+
 namespace srcc::app {
 
 // Flags shared by every subcommand; defined on the top-level app (subcommands fall through),
-// so a --config file sets them as plain `key = value` lines.
+// so a --config file sets them as plain `key = value` lines. What each flag means, its unit and
+// its fallback are in srcc/core/options.hpp; numeric defaults are those of the fields bound.
 struct CommonFlags {
-  std::size_t chi = 0;                 // --chi: max output bond χ̄ = sketch columns, >= 1
-  double cutoff = 0.0;                 // --cutoff: relative singular-value cutoff in [0, 1)
-  std::string oversample;              // --oversample[=F]: "" off; bare flag "1.5"; F >= 1,
-                                       //   read as a real by oversample_factor()
-  double tol = 0.0;                    // --tol: per-bond relative Frobenius tolerance, (0, 1)
-  std::size_t block_start = 16;        // --block-start: tolerance mode's first sketch block
-  std::size_t block_step = 16;         // --block-step: columns added per round
-  std::optional<std::uint64_t> seed;   // --seed: unset = drawn at random, printed and recorded
-  std::optional<std::uint64_t> seed_base;  // --seed-base: seed = derive(base, array task id)
-  std::optional<std::uint64_t> task_id;    // --task-id: default $SLURM_ARRAY_TASK_ID
-  std::string max_time;                // --max-time DURATION: stop cleanly before it runs out
-  bool skip_existing = false;          // --skip-existing: leave complete outputs alone
-  std::string dtype = "auto";          // --dtype: auto|float32|float64|complex64|complex128
-  int threads = 0;                     // --threads: 0 = SLURM_CPUS_PER_TASK, OMP_NUM_THREADS,
-                                       //   else the affinity mask
-  std::string host_memory;             // --host-memory SIZE: host budget; "" = detected
-  std::string gpu_memory;              // --gpu-memory SIZE: device budget (GPU backend)
-  std::string scratch_dir;             // --scratch-dir DIR: spills; "" = $TMPDIR or /tmp
-  std::string device = "cpu";          // --device: cpu | gpu | gpu:N
-  bool dry_run = false;                // --dry-run: print the plan, read no tensor data
-  bool force = false;                  // --force: replace an existing output file
-  bool json = false;                   // --json: machine-readable summary on stdout
-  int verbose = 0;                     // -v (repeatable): more log lines on stderr
-  bool quiet = false;                  // -q: warnings and errors only
+  SweepOptions sweep;                  // --chi, --cutoff, --tol, --block-start, --block-step
+  std::string oversample;              // --oversample[=F]: "" off, read by oversample_factor()
+  std::optional<std::uint64_t> seed;   // --seed
+  std::optional<std::uint64_t> seed_base;  // --seed-base
+  std::optional<std::uint64_t> task_id;    // --task-id
+  std::string max_time;                // --max-time
+  bool skip_existing = false;          // --skip-existing
+  std::string dtype = "auto";          // --dtype
+  int threads = 0;                     // --threads
+  std::string host_memory;             // --host-memory ("" = detected)
+  std::string gpu_memory;              // --gpu-memory ("" = detected)
+  std::string scratch_dir;             // --scratch-dir ("" = $TMPDIR or /tmp)
+  std::string device = "cpu";          // --device
+  bool dry_run = false;                // --dry-run
+  bool force = false;                  // --force
+  bool json = false;                   // --json
+  int verbose = 0;                     // -v (repeatable)
+  bool quiet = false;                  // -q
 };
 
 struct ProductArgs {                   // apply / compress
@@ -42,14 +40,14 @@ struct ProductArgs {                   // apply / compress
   std::string output;                  // -o: output .h5
 };
 
-struct GenerateArgs {
+struct GenerateArgs {                  // flags described in srcc/core/options.hpp
   std::string kind;                    // random-mps | random-mpo | identity | ising
   std::string output;                  // -o: FILE.h5[:/group]
-  std::size_t sites = 10;              // --sites: n >= 2
-  std::size_t bond = 4;                // --bond: inner bond dimension (random trains), >= 1
-  std::size_t phys = 2;                // --phys: physical dimension, >= 1 (ising: 2)
-  double coupling = 1.0;               // --J: Ising ZZ coupling
-  double field = 1.0;                  // --h: Ising transverse field
+  std::size_t sites = 10;              // --sites
+  std::size_t bond = 4;                // --bond
+  std::size_t phys = 2;                // --phys
+  double coupling = 1.0;               // --J
+  double field = 1.0;                  // --h
 };
 
 struct Cli {
@@ -62,6 +60,9 @@ struct Cli {
   std::vector<std::string> collect_files;    // outputs to tabulate
   std::string collect_csv;                   // -o: CSV file ("" = stdout)
   GenerateArgs generate;
+  // "Common flags (--chi, …) are listed by …": the footer of each subcommand, generated from
+  // the flags registered on the top-level app.
+  std::string common_flags_help;
   CLI::App* apply_cmd = nullptr;
   CLI::App* compress_cmd = nullptr;
   CLI::App* truncate_cmd = nullptr;
@@ -81,7 +82,7 @@ double oversample_factor(const std::string& text);
 // the file and line (CLI11 names the key only).
 std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv);
 
-// Exit codes as printed in --help and README.md.
-extern const char* const kExitCodeHelp;
+// Exit codes as --help prints them, from srcc/core/error.hpp.
+extern const std::string kExitCodeHelp;
 
 }  // namespace srcc::app

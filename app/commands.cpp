@@ -11,6 +11,7 @@
 #include "progress_reporter.hpp"
 #include "signals.hpp"
 #include "srcc/srcc.hpp"
+#include "srcc/core/options.hpp"
 
 namespace srcc::app {
 
@@ -25,7 +26,7 @@ std::uint64_t resolve_seed(const CommonFlags& c) {
     } else if (const char* id = std::getenv("SLURM_ARRAY_TASK_ID"); id && *id) {
       task = std::strtoull(id, nullptr, 10);
     } else {
-      throw UsageError("--seed-base: needs --task-id or $SLURM_ARRAY_TASK_ID");
+      throw UsageError(opt::kSeedBase.name() + ": needs --task-id or $SLURM_ARRAY_TASK_ID");
     }
     const std::uint64_t s = Rng::derive_seed(*c.seed_base, task);
     spdlog::info("seed {} (from --seed-base {} and task {})", s, *c.seed_base, task);
@@ -38,7 +39,7 @@ std::uint64_t resolve_seed(const CommonFlags& c) {
 
 std::optional<DType> resolve_dtype(const std::string& name) {
   if (name == "auto") return std::nullopt;
-  return parse_dtype(name, "--dtype");
+  return parse_dtype(name, opt::kDtype.name());
 }
 
 void print_summary(const RunSummary& s) {
@@ -59,13 +60,8 @@ void print_summary(const RunSummary& s) {
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
                  Method method) {
   const auto& c = cli.common;
-  SweepOptions sweep;
-  sweep.chi = c.chi;
-  sweep.cutoff = c.cutoff;
+  SweepOptions sweep = c.sweep;
   sweep.oversample = oversample_factor(c.oversample);
-  sweep.tol = c.tol;
-  sweep.block_start = c.block_start;
-  sweep.block_step = c.block_step;
   validate(sweep, method == Method::kSrc);  // before anything is read or skipped
   if (c.skip_existing && !c.dry_run) {
     // An output that crashes the HDF5 library counts as incomplete: it is replaced.
@@ -105,8 +101,8 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.threads = threads.threads;
   o.threads_source = threads.source;
   spdlog::info("{} threads ({})", threads.threads, threads.source);
-  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, "--host-memory");
-  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, "--gpu-memory");
+  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
+  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
   o.scratch_dir = c.scratch_dir;
   o.device = parse_device(c.device);
   o.command_line = command_line;
@@ -120,14 +116,14 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   // --max-time: the deadline is checked where signals are, between sites.
   std::function<void()> check = check_interrupt;
   if (!c.max_time.empty()) {
-    const double limit = parse_duration(c.max_time, "--max-time");
+    const double limit = parse_duration(c.max_time, opt::kMaxTime.name());
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(limit));
     check = [deadline, text = c.max_time] {
       check_interrupt();
       if (std::chrono::steady_clock::now() > deadline)
-        throw InterruptedError("--max-time " + text + " reached; stopped cleanly, no output written");
+        throw InterruptedError(opt::kMaxTime.name() + " " + text + " reached; stopped cleanly, no output written");
     };
   }
   ProgressReporter reporter;
@@ -236,9 +232,9 @@ void cmd_generate(const Cli& cli) {
   const bool group_given = !ref.group.empty();
   if (ref.group == "/") throw UsageError("-o " + g.output + ": give the train a group, e.g. FILE.h5:/psi");
   if (ref.group.empty()) ref.group = is_mps ? "/psi" : g.kind == "ising" ? "/H" : "/A";
-  const DType dt = c.dtype == "auto" ? DType::kFloat64 : parse_dtype(c.dtype, "--dtype");
+  const DType dt = c.dtype == "auto" ? DType::kFloat64 : parse_dtype(c.dtype, opt::kDtype.name());
   if (g.kind == "ising" && g.phys != 2)
-    throw UsageError("--phys: the Ising MPO is for spins 1/2 (phys 2), got " +
+    throw UsageError(opt::kPhys.name() + ": the Ising MPO is for spins 1/2 (phys 2), got " +
                      std::to_string(g.phys));
   const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
   // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.

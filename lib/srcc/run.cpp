@@ -18,6 +18,7 @@
 #include "srcc/movement/env_store.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
+#include "srcc/core/options.hpp"
 
 namespace srcc {
 
@@ -53,7 +54,7 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
   if (!dtype_is_complex(*o.dtype))
     for (const auto& l : stack.layers)
       if (dtype_is_complex(l.dtype()))
-        throw UsageError("--dtype " + std::string(dtype_name(*o.dtype)) + ": " + l.where() +
+        throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": " + l.where() +
                          " is " + std::string(dtype_name(l.dtype())) +
                          " and its imaginary part would be lost; use --dtype auto or a "
                          "complex type");
@@ -198,7 +199,7 @@ RunOptions fitted(const RunOptions& given, const Stack& stack, Reporter* reporte
   const std::size_t most = stack.largest_bond();
   if (o.sweep.chi > most) {
     if (reporter)
-      reporter->warning("--chi " + std::to_string(o.sweep.chi) +
+      reporter->warning(opt::kChi.name() + " " + std::to_string(o.sweep.chi) +
                         " is above the largest bond this product can have (" +
                         std::to_string(most) + "); using " + std::to_string(most) +
                         (o.sweep.tolerance_mode() ? "" : ": the result is exact"));

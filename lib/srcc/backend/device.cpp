@@ -5,6 +5,7 @@
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/backend/cuda/cuda_backend.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
 
 namespace srcc {
 
@@ -17,7 +18,7 @@ std::string DeviceSpec::text() const {
 
 DeviceSpec parse_device(std::string_view text) {
   auto fail = [&] {
-    return UsageError("--device: '" + std::string(text) +
+    return UsageError(opt::kDevice.name() + ": '" + std::string(text) +
                       "' is not a device (valid: cpu, gpu, gpu:N, gpu:0,1,…)");
   };
   if (text == "cpu") return {};
@@ -56,7 +57,7 @@ std::vector<std::unique_ptr<Backend>> make_backends(const DeviceSpec& spec, int 
   for (std::size_t i = 0; i < spec.ids.size(); ++i)
     for (std::size_t k = 0; k < i; ++k)
       if (spec.ids[k] == spec.ids[i])
-        throw UsageError("--device " + spec.text() + ": gpu:" + std::to_string(spec.ids[i]) +
+        throw UsageError(opt::kDevice.name() + " " + spec.text() + ": gpu:" + std::to_string(spec.ids[i]) +
                          " is listed twice");
   for (int id : spec.ids) out.push_back(make_cuda_backend(id, gpu_budget_bytes));
   return out;

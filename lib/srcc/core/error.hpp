@@ -47,8 +47,9 @@ struct InterruptedError : Error {
   explicit InterruptedError(const std::string& m) : Error(ErrorKind::kInterrupted, m) {}
 };
 
-// Process exit status for each error kind; the table in README.md and `--help` repeats it.
-// 1 is reserved for unexpected internal failures (std::exception that is not an Error).
+// Process exit status for each error kind; `--help` prints them from here (with
+// exit_meaning), README.md's table documents them. 1 is reserved for unexpected internal
+// failures (a std::exception that is not an Error).
 constexpr int exit_code(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::kUsage: return 2;
@@ -60,6 +61,25 @@ constexpr int exit_code(ErrorKind kind) {
     case ErrorKind::kInterrupted: return 130;
   }
   return 1;
+}
+
+inline constexpr ErrorKind kErrorKinds[] = {ErrorKind::kUsage,    ErrorKind::kInput,
+                                            ErrorKind::kOutput,   ErrorKind::kResource,
+                                            ErrorKind::kBackend,  ErrorKind::kNumerical,
+                                            ErrorKind::kInterrupted};
+
+// What an exit status means, as --help says it.
+constexpr const char* exit_meaning(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kUsage: return "usage (bad flag or value)";
+    case ErrorKind::kInput: return "input (missing or inconsistent input file, group, dataset or attribute)";
+    case ErrorKind::kOutput: return "output (exists without --force, cannot be written)";
+    case ErrorKind::kResource: return "resource (memory, disk)";
+    case ErrorKind::kBackend: return "backend (BLAS/LAPACK/CUDA)";
+    case ErrorKind::kNumerical: return "numerical (non-finite values, failed factorisation)";
+    case ErrorKind::kInterrupted: return "interrupted (SIGINT/SIGTERM, --max-time; no output left behind)";
+  }
+  return "internal error";
 }
 
 }  // namespace srcc

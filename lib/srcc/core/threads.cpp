@@ -7,6 +7,7 @@
 #include <string>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
 
 namespace srcc {
 
@@ -25,7 +26,7 @@ ThreadChoice resolve_threads(int flag, const std::function<const char*(const cha
   allowed_cores = std::max(allowed_cores, 1);
   ThreadChoice c;
   if (flag > 0) {
-    c = {flag, "--threads"};
+    c = {flag, opt::kThreads.name()};
   } else if (const char* s = getenv("SLURM_CPUS_PER_TASK"); s && *s) {
     c = {positive(s, "SLURM_CPUS_PER_TASK"), "SLURM_CPUS_PER_TASK"};
   } else if (const char* o = getenv("OMP_NUM_THREADS"); o && *o) {

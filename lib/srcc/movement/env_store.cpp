@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
 
 namespace srcc {
 
@@ -52,7 +53,7 @@ ScratchDir::ScratchDir(const std::string& parent) {
   std::string tmpl =
       (fs::path(parent) / (std::string(kScratchPrefix) + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (!mkdtemp(tmpl.data()))
-    throw ResourceError("--scratch-dir " + parent + ": cannot create a private directory");
+    throw ResourceError(opt::kScratchDir.name() + " " + parent + ": cannot create a private directory");
   path_ = tmpl;
 }
 

@@ -9,6 +9,7 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/memory/policy.hpp"
+#include "srcc/core/options.hpp"
 
 namespace srcc {
 
@@ -56,7 +57,7 @@ Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
   }
   std::error_code ec;
   if (!std::filesystem::is_directory(b.scratch_dir, ec))
-    throw UsageError("--scratch-dir: " + b.scratch_dir + " is not a directory");
+    throw UsageError(opt::kScratchDir.name() + ": " + b.scratch_dir + " is not a directory");
   const auto space = std::filesystem::space(b.scratch_dir, ec);
   if (!ec) b.scratch_bytes = memory::usable_scratch(space.available);
   return b;

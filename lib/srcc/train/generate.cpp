@@ -5,13 +5,14 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/core/options.hpp"
 
 namespace srcc {
 
 namespace {
 
 void check_sites(std::size_t sites) {
-  if (sites < 2) throw UsageError("--sites: must be at least 2 (got " + std::to_string(sites) + ")");
+  if (sites < 2) throw UsageError(opt::kSites.name() + ": must be at least 2 (got " + std::to_string(sites) + ")");
 }
 
 Shape site_shape(std::size_t j, std::size_t n, std::size_t bond, std::size_t up,
@@ -30,8 +31,8 @@ template <class T>
 std::vector<Tensor<T>> random_train(TrainKind kind, std::size_t sites, std::size_t bond,
                                     std::size_t phys, std::uint64_t seed) {
   check_sites(sites);
-  if (bond < 1) throw UsageError("--bond: must be at least 1");
-  if (phys < 1) throw UsageError("--phys: must be at least 1");
+  if (bond < 1) throw UsageError(opt::kBond.name() + ": must be at least 1");
+  if (phys < 1) throw UsageError(opt::kPhys.name() + ": must be at least 1");
   Rng rng(seed);
   std::vector<Tensor<T>> out;
   for (std::size_t j = 0; j < sites; ++j) {

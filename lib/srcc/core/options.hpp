@@ -1,0 +1,100 @@
+#pragma once
+// Every option of src-compress, described once: its flag, the kind of value it takes, its
+// unit and default, and its help. app/cli.cpp registers the flags from these descriptions (the
+// help text, including the list of common flags each subcommand prints, is generated from
+// them), and the library names options through them in its errors. Where an option's value
+// lands — and its default, where the default is a number — is the field of the options struct
+// it is bound to (plan/sweep_options.hpp, run.hpp), never written a second time here.
+#include <string>
+#include <string_view>
+
+namespace srcc::opt {
+
+struct Option {
+  std::string_view flag;      // CLI11's form: "--chi", "-v,--verbose", "--oversample{1.5}"
+  std::string_view value;     // what the value looks like in help ("REAL", "SIZE"; "" = switch;
+                              // "INT": the range check of app/cli.cpp says it)
+  std::string_view help;      // one sentence or two; units named in it
+  std::string_view fallback;  // what applies when not given, where not a bound number ("" = none)
+
+  // The long flag alone, for messages: "--verbose" for "-v,--verbose", "--oversample" for
+  // "--oversample{1.5}" (CLI11's way of giving a flag's value when it stands alone).
+  std::string name() const {
+    std::string_view f = flag;
+    if (const auto comma = f.rfind(','); comma != std::string_view::npos) f = f.substr(comma + 1);
+    return std::string(f.substr(0, f.find('{')));
+  }
+};
+
+// --- Accuracy (plan/sweep_options.hpp) ------------------------------------------------------
+inline constexpr Option kChi{"--chi", "INT",
+    "Max output bond dimension χ̄ (= sketch columns), >= 1. Required unless --tol (then a cap) "
+    "or, for truncate, --cutoff is given", "none"};
+inline constexpr Option kCutoff{"--cutoff", "REAL",
+    "Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max at every cut", ""};
+inline constexpr Option kOversample{"--oversample{1.5}", "[=F]",
+    "Oversample the sketch (paper §3.4): s = max(⌈F·χ̄⌉, χ̄ + 10) columns, then one SVD "
+    "truncation sweep to χ̄ (and --tol/--cutoff). Alone it means F = 1.5; another factor as "
+    "--oversample=F, a real in [1, 1000]", "off"};
+inline constexpr Option kTol{"--tol", "REAL",
+    "Tolerance mode: per-bond relative Frobenius tolerance in (0, 1); each cut's sketch grows "
+    "until the leave-one-out error estimate meets it (global error about sqrt(n-1)·tol). "
+    "--chi becomes an optional cap", "off: a fixed χ̄"};
+inline constexpr Option kBlockStart{"--block-start", "INT",
+    "Tolerance mode: columns of a cut's first sketch block, >= 1", ""};
+inline constexpr Option kBlockStep{"--block-step", "INT",
+    "Tolerance mode: columns added per round, >= 1", ""};
+inline constexpr Option kSeed{"--seed", "INT",
+    "Seed of the random sketch, 0 … 2^64-1; the same seed gives the same result",
+    "drawn at random, printed and recorded in /log"};
+inline constexpr Option kSeedBase{"--seed-base", "INT",
+    "Derive the seed from this base and the array task id (--task-id, else "
+    "$SLURM_ARRAY_TASK_ID): tasks differ, reruns repeat", ""};
+inline constexpr Option kTaskId{"--task-id", "INT", "Task id for --seed-base",
+    "$SLURM_ARRAY_TASK_ID"};
+
+// --- Execution (run.hpp) --------------------------------------------------------------------
+inline constexpr Option kDtype{"--dtype", "TYPE",
+    "Working element type: auto (the promoted input type), float32, float64, complex64, "
+    "complex128", ""};
+inline constexpr Option kThreads{"--threads", "INT",
+    "Threads that compute, 0 … 4096; 0: $SLURM_CPUS_PER_TASK, else $OMP_NUM_THREADS, else the "
+    "CPU affinity mask (never more than the cores allotted)", ""};
+inline constexpr Option kHostMemory{"--host-memory", "SIZE",
+    "Host memory budget in bytes or with a unit (512MB, 4GiB, …). Environments that do not fit "
+    "are spilled to --scratch-dir", "available memory minus 10% and 256 MiB"};
+inline constexpr Option kGpuMemory{"--gpu-memory", "SIZE",
+    "Device memory budget of the GPU backend, same units as --host-memory",
+    "free device memory minus 5% and 512 MiB"};
+inline constexpr Option kDevice{"--device", "WHERE",
+    "Where to compute: cpu, gpu (= gpu:0), gpu:N, or gpu:0,1,… to split the sketch over "
+    "several GPUs (CUDA; same seed, same result to rounding)", ""};
+inline constexpr Option kScratchDir{"--scratch-dir", "DIR",
+    "Directory for spilled environments; a private subdirectory is made per run and removed "
+    "at its end", "$TMPDIR, else /tmp"};
+inline constexpr Option kMaxTime{"--max-time", "DURATION",
+    "Stop cleanly (exit 130, nothing written) if the run is still going after this long: "
+    "3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00", "no limit"};
+
+// --- Output and batch behaviour -------------------------------------------------------------
+inline constexpr Option kDryRun{"--dry-run", "",
+    "apply/compress/truncate: print the plan (with --json: as JSON) and exit without reading "
+    "tensor data", ""};
+inline constexpr Option kForce{"--force", "",
+    "Replace an existing output file (generate -o FILE.h5:/group: an existing group)", ""};
+inline constexpr Option kSkipExisting{"--skip-existing", "",
+    "Leave an output that is complete (/log@complete = 1) alone and count the task as done; an "
+    "incomplete one is replaced", ""};
+inline constexpr Option kJson{"--json", "", "Print a machine-readable JSON summary on stdout", ""};
+inline constexpr Option kVerbose{"-v,--verbose", "",
+    "More log lines on stderr (repeat for more)", ""};
+inline constexpr Option kQuiet{"-q,--quiet", "", "Only warnings and errors on stderr", ""};
+
+// --- generate --------------------------------------------------------------------------------
+inline constexpr Option kSites{"--sites", "INT", "Number of sites n, >= 2", ""};
+inline constexpr Option kBond{"--bond", "INT", "Inner bond dimension of a random train, >= 1", ""};
+inline constexpr Option kPhys{"--phys", "INT", "Physical dimension, >= 1 (ising: 2)", ""};
+inline constexpr Option kCoupling{"--J", "REAL", "Ising ZZ coupling J", ""};
+inline constexpr Option kField{"--h", "REAL", "Ising transverse field h", ""};
+
+}  // namespace srcc::opt
