@@ -6,7 +6,6 @@
 #include <limits>
 #include <type_traits>
 
-#include "srcc/core/options.hpp"
 #include "srcc/srcc.hpp"
 
 namespace srcc::app {

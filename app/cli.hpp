@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "srcc/plan/sweep_options.hpp"
+#include "srcc/srcc.hpp"
 
 namespace srcc::app {
 

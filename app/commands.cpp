@@ -11,7 +11,6 @@
 #include "progress_reporter.hpp"
 #include "signals.hpp"
 #include "srcc/srcc.hpp"
-#include "srcc/core/options.hpp"
 
 namespace srcc::app {
 

@@ -6,6 +6,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/json.hpp"
+#include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/core/threads.hpp"
