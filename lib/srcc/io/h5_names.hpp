@@ -1,5 +1,5 @@
 #pragma once
-// Every HDF5 path, attribute and field name of the file contract (shared HDF5-SCHEMA.md,
+// Every HDF5 path, attribute and field name of the file contract (docs/FORMAT.md,
 // schema version 1) in one place.
 namespace srcc::h5names {
 
@@ -51,5 +51,13 @@ inline constexpr const char* kColDtypeFrom = "dtype_from";
 inline constexpr const char* kColDtypeTo = "dtype_to";
 inline constexpr const char* kColBytes = "bytes";
 inline constexpr const char* kColSeconds = "seconds";
+
+// /log/sites columns (besides site and seconds above).
+inline constexpr const char* kColBondLeft = "bond_left";
+inline constexpr const char* kColBondRight = "bond_right";
+inline constexpr const char* kColSketchColumns = "sketch_columns";
+inline constexpr const char* kColErrorEstimate = "error_estimate";
+inline constexpr const char* kColNormEstimate = "norm_estimate";
+inline constexpr const char* kColTruncationError = "truncation_error";
 
 }  // namespace srcc::h5names

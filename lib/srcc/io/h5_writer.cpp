@@ -229,15 +229,15 @@ void H5Writer::write_transfers(const std::string& path, const std::vector<Transf
 
 void H5Writer::write_sites(const std::string& path, const std::vector<SiteStats>& rows) {
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(SiteStats)), H5Tclose);
-  H5Tinsert(t.get(), "site", offsetof(SiteStats, site), H5T_NATIVE_INT64);
-  H5Tinsert(t.get(), "bond_left", offsetof(SiteStats, bond_left), H5T_NATIVE_INT64);
-  H5Tinsert(t.get(), "bond_right", offsetof(SiteStats, bond_right), H5T_NATIVE_INT64);
-  H5Tinsert(t.get(), "sketch_columns", offsetof(SiteStats, sketch_columns), H5T_NATIVE_INT64);
-  H5Tinsert(t.get(), "error_estimate", offsetof(SiteStats, error_estimate), H5T_NATIVE_DOUBLE);
-  H5Tinsert(t.get(), "norm_estimate", offsetof(SiteStats, norm_estimate), H5T_NATIVE_DOUBLE);
-  H5Tinsert(t.get(), "truncation_error", offsetof(SiteStats, truncation_error),
+  H5Tinsert(t.get(), h5names::kColSite, offsetof(SiteStats, site), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), h5names::kColBondLeft, offsetof(SiteStats, bond_left), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), h5names::kColBondRight, offsetof(SiteStats, bond_right), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), h5names::kColSketchColumns, offsetof(SiteStats, sketch_columns), H5T_NATIVE_INT64);
+  H5Tinsert(t.get(), h5names::kColErrorEstimate, offsetof(SiteStats, error_estimate), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), h5names::kColNormEstimate, offsetof(SiteStats, norm_estimate), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), h5names::kColTruncationError, offsetof(SiteStats, truncation_error),
             H5T_NATIVE_DOUBLE);
-  H5Tinsert(t.get(), "seconds", offsetof(SiteStats, seconds), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), h5names::kColSeconds, offsetof(SiteStats, seconds), H5T_NATIVE_DOUBLE);
   write_table(*impl_, path, t.get(), rows);
 }
 

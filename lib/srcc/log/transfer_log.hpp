@@ -1,5 +1,5 @@
 #pragma once
-// The conversion/transfer log (/log/transfers in the output, HDF5-SCHEMA.md): one record for
+// The conversion/transfer log (/log/transfers in the output, docs/FORMAT.md): one record for
 // every time tensor data is read, cast, permuted, copied or written.
 #include <cstdint>
 #include <functional>
@@ -11,7 +11,7 @@
 
 namespace srcc {
 
-// Mechanism names exactly as the schema spells them.
+// Mechanism names exactly as docs/FORMAT.md spells them.
 namespace mechanism {
 inline constexpr const char* kStaysInPlace = "stays in place";
 inline constexpr const char* kHostCopy = "host copy";

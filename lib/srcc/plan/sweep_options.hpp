@@ -1,6 +1,6 @@
 #pragma once
-// Options of the SRC sweep: the accuracy controls (ALGORITHM.md). Units, defaults and valid
-// ranges are documented here and nowhere else; the CLI's --help repeats them.
+// Options of the SRC sweep: the accuracy controls (docs/ALGORITHM.md). Units, defaults and valid
+// ranges of the fields are here; the flags that set them are described in core/options.hpp.
 #include <cstddef>
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 // Successive Randomized Compression: C. Camaño, E. N. Epperly, J. A. Tropp, "Successive
 // randomized compression: a randomized algorithm for the compressed MPO-MPS product",
-// arXiv:2504.06475. ALGORITHM.md summarises the steps implemented here.
+// arXiv:2504.06475. docs/ALGORITHM.md describes the steps implemented here.
 //
 // Index conventions. A stack has k layers (0 = top, k-1 = bottom) and n sites; at site j layer
 // i has legs (l_i, r_i, u_i, d_i), with d_i = u_{i+1}. x_0 = u_0 is the product's up leg and

@@ -3,7 +3,7 @@
 // A_1 · … · A_{k-1} · ψ (or a single train) as a new train, following
 //   C. Camaño, E. N. Epperly, J. A. Tropp, "Successive randomized compression: a randomized
 //   algorithm for the compressed MPO-MPS product", arXiv:2504.06475.
-// See ALGORITHM.md for the sweep and its accuracy controls.
+// See docs/ALGORITHM.md for the sweep and its accuracy controls.
 #include <functional>
 #include <vector>
 
