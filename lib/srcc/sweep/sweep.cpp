@@ -26,14 +26,13 @@
 
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <new>
-#include <thread>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/movement/env_store.hpp"
+#include "srcc/sweep/devices.hpp"
 #include "srcc/sweep/range_finder.hpp"
 #include "srcc/movement/site_feed.hpp"
 #include "srcc/movement/site_forms.hpp"
@@ -64,30 +63,18 @@ template <class T> class Sweeper {
       : st_(stack),
         opt_(opt),
         plan_(plan),
-        K_(backend.kernels<T>()),
-        gemm_(K_),
-        device_(backend.name()),
-        mover_(K_, &log, device_),
+        devices_(backend, extra, log, tier_rule(plan),
+                 plan ? plan->budgets.scratch_dir : std::string()),
+        K_(devices_.ctx(0).K),
+        gemm_(devices_.ctx(0).gemm),
+        mover_(devices_.ctx(0).mover),
+        store_(devices_.ctx(0).store),
         log_(log),
         reporter_(reporter),
         check_interrupt_(check_interrupt),
         n_(st_.length()),
         k_(st_.depth()),
-        store_(mover_, log, tier_rule(plan), plan ? plan->budgets.scratch_dir : std::string()) {
-    for (Backend* b : extra) {
-      Extra e;
-      e.K = &b->kernels<T>();
-      e.name = b->name();
-      e.gemm = std::make_unique<CountingGemm<T>>(*e.K);
-      e.mover = std::make_unique<Mover<T>>(*e.K, &log, e.name);
-      e.store = std::make_unique<EnvStore<T>>(*e.mover, log, tier_rule(plan),
-                                              plan ? plan->budgets.scratch_dir : std::string());
-      extra_.push_back(std::move(e));
-    }
-    std::vector<Mover<T>*> movers{&mover_};
-    for (auto& e : extra_) movers.push_back(e.mover.get());
-    feed_ = std::make_unique<SiteFeed<T>>(st_, source, log_, std::move(movers));
-  }
+        feed_(std::make_unique<SiteFeed<T>>(st_, source, log_, devices_.movers())) {}
 
   SweepResult<T> run() {
     SweepResult<T> out;
@@ -113,41 +100,21 @@ template <class T> class Sweeper {
     }
     out.error_estimate = std::sqrt(err2);
     out.capped_cuts = capped_;
-    out.flops = gemm_.flops();
-    for (const auto& e : extra_) out.flops += e.gemm->flops();
+    out.flops = devices_.flops();
     log_.settle();  // copies timed on a device: read their clocks while the device is here
     return out;
   }
 
  private:
-  // One compute device of the run: device 0 is the backend given, the others (several GPUs)
-  // hold slices of the sketch columns.
-  struct Extra {
-    Kernels<T>* K = nullptr;
-    std::string name;
-    std::unique_ptr<CountingGemm<T>> gemm;
-    std::unique_ptr<Mover<T>> mover;
-    std::unique_ptr<EnvStore<T>> store;
-  };
-  struct Ctx {
-    Kernels<T>& K;
-    CountingGemm<T>& gemm;
-    Mover<T>& mover;
-    EnvStore<T>& store;
-  };
-  Ctx ctx(std::size_t d) {
-    if (d == 0) return {K_, gemm_, mover_, store_};
-    auto& e = extra_[d - 1];
-    return {*e.K, *e.gemm, *e.mover, *e.store};
-  }
+  using Ctx = typename Devices<T>::Ctx;
+  Ctx ctx(std::size_t d) { return devices_.ctx(d); }
   static typename EnvStore<T>::TierRule tier_rule(const Plan* plan) {
     return [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; };
   }
 
   // Sketch columns drawn together, split in column slices over the devices; the environments
   // of a slice are in its device's store under the block's number.
-  struct Slice {
-    std::size_t device = 0, first = 0, columns = 0;
+  struct Slice : Devices<T>::Slice {
     std::vector<Buffer<T>> omega;  // per site 0 … n−2: (columns, u_j, d_j) on the device
   };
   struct Block {
@@ -187,14 +154,9 @@ template <class T> class Sweeper {
     Block b;
     b.columns = columns;
     b.last = last;
-    // Equal column slices, one per device. The draws do not depend on the split: site by
-    // site, all columns from one generator, then cut into the slices' rows.
-    const std::size_t devices = 1 + extra_.size();
-    for (std::size_t d = 0, first = 0; d < devices; ++d) {
-      const std::size_t count = columns / devices + (d < columns % devices ? 1 : 0);
-      if (count > 0) b.slices.push_back({d, first, count, {}});
-      first += count;
-    }
+    // The draws do not depend on the split: site by site, all columns from one generator,
+    // then cut into the slices' rows.
+    for (const auto& sl : devices_.split(columns)) b.slices.push_back({sl, {}});
     Rng rng(block_seed(opt_.seed, blocks_.size()));
     for (std::size_t j = 0; j + 1 < n_; ++j) {
       const std::size_t up = st_.up_dim(j), down = st_.down_dim(j), ud = up * down;
@@ -227,8 +189,9 @@ template <class T> class Sweeper {
       const std::size_t ns = b.slices.size();
       std::vector<Buffer<T>> next(ns);
       std::vector<double> norms(ns, 0.0);
-      std::vector<std::exception_ptr> errors(ns);
-      auto step = [&](std::size_t i) {
+      feed_->site(0, j);
+      if (j + 1 < last) feed_->site(0, j + 1);  // read ahead: the threads upload its forms early
+      devices_.run_side_by_side(ns, [&](std::size_t i) {
         try {
           const auto& sl = b.slices[i];
           next[i] = advance_left(j, sl.columns, env[i], sl.omega[j], sl.device);
@@ -238,19 +201,9 @@ template <class T> class Sweeper {
           norms[i] = static_cast<double>(
               ctx(sl.device).K.norm(sl.columns * st_.fused_right(j), next[i].data()));
         } catch (const std::bad_alloc&) {
-          errors[i] = std::make_exception_ptr(out_of_memory("left sweep", j));
-        } catch (...) {
-          errors[i] = std::current_exception();
+          throw out_of_memory("left sweep", j);
         }
-      };
-      feed_->site(0, j);
-      if (j + 1 < last) feed_->site(0, j + 1);  // read ahead: the threads upload its forms early
-      std::vector<std::thread> workers;
-      for (std::size_t i = 1; i < ns; ++i) workers.emplace_back(step, i);
-      step(0);
-      for (auto& w : workers) w.join();
-      for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+      });
       // One uniform rescaling of all of C_{j+1} (all slices alike): it leaves the sketched
       // range and the scale-free leave-one-out estimator unchanged and keeps long trains away
       // from overflow and underflow (most of all in float32).
@@ -279,7 +232,7 @@ template <class T> class Sweeper {
     for (std::size_t i = 0; i < b.slices.size(); ++i)
       ctx(b.slices[i].device).store.put(id, last, std::move(env[i]), b.slices[i].columns,
                                         st_.fused_left(last));
-    for (std::size_t d = 0; d <= extra_.size(); ++d) ctx(d).store.settle();
+    devices_.settle_stores();
     blocks_.push_back(std::move(b));
   }
 
@@ -586,8 +539,7 @@ template <class T> class Sweeper {
         log_scale += std::log(s_norm);
       }
       s_env = std::move(next);
-      for (std::size_t blk = 0; blk < blocks_.size(); ++blk)
-        for (std::size_t d = 0; d <= extra_.size(); ++d) ctx(d).store.release(blk, j);
+      for (std::size_t blk = 0; blk < blocks_.size(); ++blk) devices_.release(blk, j);
       b = rank;
       seconds_[j] += since(t0);
       reporter_.progress("right sweep", n_ - j, n_);
@@ -647,16 +599,16 @@ template <class T> class Sweeper {
   const Stack& st_;
   SweepOptions opt_;
   const Plan* plan_;
+  Devices<T> devices_;
+  // Device 0, which does everything but the other devices' slices of the sketch.
   Kernels<T>& K_;
-  CountingGemm<T> gemm_;
-  std::string device_;
-  Mover<T> mover_;
+  CountingGemm<T>& gemm_;
+  Mover<T>& mover_;
+  EnvStore<T>& store_;
   TransferLog& log_;
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
   std::size_t n_, k_;
-  EnvStore<T> store_;
-  std::vector<Extra> extra_;
   std::unique_ptr<SiteFeed<T>> feed_;  // after the devices: it sends to each of them
   std::vector<Block> blocks_;
   std::vector<double> seconds_;
