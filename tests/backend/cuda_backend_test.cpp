@@ -23,16 +23,6 @@ namespace {
     if (cuda_device_count(why) == 0) GTEST_SKIP() << "no GPU: " << why; \
   } while (0)
 
-TEST(Device, ParsesTheValidFormsOnly) {
-  EXPECT_FALSE(parse_device("cpu").gpu);
-  EXPECT_EQ(parse_device("gpu").ids, std::vector<int>{0});
-  EXPECT_EQ(parse_device("gpu:3").ids, std::vector<int>{3});
-  EXPECT_EQ(parse_device("gpu:0,1").ids, (std::vector<int>{0, 1}));
-  EXPECT_EQ(parse_device("gpu:0,1").text(), "gpu:0,1");
-  for (const char* bad : {"", "tpu", "gpu:", "gpu:x", "gpu:-1", "gpu:0,", "cuda"})
-    EXPECT_THROW(parse_device(bad), UsageError) << bad;
-}
-
 TEST(Device, MissingGpuIsABackendErrorThatPointsToTheCpu) {
   std::string why;
   if (cuda_device_count(why) > 0) GTEST_SKIP() << "a GPU is present";

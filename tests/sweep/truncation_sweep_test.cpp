@@ -1,12 +1,11 @@
-// Tests of the deterministic train algebra (lib/srcc/sweep/truncation_sweep.cpp, overlap.cpp)
-// against dense references.
+// Tests of the truncation rules and the truncation sweep (lib/srcc/sweep/truncation.hpp,
+// truncation_sweep.cpp) against dense references.
 #include "srcc/sweep/truncation_sweep.hpp"
 
 #include <gtest/gtest.h>
 
 #include "../support/dense.hpp"
 #include "../support/stacks.hpp"
-#include "srcc/measure/overlap.hpp"
 #include "srcc/sweep/truncation.hpp"
 
 namespace srcc::test {
@@ -48,29 +47,6 @@ TYPED_TEST(TrainAlgebra, TruncatingAnExactTrainIsContractThenSvd) {
     EXPECT_LT(right_orthonormality_defect(t), 1e-12);
     for (const auto& c : t) EXPECT_LE(c.shape[kLegR], chi);
   }
-}
-
-TYPED_TEST(TrainAlgebra, InnerProductAndDistanceMatchDenseVectors) {
-  using T = TypeParam;
-  CpuOps<T> ops;
-  auto& [backend, K, gemm, mover] = ops;
-  const auto a = random_train<T>(TrainKind::kMpo, 5, 3, 2, 1);
-  auto b = random_train<T>(TrainKind::kMpo, 5, 2, 2, 2);
-  const auto va = dense_vector(a), vb = dense_vector(b);
-  cdouble dot = 0;
-  for (std::size_t i = 0; i < va.size(); ++i) dot += std::conj(va[i]) * vb[i];
-  const cdouble got = inner_product(a, b, K);
-  EXPECT_LT(std::abs(got - dot), 1e-14 * std::abs(dot) + 1e-300);
-  double diff = 0;
-  for (std::size_t i = 0; i < va.size(); ++i) diff += std::norm(va[i] - vb[i]);
-  EXPECT_NEAR(distance(a, b, mover, gemm), std::sqrt(diff), 1e-13 * std::sqrt(diff));
-  // Accurate for tiny differences, where ‖a‖² + ‖b‖² − 2 Re⟨a|b⟩ would lose half the digits.
-  auto c = a;
-  c[2].data[0] += T(1e-12);
-  double tiny = 0;
-  const auto vc = dense_vector(c);
-  for (std::size_t i = 0; i < va.size(); ++i) tiny += std::norm(va[i] - vc[i]);
-  EXPECT_NEAR(distance(a, c, mover, gemm), std::sqrt(tiny), 1e-3 * std::sqrt(tiny));
 }
 
 }  // namespace
