@@ -138,8 +138,9 @@ void cmd_distance(const Cli& cli) {
   if (cli.common.json) {
     std::printf("%s\n", c.to_json().c_str());
   } else {
-    std::printf("‖A − B‖/‖B‖ = %.6e   ‖A‖ = %.6e   ‖B‖ = %.6e   ⟨A|B⟩ = %.6e%+.6ei\n",
-                c.relative_distance, c.norm_a, c.norm_b, c.overlap.real(), c.overlap.imag());
+    std::printf("‖A − B‖/‖B‖ = %.6e   ‖A‖ = %s   ‖B‖ = %s   ⟨A|B⟩/(‖A‖‖B‖) = %.6e%+.6ei\n",
+                c.relative_distance, format_log10(c.log10_norm_a).c_str(),
+                format_log10(c.log10_norm_b).c_str(), c.cosine.real(), c.cosine.imag());
   }
 }
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "../support/dense.hpp"
 #include "../support/h5_fixture.hpp"
 #include "../support/stacks.hpp"
@@ -37,6 +40,36 @@ TYPED_TEST(Overlap, InnerProductAndDistanceMatchDenseVectors) {
   const auto vc = dense_vector(c);
   for (std::size_t i = 0; i < va.size(); ++i) tiny += std::norm(va[i] - vc[i]);
   EXPECT_NEAR(distance(a, c, mover, gemm), std::sqrt(tiny), 1e-3 * std::sqrt(tiny));
+}
+
+// A train of norm about 1e-600 (200 sites, each scaled by 1e-3) and the same train with one core
+// scaled by 1 + ε: ‖a − b‖/‖b‖ = ε/(1 + ε) and the cosine is 1, though neither norm is a double.
+TEST(Overlap, LongTrainsBeyondTheRangeOfADouble) {
+  CpuOps<double> ops;
+  auto a = random_train<double>(TrainKind::kMps, 200, 3, 2, 7);
+  const auto small = random_train<double>(TrainKind::kMps, 200, 3, 2, 7);
+  for (auto& c : a)
+    for (auto& v : c.data) v *= 1e-3;
+  auto b = a;
+  const double eps = 1e-6;
+  for (auto& v : b[100].data) v *= 1 + eps;
+  const double log_na = 0.5 * inner_product_scaled(a, a, ops.K).log_abs();
+  const double log_small = 0.5 * inner_product_scaled(small, small, ops.K).log_abs();
+  EXPECT_TRUE(std::isfinite(log_na));
+  EXPECT_NEAR(log_na, log_small + 200 * std::log(1e-3), 1e-9 * std::abs(log_na));
+  EXPECT_EQ(inner_product(a, a, ops.K), cdouble(0)) << "as a plain double it underflows";
+  const double log_nb = 0.5 * inner_product_scaled(b, b, ops.K).log_abs();
+  const double rel = std::exp(log_distance(a, b, ops.mover, ops.gemm) - log_nb);
+  EXPECT_NEAR(rel, eps / (1 + eps), 1e-6 * eps);
+  const Scaled ab = inner_product_scaled(a, b, ops.K);
+  EXPECT_NEAR(std::exp(ab.log_abs() - log_na - log_nb), 1.0, 1e-12);
+}
+
+TEST(Compare, NumbersBeyondADoublePrintInFull) {
+  EXPECT_EQ(format_log10(-777.5288360055746), "2.959130e-778");
+  EXPECT_EQ(format_log10(2.0), "1.000000e+02");
+  EXPECT_EQ(format_log10(-std::numeric_limits<double>::infinity()), "0");
+  EXPECT_EQ(format_log10(std::log10(9.99999999)), "1.000000e+01");
 }
 
 // Two files, one float32 MPS stored "lpr" and one complex128 MPS stored "lrp": compared in the

@@ -7,13 +7,21 @@
 
 namespace srcc {
 
-// ⟨a|b⟩, the norms and ‖a − b‖ / ‖b‖ of two trains with equal legs.
+// ⟨a|b⟩, the norms and ‖a − b‖ / ‖b‖ of two trains with equal legs. The ratios are computed
+// with the scales apart, so they are right for long trains whose norms a double cannot hold
+// (norm_a is then 0 or ∞, and log10_norm_a the number to read).
 struct Comparison {
   double norm_a = 0, norm_b = 0;
+  double log10_norm_a = 0, log10_norm_b = 0;
   cdouble overlap = 0;
-  double relative_distance = 0;
+  cdouble cosine = 0;            // ⟨a|b⟩ / (‖a‖ ‖b‖)
+  double relative_distance = 0;  // ‖a − b‖ / ‖b‖
   std::string to_json() const;
 };
+
+// A number given by its base-10 logarithm, printed like %.6e even beyond a double's range
+// ("3.141593e-790").
+std::string format_log10(double log10_value);
 
 // Reads both trains in full (in the promoted type of the two) and compares them on the CPU.
 // Throws InputError when their lengths or physical legs differ.

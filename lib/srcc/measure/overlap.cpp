@@ -1,6 +1,7 @@
 #include "srcc/measure/overlap.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "srcc/core/interrupt.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"
@@ -8,11 +9,19 @@
 
 namespace srcc {
 
+double Scaled::log_abs() const {
+  const double m = std::abs(value);
+  return m > 0 ? std::log(m) + log_scale : -std::numeric_limits<double>::infinity();
+}
+
+cdouble Scaled::plain() const { return value * std::exp(log_scale); }
+
 template <class T>
-cdouble inner_product(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b,
-                      Kernels<T>& K) {
+Scaled inner_product_scaled(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b,
+                            Kernels<T>& K) {
   // E is stored transposed, E[β, α], so that both updates are plain row-major GEMMs.
   Buffer<T> e = K.adopt(std::vector<T>(1, T(1)));
+  Scaled out;
   for (std::size_t j = 0; j < a.size(); ++j) {
     poll_interrupt();
     const std::size_t al = a[j].shape[kLegL], ar = a[j].shape[kLegR];
@@ -29,16 +38,22 @@ cdouble inner_product(const std::vector<Tensor<T>>& a, const std::vector<Tensor<
     for (std::size_t alpha = 0; alpha < al; ++alpha)
       K.gemm(Op::kNone, Op::kConjTrans, br, ar, p, T(1), t.data() + alpha * br * p, p, 0,
              aj.data() + alpha * ar * p, p, 0, alpha == 0 ? T(0) : T(1), next.data(), ar, 0, 1);
+    const double norm = static_cast<double>(K.norm(br * ar, next.data()));
+    if (norm > 0 && std::isfinite(norm)) {
+      K.scale(br * ar, static_cast<real_t<T>>(1.0 / norm), next.data());
+      out.log_scale += std::log(norm);
+    }
     e = std::move(next);
   }
   const auto v = K.download(e, 1);
-  // E holds Σ b · conj(a) = ⟨a|b⟩.
-  return cdouble(v[0]);
+  // E holds Σ b · conj(a) = ⟨a|b⟩, times e^-log_scale.
+  out.value = cdouble(v[0]);
+  return out;
 }
 
 template <class T>
-double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b, Mover<T>& mover,
-                CountingGemm<T>& gemm) {
+double log_distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b,
+                    Mover<T>& mover, CountingGemm<T>& gemm) {
   const std::size_t n = a.size();
   std::vector<Tensor<T>> c;
   for (std::size_t j = 0; j < n; ++j) {
@@ -61,17 +76,18 @@ double distance(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b
     put(b[j], j == 0 ? 0 : x[kLegL], j + 1 == n ? 0 : x[kLegR], j == 0 ? T(-1) : T(1));
     c.push_back(std::move(t));
   }
-  right_canonicalize(c, mover, gemm);
+  double log_scale = 0;
+  right_canonicalize(c, mover, gemm, &log_scale);
   double s = 0;
   for (const auto& v : c.front().data) s += std::norm(std::complex<double>(v));
-  return std::sqrt(s);
+  return s > 0 ? 0.5 * std::log(s) + log_scale : -std::numeric_limits<double>::infinity();
 }
 
-#define SRCC_INSTANTIATE(T)                                                                   \
-  template cdouble inner_product(const std::vector<Tensor<T>>&, const std::vector<Tensor<T>>&, \
-                                 Kernels<T>&);                                                \
-  template double distance(const std::vector<Tensor<T>>&, const std::vector<Tensor<T>>&,      \
-                           Mover<T>&, CountingGemm<T>&);
+#define SRCC_INSTANTIATE(T)                                                                 \
+  template Scaled inner_product_scaled(const std::vector<Tensor<T>>&,                      \
+                                       const std::vector<Tensor<T>>&, Kernels<T>&);        \
+  template double log_distance(const std::vector<Tensor<T>>&, const std::vector<Tensor<T>>&, \
+                               Mover<T>&, CountingGemm<T>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -14,7 +14,8 @@ std::int64_t site(std::size_t j) { return static_cast<std::int64_t>(j); }
 }  // namespace
 
 template <class T>
-void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm) {
+void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm,
+                        double* log_scale) {
   auto& K = mover.kernels();
   const std::size_t n = cores.size();
   // Right to left: core j = L · Q with orthonormal rows; L moves into core j−1.
@@ -33,6 +34,13 @@ void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, Counting
     Buffer<T> out = K.allocate(pl * kq * ud);
     gemm(Op::kTrans, Op::kNone, kq, ud, l, T(1), rf.data(), kq, 0, pb.data(), ud, l * ud, T(0),
          out.data(), ud, kq * ud, pl);
+    if (log_scale) {
+      const double norm = static_cast<double>(K.norm(pl * kq * ud, out.data()));
+      if (norm > 0 && std::isfinite(norm)) {
+        K.scale(pl * kq * ud, static_cast<real_t<T>>(1.0 / norm), out.data());
+        *log_scale += std::log(norm);
+      }
+    }
     prev.data = mover.down(out, pl * kq * ud, "result site", site(j - 1));
     prev.shape[kLegR] = kq;
   }
@@ -86,7 +94,8 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
 }
 
 #define SRCC_INSTANTIATE(T)                                                                  \
-  template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&);    \
+  template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&,      \
+                                  double*);                                                  \
   template std::vector<double> truncate_train(std::vector<Tensor<T>>&, std::size_t, double, \
                                               double, Mover<T>&, CountingGemm<T>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

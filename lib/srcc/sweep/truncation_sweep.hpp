@@ -14,8 +14,12 @@ namespace srcc {
 
 // Makes cores 1 … n−1 right-orthonormal (right-to-left QR sweep), moving the norm to core 0.
 // The train it represents is unchanged. Cores move to the backend and back through `mover`.
+// With `log_scale`, the factor carried left is brought to unit norm at every site and the
+// logarithm of what was taken out is added to *log_scale (the train is then the cores times
+// e^*log_scale): for trains whose norm a double cannot hold (a long train of norm 1e-800).
 template <class T>
-void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm);
+void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm,
+                        double* log_scale = nullptr);
 
 // Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
 // sites j and j+1), the discarded Frobenius norm relative to the train's norm.
