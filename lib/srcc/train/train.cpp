@@ -80,8 +80,8 @@ void validate_train(const TrainInfo& t) {
     if (t.dims[j][kLegR] != t.dims[j + 1][kLegL])
       throw InputError(t.where(j + 1) + ": left bond " + std::to_string(t.dims[j + 1][kLegL]) +
                        " does not match right bond " + std::to_string(t.dims[j][kLegR]) +
-                       " of site " + std::to_string(j) + " " +
-                       shape_string(t.dataset_shapes[j]));
+                       " of site " + std::to_string(j) +
+                       (j < t.dataset_shapes.size() ? " " + shape_string(t.dataset_shapes[j]) : ""));
   }
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t a = 0; a < kSiteRank; ++a)

@@ -1,0 +1,77 @@
+// Tests of the accuracy options (lib/srcc/plan/sweep_options.cpp): the sketch size formula and
+// every range check, each naming its flag.
+#include "srcc/plan/sweep_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "srcc/core/error.hpp"
+
+namespace srcc {
+namespace {
+
+SweepOptions chi(std::size_t c) {
+  SweepOptions o;
+  o.chi = c;
+  return o;
+}
+
+TEST(SweepOptions, SketchColumnsFollowTheDocumentedFormula) {
+  EXPECT_EQ(chi(40).sketch_columns(), 40u);
+  auto o = chi(40);
+  o.oversample = 1.5;
+  EXPECT_EQ(o.sketch_columns(), 60u);  // ⌈1.5·40⌉
+  o.chi = 8;
+  EXPECT_EQ(o.sketch_columns(), 18u);  // χ̄ + 10 wins
+  o.chi = 40;
+  o.oversample = 3.7;
+  EXPECT_EQ(o.sketch_columns(), 148u);
+  EXPECT_EQ(chi(0).sketch_columns(), 0u) << "no cap in tolerance mode without --chi";
+}
+
+void expect_usage(const SweepOptions& o, const std::string& flag, bool chi_required = true) {
+  try {
+    validate(o, chi_required);
+    ADD_FAILURE() << "accepted; expected an error naming " << flag;
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(flag + ":", 0), 0u) << e.what();
+  }
+}
+
+TEST(SweepOptions, EachBadValueNamesItsFlag) {
+  EXPECT_NO_THROW(validate(chi(4)));
+  expect_usage(chi(0), "--chi");
+  auto o = chi(4);
+  o.cutoff = 1.0;
+  expect_usage(o, "--cutoff");
+  o = chi(4);
+  o.tol = std::numeric_limits<double>::quiet_NaN();
+  expect_usage(o, "--tol");
+  o = chi(4);
+  o.oversample = 0.5;
+  expect_usage(o, "--oversample");
+  o = chi(0);
+  o.oversample = 2;
+  expect_usage(o, "--chi");
+  o = chi(4);
+  o.block_start = 0;
+  expect_usage(o, "--block-start");
+  o = chi(4);
+  o.block_step = 0;
+  expect_usage(o, "--block-step");
+  o = chi(kMaxChi + 1);
+  expect_usage(o, "--chi");
+  // Tolerance mode needs no --chi; a deterministic truncation takes --cutoff alone.
+  o = chi(0);
+  o.tol = 1e-6;
+  EXPECT_NO_THROW(validate(o));
+  o = chi(0);
+  o.cutoff = 1e-3;
+  EXPECT_NO_THROW(validate(o, false));
+  expect_usage(chi(0), "--chi", false);
+}
+
+}  // namespace
+}  // namespace srcc
