@@ -167,27 +167,25 @@ std::string RunSummary::to_json() const {
   return o.str();
 }
 
-// The plan and, when `make` is set, the backend to run it. A GPU backend comes first (the
-// plan needs its device budget, unless --gpu-memory gives it); a CPU backend comes after the
-// plan, which sizes its block cache from the host budget's slack (at most 512 MiB).
+// The budgets, the backends and the plan, in that order: the budgets are given or detected
+// (memory/policy.hpp); each backend is made for its budget, and a GPU backend knows its device
+// budget (--gpu-memory, or the device's free memory measured); the plan needs every budget.
+// With `make` unset (a dry run) no backend is made unless a device budget must be measured.
 // Several GPUs: one backend each, the first being the primary (see run_sweep).
 std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
                                                                         const Stack& stack,
                                                                         DType dt, bool make) {
   Budgets budgets = resolve_budgets(o.host_memory, o.gpu_memory, o.scratch_dir);
   std::vector<std::unique_ptr<Backend>> backends;
-  if (o.device.gpu && (make || budgets.gpu_bytes == 0)) {
-    backends = make_backends(o.device, o.threads, 0, o.gpu_memory);
-    budgets.gpu_bytes = backends.front()->memory_budget();
+  if (make || (o.device.gpu && budgets.gpu_bytes == 0))
+    backends = make_backends(o.device, o.threads, memory::host_pool_limit(budgets.host_bytes),
+                             o.gpu_memory);
+  if (o.device.gpu) {
+    budgets.gpu_bytes = backends.empty() ? budgets.gpu_bytes : backends.front()->memory_budget();
+    budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.device.ids.size();
   }
-  if (o.device.gpu) budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.device.ids.size();
   Plan plan = make_plan(stack, o.sweep, dt, o.threads, budgets, o.device.gpu);
   plan.device = o.device.text();
-  if (make && backends.empty()) {
-    // Freed blocks are kept for reuse while the resident size is within the budget.
-    backends = make_backends(o.device, o.threads, memory::host_pool_limit(plan.budgets.host_bytes),
-                             o.gpu_memory);
-  }
   return {std::move(plan), std::move(backends)};
 }
 
