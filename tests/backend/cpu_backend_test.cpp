@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -108,6 +112,57 @@ TYPED_TEST(CpuKernelsTyped, NormMatchesALongDoubleSumAtAnyScale) {
     }
   std::vector<TypeParam> zero(100000, TypeParam(0));
   EXPECT_EQ(K.norm(zero.size(), zero.data()), R(0));
+}
+
+// Memory for n elements that ends where an inaccessible page begins: any read past the end
+// faults, as it does at the end of one of the pool's exact-size mappings.
+template <class T> struct GuardedBlock {
+  explicit GuardedBlock(std::size_t n) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    pages = (n * sizeof(T) + page - 1) / page + 1;
+    base = static_cast<char*>(mmap(nullptr, pages * page, PROT_READ | PROT_WRITE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    mprotect(base + (pages - 1) * page, page, PROT_NONE);
+    data = reinterpret_cast<T*>(base + (pages - 1) * page - n * sizeof(T));
+    bytes = pages * page;
+  }
+  ~GuardedBlock() { munmap(base, bytes); }
+  char* base;
+  std::size_t pages, bytes;
+  T* data;
+};
+
+// OpenBLAS 0.3.21's complex SVD reads up to a column past the end of A: a run at χ̄ = 200 with
+// --oversample died in the truncation sweep on a 128 × 128 complex128 block that ended where
+// its mapping ended. The kernel must not read past A (it would fault here), and U Σ V* = A.
+TYPED_TEST(CpuKernelsTyped, SvdReadsNothingPastTheEndOfA) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  auto backend = make_cpu_backend(1);
+  auto& K = backend->kernels<T>();
+  std::mt19937_64 g(3);
+  for (auto [m, n] : {std::pair<std::size_t, std::size_t>{128, 128}, {200, 100}, {64, 256}}) {
+    const std::size_t k = std::min(m, n);
+    GuardedBlock<T> a(m * n);
+    Buffer<T> u = K.allocate(m * k), vt = K.allocate(k * n);
+    std::vector<T> orig(m * n);
+    for (auto& x : orig) x = value<T>(g);
+    std::copy(orig.begin(), orig.end(), a.data);
+    std::vector<R> sigma(k);
+    K.svd(m, n, a.data, u.data(), sigma.data(), vt.data());
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < m; i += 7)  // column-major: A[i, j] = Σ_l U[i, l] σ_l Vt[l, j]
+      for (std::size_t j = 0; j < n; j += 5) {
+        std::complex<double> sum = 0;
+        for (std::size_t l = 0; l < k; ++l)
+          sum += std::complex<double>(u.data()[l * m + i]) * static_cast<double>(sigma[l]) *
+                 std::complex<double>(vt.data()[j * k + l]);
+        worst = std::max(worst, std::abs(sum - std::complex<double>(orig[j * m + i])));
+        scale = std::max(scale, std::abs(std::complex<double>(orig[j * m + i])));
+      }
+    EXPECT_LT(worst, 1e3 * std::numeric_limits<R>::epsilon() * scale * std::sqrt(double(k)))
+        << m << " × " << n;
+  }
 }
 
 TEST(CpuKernels, ScaleAndTasksCoverEveryElement) {

@@ -381,7 +381,17 @@ template <class T> class CpuKernels final : public Kernels<T> {
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) override {
     BlasThreadsFor blas(work_->threads(), 4.0 * static_cast<double>(m) * static_cast<double>(n) *
                                               static_cast<double>(std::min(m, n)));
-    check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
+    if constexpr (is_complex_v<T>) {
+      // Debian's OpenBLAS 0.3.21 reads up to a column past the end of A in the complex SVD
+      // (?gesdd → ?labrd → gemv_n, SkylakeX kernel): a 128 × 128 complex128 A that ends where
+      // its mapping ends (our pool's blocks are exact-size mmaps) crashed a run. A is destroyed
+      // by the call anyway, so it is factorised in a copy with a column and a cache line to spare.
+      std::vector<T> padded(m * n + m + 64 / sizeof(T));
+      std::copy(a, a + m * n, padded.begin());
+      check_lapack(gesdd(bi(m), bi(n), padded.data(), s_host, u, vt), "gesdd", m, n);
+    } else {
+      check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
+    }
   }
 
  private:
