@@ -53,8 +53,9 @@ TEST(CliBatch, CollectTabulatesOutputs) {
   ASSERT_EQ(run_cli(dir, "collect a.h5 b.h5 -o table.csv").code, 0);
   const auto csv = slurp(dir / "table.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3);
-  EXPECT_NE(csv.find("\"a.h5\",1,MPS,8,6,6 6 6 6 6 4 2,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("\"b.h5\",1,MPS,8,12,12 12 12 12 8 4 2,"), std::string::npos) << csv;
+  // Bond at each cut: min(χ̄, 2^j, 2^(n−j), fused bond 3·4 = 12), the largest each cut can have.
+  EXPECT_NE(csv.find("\"a.h5\",1,MPS,8,6,2 4 6 6 6 4 2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\"b.h5\",1,MPS,8,12,2 4 8 12 8 4 2,"), std::string::npos) << csv;
   EXPECT_EQ(run_cli(dir, "collect h.h5").code, 3);  // an input, not an output
 }
 

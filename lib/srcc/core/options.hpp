@@ -38,7 +38,8 @@ inline constexpr Option kOversample{"--oversample{1.5}", "[=F]",
     "--oversample=F, a real in [1, 1000]", "off"};
 inline constexpr Option kTol{"--tol", "REAL",
     "Tolerance mode: per-bond relative Frobenius tolerance in (0, 1); each cut's sketch grows "
-    "until the leave-one-out error estimate meets it (global error about sqrt(n-1)·tol). "
+    "until its leave-one-out error estimate is below tol/10, then one SVD truncation sweep "
+    "keeps at each cut the fewest values that meet tol (global error about sqrt(n-1)·tol). "
     "--chi becomes an optional cap", "off: a fixed χ̄"};
 inline constexpr Option kBlockStart{"--block-start", "INT",
     "Tolerance mode: columns of a cut's first sketch block, >= 1", ""};

@@ -10,6 +10,9 @@ namespace srcc {
 // that wide would not fit in memory anyway.
 inline constexpr std::size_t kMaxChi = std::size_t{1} << 30;
 inline constexpr double kMaxOversample = 1000;  // --oversample factors above this are refused
+// Tolerance mode sketches each cut to this fraction of --tol, leaving the rest to the
+// truncation sweep: the cut's error is then at most about √(1 + 0.1²)·tol ≈ 1.005·tol.
+inline constexpr double kSketchTolFraction = 0.1;
 
 struct SweepOptions {
   // Max output bond χ̄. Fixed mode (tol = 0): required, >= 1, and the sketch has s = χ̄
@@ -22,8 +25,9 @@ struct SweepOptions {
   double oversample = 0.0;
   // Tolerance mode (paper Appendix C) when > 0: per-bond relative Frobenius tolerance in
   // (0, 1). Each cut's sketch grows in blocks until the leave-one-out error estimate is
-  // <= tol·(norm estimate), or the sketch reaches its cap (exact, or --chi). With oversampling
-  // the sketch is grown to tol/10 and the final truncation sweep truncates at tol.
+  // <= kSketchTolFraction·tol·(norm estimate), or the sketch reaches its cap (exact, or --chi);
+  // then the truncation sweep truncates every cut at tol, so that the bonds are the smallest
+  // that meet it for the train the sketch found (not multiples of the block).
   double tol = 0.0;
   std::size_t block_start = 16;  // tolerance mode: first sketch block, columns >= 1
   std::size_t block_step = 16;   // tolerance mode: columns added per round, >= 1
@@ -31,6 +35,9 @@ struct SweepOptions {
 
   bool tolerance_mode() const { return tol > 0.0; }
   bool oversampling() const { return oversample > 0.0; }
+  // Whether an SVD truncation sweep follows the SRC sweep (oversampling, tolerance mode): the
+  // SRC sweep then keeps its whole sketch and the truncation applies χ̄, cutoff and tol.
+  bool final_truncation() const { return oversampling() || tolerance_mode(); }
   // Columns of a fixed-mode sketch (s); in tolerance mode the cap of a cut's sketch from
   // --chi (0 = no cap).
   std::size_t sketch_columns() const;

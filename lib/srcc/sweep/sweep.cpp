@@ -74,6 +74,7 @@ template <class T> class Sweeper {
         check_interrupt_(check_interrupt),
         n_(st_.length()),
         k_(st_.depth()),
+        bounds_(st_.bond_bounds()),
         feed_(std::make_unique<SiteFeed<T>>(st_, source, log_, devices_.movers())) {}
 
   SweepResult<T> run() {
@@ -87,7 +88,7 @@ template <class T> class Sweeper {
     } else {
       if (!opt_.tolerance_mode()) new_block(opt_.sketch_columns(), n_ - 1);
       right_sweep(out);
-      if (opt_.oversampling()) final_truncation(out);
+      if (opt_.final_truncation()) final_truncation(out);
     }
     double err2 = 0;
     for (std::size_t j = 0; j < n_; ++j) {
@@ -414,17 +415,18 @@ template <class T> class Sweeper {
   RangeEstimate find_range(RangeFinder<T>& finder, std::size_t j, const Buffer<T>& z,
                            std::size_t rows, std::size_t cap) {
     const std::size_t nl = st_.fused_left(j);
-    // With as many columns as rows, or as the fused left bond (the rank of C_j), the sketch
+    // With as many columns as `cap` (rows, or the largest rank the cut can have) the sketch
     // spans the whole range: exact, whatever the leave-one-out formula says.
-    const std::size_t exact = std::min(rows, nl);
+    const std::size_t exact = std::min(rows, bounds_[j]);
     if (!opt_.tolerance_mode()) {
-      finder.add(sketch(0, j, blocks_[0].columns, z, rows, nl), blocks_[0].columns);
+      const std::size_t take = std::min(blocks_[0].columns, cap);
+      finder.add(sketch(0, j, take, z, rows, nl), take);
       RangeEstimate e = finder.estimate();
       if (finder.columns() >= exact) e.error = 0;
       return e;
     }
-    // Sketching to tol/10 leaves room for the final truncation at tol (paper Appendix C).
-    const double target = opt_.oversampling() ? opt_.tol / 10 : opt_.tol;
+    // The truncation sweep that follows truncates at tol (paper Appendix C).
+    const double target = kSketchTolFraction * opt_.tol;
     RangeEstimate e;
     for (std::size_t b = 0; finder.columns() < cap && !finder.exhausted(); ++b) {
       if (b == blocks_.size()) new_block(b == 0 ? opt_.block_start : opt_.block_step, j);
@@ -489,7 +491,7 @@ template <class T> class Sweeper {
     double log_scale = 0;  // log of the factor taken out of S (see below)
     std::size_t b = 1;
     Buffer<T> s_env = adopt(std::vector<T>(1, T(1)), "environment", n_ - 1);
-    const bool final_truncation = opt_.oversampling();
+    const bool final_truncation = opt_.final_truncation();
     // The bond kept by the sweep itself: χ̄ unless a final truncation follows (then the whole
     // sketch is kept and the truncation sweep applies χ̄, cutoff and tol).
     const std::size_t rank_cap = final_truncation ? 0 : opt_.chi;
@@ -508,10 +510,11 @@ template <class T> class Sweeper {
         reporter_.progress("right sweep", n_, n_);
         break;
       }
-      // Beyond min(rows, fused left bond) columns the sketch is exact; --chi caps it too.
-      std::size_t cap = std::min(rows, nl);
+      // Beyond min(rows, the largest rank of the cut) columns the sketch is exact; --chi caps
+      // it too.
+      std::size_t cap = std::min(rows, bounds_[j]);
       if (opt_.sketch_columns() > 0) cap = std::min(cap, opt_.sketch_columns());
-      const std::size_t max_cols = opt_.tolerance_mode() ? cap : blocks_[0].columns;
+      const std::size_t max_cols = opt_.tolerance_mode() ? cap : std::min(cap, blocks_[0].columns);
       RangeFinder<T> finder(mover_, gemm_, rows, max_cols, static_cast<std::int64_t>(j));
       const RangeEstimate est = find_range(finder, j, z, rows, cap);
       // The next site's forms go up while the device works on this core and S. Not earlier: in
@@ -609,6 +612,7 @@ template <class T> class Sweeper {
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
   std::size_t n_, k_;
+  std::vector<std::size_t> bounds_;  // the largest rank of each cut (Stack::bond_bounds)
   std::unique_ptr<SiteFeed<T>> feed_;  // after the devices: it sends to each of them
   std::vector<Block> blocks_;
   std::vector<double> seconds_;

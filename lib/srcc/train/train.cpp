@@ -41,16 +41,21 @@ DType Stack::dtype() const {
   return t;
 }
 
-std::size_t Stack::largest_bond() const {
+std::vector<std::size_t> Stack::bond_bounds() const {
   const std::size_t n = length();
   constexpr std::size_t kHuge = std::numeric_limits<std::size_t>::max();
   auto times = [](std::size_t a, std::size_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; };
   std::vector<std::size_t> left(n + 1, 1), right(n + 1, 1);  // physical dimension of sites < j, >= j
   for (std::size_t j = 0; j < n; ++j) left[j + 1] = times(left[j], times(up_dim(j), down_dim(j)));
   for (std::size_t j = n; j-- > 0;) right[j] = times(right[j + 1], times(up_dim(j), down_dim(j)));
-  std::size_t best = 1;
-  for (std::size_t j = 1; j < n; ++j) best = std::max(best, std::min({fused_left(j), left[j], right[j]}));
-  return best;
+  std::vector<std::size_t> bound(n, 1);
+  for (std::size_t j = 1; j < n; ++j) bound[j] = std::min({fused_left(j), left[j], right[j]});
+  return bound;
+}
+
+std::size_t Stack::largest_bond() const {
+  const auto bounds = bond_bounds();
+  return *std::max_element(bounds.begin(), bounds.end());
 }
 
 std::size_t Stack::fused_left(std::size_t site) const {

@@ -52,8 +52,11 @@ struct Stack {
   // Product of the layers' left (right) bonds at a site: the fused bond of the stack.
   std::size_t fused_left(std::size_t site) const;
   std::size_t fused_right(std::size_t site) const;
-  // The largest bond the product can have at any cut: at each cut the smaller of the fused
-  // bond and the physical dimension on either side (saturating, never overflowing).
+  // The largest bond the product can have at the cut left of each site j (index j = 1 … n−1;
+  // entry 0 is 1): the smaller of the fused bond there and the physical dimension on either
+  // side (saturating, never overflowing). A sketch wider than this cannot see more.
+  std::vector<std::size_t> bond_bounds() const;
+  // The largest of them: the largest bond the product can have at any cut.
   std::size_t largest_bond() const;
 };
 
