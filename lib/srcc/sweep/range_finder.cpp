@@ -80,15 +80,19 @@ template <class T> RangeEstimate RangeFinder<T>::estimate() {
   e.norm = std::sqrt(fro / static_cast<double>(std::max<std::size_t>(s_, 1)));
   // Fewer orthonormal columns than sketch columns: Q spans every row (exact).
   if (k_ < s_ || exhausted()) return e;
-  // A (numerically) singular R means the sketch already holds the whole range.
-  double dmax = 0, dmin = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < k_; ++i) {
-    const double d = std::abs(std::complex<double>(r_[i * max_ + i]));
-    dmax = std::max(dmax, d);
-    dmin = std::min(dmin, d);
-  }
+  // A sketch column that lies in the span of the others (to rounding, relative to its own
+  // norm) means the block has fewer dimensions than the sketch has columns: the range is
+  // complete. The test is per column: the sketch's columns are Khatri–Rao products whose norms
+  // differ by many orders of magnitude, so a small diagonal entry of R next to a large one
+  // says nothing (judged that way, long trains stopped sketching early in tolerance mode with
+  // errors 1000× the tolerance).
   const double eps = std::numeric_limits<R>::epsilon();
-  if (!(dmin > eps * static_cast<double>(k_) * dmax)) return e;
+  for (std::size_t c = 0; c < k_; ++c) {
+    double column = 0;
+    for (std::size_t i = 0; i <= c; ++i) column += std::norm(std::complex<double>(r_[c * max_ + i]));
+    const double d = std::abs(std::complex<double>(r_[c * max_ + c]));
+    if (!(d > eps * static_cast<double>(k_) * std::sqrt(column))) return e;
+  }
   // ‖(I − P_{−i}) y_i‖ = 1 / ‖row i of R⁻¹‖: the error of the range without column i.
   std::vector<T> square(k_ * k_);
   for (std::size_t c = 0; c < k_; ++c)
