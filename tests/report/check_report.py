@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""Checks the report of examples/sweep_report.sh (scripts/sweep_report.py).
+
+    check_report.py SRC_COMPRESS EXAMPLE_OUTPUT_DIR
+
+Runs the example's report once more with one incomplete output added (a copy of a complete one
+without /log@complete), then checks: every figure is a PNG that decodes, is 900 × 450 pixels
+and is not blank; index.html shows every figure, lists the incomplete file as not plotted and
+has a table row per complete run; runs.csv has every run with its mode, and each true error
+equals `src-compress distance RESULT REFERENCE` to 1e-12. Exit 77 (skipped) without
+python3-matplotlib.
+"""
+import csv
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+try:
+    import h5py
+    import matplotlib.image
+    import numpy as np
+except ImportError as e:
+    print(f"skipped: {e}")
+    sys.exit(77)
+
+binary, example = sys.argv[1], sys.argv[2]
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+results = sorted(glob.glob(os.path.join(example, "results", "*", "*.h5")))
+assert len(results) == 16, f"expected 16 outputs of the example, found {len(results)}"
+
+# An incomplete output: a complete one without its completion flag.
+broken = os.path.join(example, "incomplete.h5")
+shutil.copy(results[0], broken)
+with h5py.File(broken, "r+") as f:
+    del f["log"].attrs["complete"]
+report = os.path.join(example, "report-check")
+subprocess.run([sys.executable, os.path.join(root, "scripts", "sweep_report.py"), *results, broken,
+                "-o", report, "--reference", os.path.join(example, "exact.h5")], check=True)
+
+failures = []
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+figures = ["error.png", "cost.png", "bonds.png", "sites.png", "transfers.png"]
+page = open(os.path.join(report, "index.html")).read()
+for name in figures:
+    path = os.path.join(report, name)
+    check(os.path.exists(path), f"{name} missing")
+    if not os.path.exists(path):
+        continue
+    with open(path, "rb") as f:
+        check(f.read(8) == b"\x89PNG\r\n\x1a\n", f"{name} is not a PNG")
+    pixels = matplotlib.image.imread(path)
+    check(pixels.shape[:2] == (450, 900), f"{name} is {pixels.shape[1]}×{pixels.shape[0]} pixels, not 900×450")
+    gray = pixels[..., :3].mean(axis=2)
+    check(float(gray.std()) > 0.02, f"{name} looks blank (pixel std {gray.std():.4f})")
+    # Not just axes: a good share of the pixels is neither white nor black (lines, bands, bars).
+    colored = float((pixels[..., :3].std(axis=2) > 0.1).mean())
+    check(colored > 0.002, f"{name} has almost no colored pixels ({colored:.4f})")
+    check(f"src='{name}'" in page, f"index.html does not show {name}")
+check("incomplete.h5" in page and "incomplete: no /log@complete" in page,
+      "index.html does not list the incomplete output")
+
+rows = list(csv.DictReader(open(os.path.join(report, "runs.csv"))))
+check(len(rows) == 17, f"runs.csv has {len(rows)} rows, expected 17")
+modes = {}
+for row in rows:
+    if row["complete"] == "0":
+        check(row["file"] == broken and row["true_error"] == "", "the incomplete output has a true error")
+        continue
+    modes[row["mode"]] = modes.get(row["mode"], 0) + 1
+    check(row["file"] in page, f"{row['file']} is not in the table of index.html")
+    out = subprocess.run([binary, "-q", "distance", row["file"], os.path.join(example, "exact.h5"),
+                          "--json"], check=True, capture_output=True, text=True).stdout
+    theirs = json.loads(out)["relative_distance"]
+    ours = float(row["true_error"])
+    check(abs(ours - theirs) <= 1e-12, f"{row['file']}: true error {ours:.15e} vs distance {theirs:.15e}")
+check(modes == {"plain": 6, "oversampled": 6, "tolerance": 4}, f"modes in runs.csv: {modes}")
+
+if failures:
+    print("\n".join("FAIL: " + f for f in failures))
+    sys.exit(1)
+print(f"report checked: {len(figures)} figures, {len(rows)} runs, true errors equal `distance` to 1e-12")
