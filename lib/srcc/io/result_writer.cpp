@@ -1,5 +1,7 @@
 #include "srcc/io/result_writer.hpp"
 
+#include <unistd.h>
+
 #include <ctime>
 #include <filesystem>
 
@@ -34,6 +36,10 @@ ResultWriter::ResultWriter(const std::string& path, bool force, Mode mode,
     return;
   }
   if (!fs::is_regular_file(path, ec)) throw OutputError(path + ": not a regular file");
+  // The new version replaces the file by a rename, which its permissions would not stop: a
+  // file the user cannot write is refused as it would be if written in place.
+  if (::access(path.c_str(), W_OK) != 0)
+    throw OutputError(path + ": cannot add " + group + ": the file is not writable");
   fs::copy_file(path, out_->temp_path(), ec);
   if (ec) throw OutputError(path + ": cannot copy it to add " + group + ": " + ec.message());
   h5_ = std::make_unique<H5Writer>(out_->temp_path(), path, H5Writer::Open::kExisting);
