@@ -1,13 +1,10 @@
-// Tests of element types (lib/srcc/core/dtype.cpp) and the JSON builder (core/json.cpp).
+// Tests of element types (lib/srcc/core/dtype.cpp): names, sizes, promotion.
 #include "srcc/core/dtype.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <limits>
 
 #include "srcc/core/error.hpp"
-#include "srcc/core/json.hpp"
 
 namespace srcc {
 namespace {
@@ -36,19 +33,6 @@ TEST(DType, PromotionIsTheSmallestTypeHoldingBoth) {
   EXPECT_EQ(promote(D::kFloat64, D::kComplex64), D::kComplex128);
   EXPECT_EQ(promote(D::kComplex64, D::kFloat64), D::kComplex128);
   EXPECT_EQ(promote(D::kComplex128, D::kFloat32), D::kComplex128);
-}
-
-TEST(Json, StableOrderEscapesAndNullForNonFinite) {
-  JsonObject o;
-  o.add("name", std::string("a \"quoted\" \\ path\n"))
-      .add("n", std::int64_t{-3})
-      .add("x", 0.5)
-      .add("bad", std::numeric_limits<double>::quiet_NaN())
-      .add("ok", true)
-      .add_raw("list", json_array(std::vector<int>{1, 2}));
-  EXPECT_EQ(o.str(),
-            "{\"name\": \"a \\\"quoted\\\" \\\\ path\\n\", \"n\": -3, \"x\": 0.5, \"bad\": null, "
-            "\"ok\": true, \"list\": [1, 2]}");
 }
 
 }  // namespace
