@@ -7,8 +7,8 @@
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"
-#include "srcc/core/interrupt.hpp"
 #include "srcc/core/json.hpp"
+#include "srcc/core/options.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/output_file.hpp"
@@ -18,7 +18,6 @@
 #include "srcc/movement/env_store.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
-#include "srcc/core/options.hpp"
 
 namespace srcc {
 
@@ -54,8 +53,8 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
   if (!dtype_is_complex(*o.dtype))
     for (const auto& l : stack.layers)
       if (dtype_is_complex(l.dtype()))
-        throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": " + l.where() +
-                         " is " + std::string(dtype_name(l.dtype())) +
+        throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": " +
+                         l.where() + " is " + std::string(dtype_name(l.dtype())) +
                          " and its imaginary part would be lost; use --dtype auto or a "
                          "complex type");
   return *o.dtype;

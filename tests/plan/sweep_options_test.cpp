@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "srcc/core/error.hpp"
@@ -42,29 +43,28 @@ void expect_usage(const SweepOptions& o, const std::string& flag, bool chi_requi
 
 TEST(SweepOptions, EachBadValueNamesItsFlag) {
   EXPECT_NO_THROW(validate(chi(4)));
-  expect_usage(chi(0), "--chi");
-  auto o = chi(4);
-  o.cutoff = 1.0;
-  expect_usage(o, "--cutoff");
-  o = chi(4);
-  o.tol = std::numeric_limits<double>::quiet_NaN();
-  expect_usage(o, "--tol");
-  o = chi(4);
-  o.oversample = 0.5;
-  expect_usage(o, "--oversample");
-  o = chi(0);
-  o.oversample = 2;
-  expect_usage(o, "--chi");
-  o = chi(4);
-  o.block_start = 0;
-  expect_usage(o, "--block-start");
-  o = chi(4);
-  o.block_step = 0;
-  expect_usage(o, "--block-step");
-  o = chi(kMaxChi + 1);
-  expect_usage(o, "--chi");
+  struct Case {
+    std::size_t chi;
+    std::function<void(SweepOptions&)> set;
+    const char* flag;
+  };
+  const Case cases[] = {
+      {0, [](SweepOptions&) {}, "--chi"},
+      {4, [](SweepOptions& o) { o.cutoff = 1.0; }, "--cutoff"},
+      {4, [](SweepOptions& o) { o.tol = std::numeric_limits<double>::quiet_NaN(); }, "--tol"},
+      {4, [](SweepOptions& o) { o.oversample = 0.5; }, "--oversample"},
+      {0, [](SweepOptions& o) { o.oversample = 2; }, "--chi"},
+      {4, [](SweepOptions& o) { o.block_start = 0; }, "--block-start"},
+      {4, [](SweepOptions& o) { o.block_step = 0; }, "--block-step"},
+      {kMaxChi + 1, [](SweepOptions&) {}, "--chi"},
+  };
+  for (const auto& c : cases) {
+    SweepOptions o = chi(c.chi);
+    c.set(o);
+    expect_usage(o, c.flag);
+  }
   // Tolerance mode needs no --chi; a deterministic truncation takes --cutoff alone.
-  o = chi(0);
+  SweepOptions o = chi(0);
   o.tol = 1e-6;
   EXPECT_NO_THROW(validate(o));
   o = chi(0);

@@ -72,12 +72,14 @@ inline constexpr ErrorKind kErrorKinds[] = {ErrorKind::kUsage,    ErrorKind::kIn
 constexpr const char* exit_meaning(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::kUsage: return "usage (bad flag or value)";
-    case ErrorKind::kInput: return "input (missing or inconsistent input file, group, dataset or attribute)";
+    case ErrorKind::kInput:
+      return "input (missing or inconsistent input file, group, dataset or attribute)";
     case ErrorKind::kOutput: return "output (exists without --force, cannot be written)";
     case ErrorKind::kResource: return "resource (memory, disk)";
     case ErrorKind::kBackend: return "backend (BLAS/LAPACK/CUDA)";
     case ErrorKind::kNumerical: return "numerical (non-finite values, failed factorisation)";
-    case ErrorKind::kInterrupted: return "interrupted (SIGINT/SIGTERM, --max-time; no output left behind)";
+    case ErrorKind::kInterrupted:
+      return "interrupted (SIGINT/SIGTERM, --max-time; no output left behind)";
   }
   return "internal error";
 }

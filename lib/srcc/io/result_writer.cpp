@@ -25,8 +25,7 @@ std::string utc_now() {
 }
 
 ResultWriter::ResultWriter(const std::string& path, bool force, Mode mode,
-                           const std::string& group)
-    : path_(path) {
+                           const std::string& group) {
   std::error_code ec;
   const bool adding = mode == Mode::kAddGroup && fs::exists(path, ec);
   // Adding to a file replaces it by design; the group, not the file, is what --force guards.

@@ -63,7 +63,6 @@ class ResultWriter {
   void commit();
 
  private:
-  std::string path_;
   std::unique_ptr<OutputFile> out_;
   std::unique_ptr<H5Writer> h5_;
 };

@@ -14,7 +14,9 @@ double Scaled::log_abs() const {
   return m > 0 ? std::log(m) + log_scale : -std::numeric_limits<double>::infinity();
 }
 
-cdouble Scaled::plain() const { return value * std::exp(log_scale); }
+cdouble Scaled::plain() const {
+  return value == cdouble(0) ? cdouble(0) : value * std::exp(log_scale);  // 0 · ∞ is no NaN
+}
 
 template <class T>
 Scaled inner_product_scaled(const std::vector<Tensor<T>>& a, const std::vector<Tensor<T>>& b,

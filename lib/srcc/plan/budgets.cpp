@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "srcc/core/error.hpp"
-#include "srcc/memory/policy.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/memory/policy.hpp"
 
 namespace srcc {
 

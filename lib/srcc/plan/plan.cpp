@@ -1,13 +1,12 @@
 #include "srcc/plan/plan.hpp"
 
-#include "srcc/memory/policy.hpp"
-
 #include <algorithm>
 #include <cstdio>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/size.hpp"
+#include "srcc/memory/policy.hpp"
 
 namespace srcc {
 
@@ -116,8 +115,9 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   // process itself needs) or the device's.
   const std::size_t budget =
       on_device ? budgets.gpu_bytes
-                : (budgets.host_bytes > memory::kProcessOverheadBytes ? budgets.host_bytes - memory::kProcessOverheadBytes
-                                                             : 0);
+                : (budgets.host_bytes > memory::kProcessOverheadBytes
+                       ? budgets.host_bytes - memory::kProcessOverheadBytes
+                       : 0);
 
   // Site windows: the site being used (and its GEMM form) and the one read ahead.
   auto window = [&](std::size_t j) {

@@ -19,24 +19,29 @@ std::size_t SweepOptions::sketch_columns() const {
 void validate(const SweepOptions& o, bool chi_required) {
   // The values first (a NaN tolerance is not "no tolerance"), then what they require.
   if (!(o.cutoff >= 0.0 && o.cutoff < 1.0))
-    throw UsageError(opt::kCutoff.name() + ": must be in [0, 1) (got " + std::to_string(o.cutoff) + ")");
+    throw UsageError(opt::kCutoff.name() + ": must be in [0, 1) (got " +
+                     std::to_string(o.cutoff) + ")");
   if (!(o.tol >= 0.0 && o.tol < 1.0))
     throw UsageError(opt::kTol.name() + ": must be in (0, 1) (got " + std::to_string(o.tol) + ")");
   if (o.chi > kMaxChi)
-    throw UsageError(opt::kChi.name() + ": at most " + std::to_string(kMaxChi) + " (got " + std::to_string(o.chi) + ")");
+    throw UsageError(opt::kChi.name() + ": at most " + std::to_string(kMaxChi) + " (got " +
+                     std::to_string(o.chi) + ")");
   if (chi_required && !o.tolerance_mode() && o.chi < 1)
     throw UsageError(opt::kChi.name() + ": required (>= 1) unless --tol is given");
   if (!chi_required && o.chi < 1 && !o.tolerance_mode() && o.cutoff <= 0)
     throw UsageError(opt::kChi.name() + ": required (>= 1) unless --tol or --cutoff is given");
   if (o.oversample != 0.0 && !(o.oversample >= 1.0 && o.oversample <= kMaxOversample))
-    throw UsageError(opt::kOversample.name() + ": factor must be in [1, " + std::to_string(static_cast<int>(kMaxOversample)) +
-                     "] (got " + std::to_string(o.oversample) + ")");
+    throw UsageError(opt::kOversample.name() + ": factor must be in [1, " +
+                     std::to_string(static_cast<int>(kMaxOversample)) + "] (got " +
+                     std::to_string(o.oversample) + ")");
   if (o.oversampling() && o.chi == 0 && !o.tolerance_mode())
     throw UsageError(opt::kOversample.name() + ": needs --chi or --tol");
   if (o.block_start < 1 || o.block_start > kMaxChi)
-    throw UsageError(opt::kBlockStart.name() + ": must be in [1, " + std::to_string(kMaxChi) + "]");
+    throw UsageError(opt::kBlockStart.name() + ": must be in [1, " + std::to_string(kMaxChi) +
+                     "]");
   if (o.block_step < 1 || o.block_step > kMaxChi)
-    throw UsageError(opt::kBlockStep.name() + ": must be in [1, " + std::to_string(kMaxChi) + "]");
+    throw UsageError(opt::kBlockStep.name() + ": must be in [1, " + std::to_string(kMaxChi) +
+                     "]");
 }
 
 }  // namespace srcc

@@ -1,7 +1,5 @@
 #include "srcc/sweep/svd_truncate.hpp"
 
-#include <cmath>
-
 #include "srcc/backend/counting_gemm.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -28,18 +26,9 @@ SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const Swe
   const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm);
   log.settle();
   r.sites.resize(r.cores.size());
-  double err2 = 0;
-  for (std::size_t j = 0; j < r.cores.size(); ++j) {
-    auto& s = r.sites[j];
-    s.site = static_cast<std::int64_t>(j);
-    s.bond_left = static_cast<std::int64_t>(r.cores[j].shape[kLegL]);
-    s.bond_right = static_cast<std::int64_t>(r.cores[j].shape[kLegR]);
-    if (j > 0) {
-      s.truncation_error = s.error_estimate = discarded[j - 1];
-      err2 += discarded[j - 1] * discarded[j - 1];
-    }
-  }
-  r.error_estimate = std::sqrt(err2);
+  for (std::size_t j = 1; j < r.cores.size(); ++j)  // the cut left of site j is exact
+    r.sites[j].truncation_error = r.sites[j].error_estimate = discarded[j - 1];
+  r.finish_sites();
   r.flops = gemm.flops();
   return r;
 }

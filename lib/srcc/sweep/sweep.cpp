@@ -32,10 +32,10 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/movement/env_store.hpp"
-#include "srcc/sweep/devices.hpp"
-#include "srcc/sweep/range_finder.hpp"
 #include "srcc/movement/site_feed.hpp"
 #include "srcc/movement/site_forms.hpp"
+#include "srcc/sweep/devices.hpp"
+#include "srcc/sweep/range_finder.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"
@@ -90,16 +90,8 @@ template <class T> class Sweeper {
       right_sweep(out);
       if (opt_.final_truncation()) final_truncation(out);
     }
-    double err2 = 0;
-    for (std::size_t j = 0; j < n_; ++j) {
-      auto& s = out.sites[j];
-      s.site = static_cast<std::int64_t>(j);
-      s.bond_left = static_cast<std::int64_t>(out.cores[j].shape[kLegL]);
-      s.bond_right = static_cast<std::int64_t>(out.cores[j].shape[kLegR]);
-      s.seconds = seconds_[j];
-      if (std::isfinite(s.error_estimate)) err2 += s.error_estimate * s.error_estimate;
-    }
-    out.error_estimate = std::sqrt(err2);
+    for (std::size_t j = 0; j < n_; ++j) out.sites[j].seconds = seconds_[j];
+    out.finish_sites();
     out.capped_cuts = capped_;
     out.flops = devices_.flops();
     log_.settle();  // copies timed on a device: read their clocks while the device is here
@@ -415,8 +407,8 @@ template <class T> class Sweeper {
   RangeEstimate find_range(RangeFinder<T>& finder, std::size_t j, const Buffer<T>& z,
                            std::size_t rows, std::size_t cap) {
     const std::size_t nl = st_.fused_left(j);
-    // With as many columns as `cap` (rows, or the largest rank the cut can have) the sketch
-    // spans the whole range: exact, whatever the leave-one-out formula says.
+    // With as many columns as rows, or as the largest rank the cut can have (bounds_), the
+    // sketch spans the whole range: exact, whatever the leave-one-out formula says.
     const std::size_t exact = std::min(rows, bounds_[j]);
     if (!opt_.tolerance_mode()) {
       const std::size_t take = std::min(blocks_[0].columns, cap);

@@ -4,6 +4,7 @@
 //   C. Camaño, E. N. Epperly, J. A. Tropp, "Successive randomized compression: a randomized
 //   algorithm for the compressed MPO-MPS product", arXiv:2504.06475.
 // See docs/ALGORITHM.md for the sweep and its accuracy controls.
+#include <cmath>
 #include <functional>
 #include <vector>
 
@@ -36,6 +37,20 @@ template <class T> struct SweepResult {
   // 0 where every cut is exact).
   double error_estimate = 0;
   std::int64_t capped_cuts = 0;  // tolerance mode: cuts whose sketch hit --chi before tol
+
+  // Once the cores and each site's error estimate are final: each site's index and bonds from
+  // the cores, and the global estimate from the per-cut ones.
+  void finish_sites() {
+    double err2 = 0;
+    for (std::size_t j = 0; j < cores.size(); ++j) {
+      auto& s = sites[j];
+      s.site = static_cast<std::int64_t>(j);
+      s.bond_left = static_cast<std::int64_t>(cores[j].shape[kLegL]);
+      s.bond_right = static_cast<std::int64_t>(cores[j].shape[kLegR]);
+      if (std::isfinite(s.error_estimate)) err2 += s.error_estimate * s.error_estimate;
+    }
+    error_estimate = std::sqrt(err2);
+  }
 };
 
 // Runs the sweep over sites from `source`. With a plan, environments go to the tiers and the

@@ -14,7 +14,8 @@ namespace srcc {
 // reuse while the process's resident size stays within `pool_bytes` (at most 512 MiB are
 // kept): sweeps allocate the same sizes at every site, and a reused block costs no page
 // faults. A run passes its host budget less a small margin.
-std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes = memory::kDefaultHostPoolBytes);
+std::unique_ptr<Backend> make_cpu_backend(int threads,
+                                          std::size_t pool_bytes = memory::kDefaultHostPoolBytes);
 
 // Threads of the CPU backend made last, and the BLAS library's build string.
 int cpu_threads();

@@ -57,8 +57,9 @@ DeviceContext::DeviceContext(int device, std::size_t budget) : device_(device), 
   check_cublas(cublasSetStream(blas_, compute_), "cublasSetStream");
   check_cusolver(cusolverDnCreate(&solver_), "cusolverDnCreate");
   check_cusolver(cusolverDnSetStream(solver_, compute_), "cusolverDnSetStream");
-  // Freed blocks are kept for reuse up to the budget (memory/policy.hpp without one). A block is really
-  // freed only when the device is idle, so no queued kernel or copy can still be using it.
+  // Freed blocks are kept for reuse up to the budget (without one, memory/policy.hpp's default).
+  // A block is really freed only when the device is idle, so no queued kernel or copy can still
+  // be using it.
   cache_ = std::make_unique<BlockCache>(budget > 0 ? budget : memory::kDeviceCacheDefaultBytes,
                                         [device](void* p, std::size_t) {
                                           cudaSetDevice(device);
