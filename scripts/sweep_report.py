@@ -218,6 +218,12 @@ def spread(ax, runs, x_of, y_of, color, label, style="-", marker="o"):
     return True
 
 
+def legend(ax, **kw):
+    """A legend where the panel has labelled lines (none when there were no runs to draw)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kw)
+
+
 def decades(values):
     values = [v for v in values if v and v > 0]
     return len(values) > 1 and max(values) / min(values) >= 10
@@ -251,7 +257,7 @@ def error_figure(runs, out, has_reference):
         ax.set_yscale("log")
         ax.set_ylabel("relative error ‖result − exact‖ / ‖exact‖")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        legend(ax, fontsize=7)
     if not panels:
         axes[0].text(0.5, 0.5, "no complete runs", ha="center", va="center")
     return save(fig, out, "error.png")
@@ -273,7 +279,7 @@ def cost_figure(runs, out):
         if decades(values):
             ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
+        legend(ax, fontsize=7)
     return save(fig, out, "cost.png")
 
 
@@ -292,7 +298,7 @@ def bonds_figure(runs, out):
     ax.set_ylabel("bond dimension of the result")
     ax.grid(True, alpha=0.3)
     if len(runs) <= 12:
-        ax.legend(fontsize=6, ncol=2)
+        legend(ax, fontsize=6, ncol=2)
     return save(fig, out, "bonds.png")
 
 
@@ -320,7 +326,7 @@ def sites_figure(runs, out):
     for ax in (ax_t, ax_e):
         ax.grid(True, alpha=0.3)
     if len(runs) <= 8:
-        ax_t.legend(fontsize=6)
+        legend(ax_t, fontsize=6)
     return save(fig, out, "sites.png")
 
 
@@ -336,7 +342,7 @@ def transfers_figure(runs, out):
     ax.set_xticklabels([label(r) for r in runs], rotation=60, ha="right", fontsize=6)
     ax.set_ylabel("data moved (MB)")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=7)
+    legend(ax, fontsize=7)
     return save(fig, out, "transfers.png")
 
 
@@ -417,9 +423,15 @@ def main():
     reference = None
     if args.reference:
         ref_file, ref_group = split_ref(args.reference)
-        reference = load_train(ref_file, ref_group)
+        try:
+            reference = load_train(ref_file, ref_group)
+        except (OSError, KeyError, ValueError) as e:
+            raise SystemExit(f"{args.reference}: cannot read the reference train: {e}")
         for r in runs:
-            r["true_error"] = relative_distance(load_train(r["file"], "/result"), reference)
+            try:
+                r["true_error"] = relative_distance(load_train(r["file"], "/result"), reference)
+            except (OSError, KeyError, ValueError) as e:
+                raise SystemExit(f"{r['file']}:/result: cannot read the result train: {e}")
     runs.sort(key=lambda r: (MODES.index(r["mode"]), r["chi"], r["tol"], str(r["seed"])))
     figures = [error_figure(runs, args.out, reference is not None), cost_figure(runs, args.out),
                bonds_figure(runs, args.out), sites_figure(runs, args.out),
