@@ -31,7 +31,10 @@ template <class T> std::vector<Tensor<T>> FileSiteSource<T>::site(std::size_t j)
   const long next = static_cast<long>(j) + dir;
   if (next >= 0 && next < static_cast<long>(n_)) {
     ahead_index_ = next;
-    ahead_ = std::async(std::launch::async, [this, next] { return load(static_cast<std::size_t>(next)); });
+    auto task = std::make_shared<std::packaged_task<std::vector<Tensor<T>>()>>(
+        [this, next] { return load(static_cast<std::size_t>(next)); });
+    ahead_ = task->get_future();
+    reader_.post([task] { (*task)(); });
   }
   return out;
 }

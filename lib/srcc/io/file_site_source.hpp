@@ -1,11 +1,14 @@
 #pragma once
 // Sites read from the input files on demand, converted to the working type and internal order,
-// with the next site (in the direction of the last two requests) read ahead on a background
-// thread while the sweep computes. HDF5 is only ever called from one thread at a time.
+// with the next site (in the direction of the last two requests) read ahead while the sweep
+// computes. The read-ahead runs on one thread that lives as long as the source: a thread per
+// site cost a clone, a fresh stack's page faults and a join each, which at small bonds was a
+// visible part of a site's time. HDF5 is only ever called from one thread at a time.
 #include <future>
 #include <memory>
 #include <vector>
 
+#include "srcc/core/background.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/train/site_source.hpp"
 
@@ -26,6 +29,7 @@ template <class T> class FileSiteSource final : public SiteSource<T> {
   long last_ = -1;
   long ahead_index_ = -1;
   std::future<std::vector<Tensor<T>>> ahead_;
+  Background reader_;  // last: stopped (after its task) before the members the task uses go
 };
 
 }  // namespace srcc

@@ -15,7 +15,7 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/plan/plan.hpp"
-#include "srcc/movement/background.hpp"
+#include "srcc/core/background.hpp"
 #include "srcc/movement/mover.hpp"
 
 namespace srcc {

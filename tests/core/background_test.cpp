@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "srcc/movement/background.hpp"
+#include "srcc/core/background.hpp"
 
 namespace srcc {
 namespace {
