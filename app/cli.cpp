@@ -120,6 +120,7 @@ Cli::Cli() {
   add(app, opt::kDevice, c.device);
   add(app, opt::kScratchDir, c.scratch_dir);
   add_switch(app, opt::kDryRun, c.dry_run);
+  add_switch(app, opt::kProfileGemm, c.profile_gemm);
   add_switch(app, opt::kForce, c.force);
   add_switch(app, opt::kSkipExisting, c.skip_existing);
   add(app, opt::kMaxTime, c.max_time);

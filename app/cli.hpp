@@ -29,6 +29,7 @@ struct CommonFlags {
   std::string scratch_dir;             // --scratch-dir ("" = $TMPDIR or /tmp)
   std::string device = "cpu";          // --device
   bool dry_run = false;                // --dry-run
+  bool profile_gemm = false;           // --profile-gemm
   bool force = false;                  // --force
   bool json = false;                   // --json
   int verbose = 0;                     // -v (repeatable)

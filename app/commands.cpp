@@ -105,6 +105,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.scratch_dir = c.scratch_dir;
   o.device = parse_device(c.device);
   o.command_line = command_line;
+  o.profile_gemm = c.profile_gemm;
   if (c.dry_run) {
     o.sweep.seed = c.seed.value_or(0);
     const Plan plan = plan_run(o);
@@ -129,6 +130,11 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   const RunSummary s = run(o, reporter, check);
   if (c.json) std::printf("%s\n", s.to_json().c_str());
   else print_summary(s);
+  if (c.profile_gemm && !c.json) {
+    std::fflush(stdout);  // the table after the summary, also when both go to one terminal
+    for (const auto& line : GemmProfile::table(s.gemm_profile))
+      std::fprintf(stderr, "%s\n", line.c_str());
+  }
 }
 
 void cmd_distance(const Cli& cli) {

@@ -80,6 +80,10 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
   if (!o.device.gpu) sum.threads = cpu_threads();
   sum.threads_source = o.threads_source;
+  GemmProfile profile;
+  if (o.profile_gemm && !backend->profile_gemms(&profile))
+    reporter.warning(opt::kProfileGemm.name() + ": " + backend->name() +
+                     " queues its GEMMs asynchronously; no profile");
   auto t0 = Clock::now();
   SweepResult<T> result =
       o.method == Method::kSrc
@@ -87,6 +91,10 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                       more)
           : svd_truncate(in.stack, source, o.sweep, *backend, log);
   sum.sweep_seconds = since(t0);
+  if (o.profile_gemm) {
+    backend->profile_gemms(nullptr);
+    sum.gemm_profile = profile.rows();
+  }
   sum.flops = result.flops;
   sum.error_estimate = result.error_estimate;
   sum.capped_cuts = result.capped_cuts;
@@ -163,6 +171,7 @@ std::string RunSummary::to_json() const {
       .add("peak_rss_bytes", peak_rss_bytes)
       .add("device_peak_bytes", device_peak_bytes)
       .add_raw("bytes_by_mechanism", by_mech.str());
+  if (!gemm_profile.empty()) o.add_raw("gemm_profile", GemmProfile::json(gemm_profile));
   return o.str();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "srcc/backend/device.hpp"
+#include "srcc/backend/gemm_profile.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/plan.hpp"
@@ -36,6 +37,7 @@ struct RunOptions {
   DeviceSpec device;                 // --device: cpu (default), gpu, gpu:N
   std::string scratch_dir;           // --scratch-dir; "" = $TMPDIR or /tmp
   std::string command_line;          // recorded in /log
+  bool profile_gemm = false;         // time every GEMM by shape (RunSummary::gemm_profile)
 };
 
 struct RunSummary {
@@ -56,6 +58,7 @@ struct RunSummary {
   std::int64_t peak_rss_bytes = 0;   // process peak resident memory at the end of the run
   std::int64_t device_peak_bytes = 0;  // GPU runs: most device memory in use at once (pool)
   std::map<std::string, std::int64_t> bytes_by_mechanism;
+  std::vector<GemmTiming> gemm_profile;  // with RunOptions::profile_gemm, most time first
   std::string to_json() const;
 };
 

@@ -86,6 +86,33 @@ TEST(Cli, JsonSummaryOnStdoutLogsOnStderr) {
   EXPECT_NE(r.err.find("right sweep"), std::string::npos);
 }
 
+// --profile-gemm: a table on stderr, or in --json a list whose flops add up to the run's
+// executed total; without the flag neither.
+TEST(Cli, ProfileGemmAccountsForEveryFlopOfTheSweep) {
+  TempDir dir;
+  make_inputs(dir);
+  auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 5 --json --profile-gemm");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto number_after = [](const std::string& text, std::size_t from, const std::string& key) {
+    const std::size_t pos = text.find("\"" + key + "\": ", from);
+    return pos == std::string::npos ? -1.0 : std::stod(text.substr(pos + key.size() + 4));
+  };
+  const std::size_t list = r.out.find("\"gemm_profile\": [");
+  ASSERT_NE(list, std::string::npos) << r.out;
+  double profiled = 0;
+  for (std::size_t at = r.out.find("\"gflop\": ", list); at != std::string::npos;
+       at = r.out.find("\"gflop\": ", at + 1))
+    profiled += number_after(r.out, at, "gflop");
+  const double total = number_after(r.out, 0, "gflop");
+  ASSERT_GT(total, 0);
+  EXPECT_NEAR(profiled, total, 1e-9 * total);
+  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 5 --force --profile-gemm");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("GEMM profile"), std::string::npos) << r.err;
+  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 5 --force --json");
+  EXPECT_EQ(r.out.find("gemm_profile"), std::string::npos) << r.out;
+}
+
 TEST(Cli, ConfigFileSetsFlags) {
   TempDir dir;
   make_inputs(dir);

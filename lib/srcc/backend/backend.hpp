@@ -15,6 +15,8 @@ namespace srcc {
 
 enum class Op { kNone, kTrans, kConjTrans };
 
+class GemmProfile;  // gemm_profile.hpp
+
 // The seconds a host<->device copy took, on the device's own clock (CUDA events). Calling it
 // may wait for the copy to finish, so the transfer log calls it late, when the run's log is
 // complete, and copies keep overlapping the computation meanwhile.
@@ -115,6 +117,9 @@ class Backend {
   virtual std::size_t memory_budget() const { return 0; }
   // Largest amount of device memory in use at once so far (0 for a host backend).
   virtual std::size_t memory_peak() const { return 0; }
+  // Times every GEMM by shape into `profile` from now on (null: stop), which must outlive the
+  // backend's use. False where the backend cannot: a GPU queues its GEMMs asynchronously.
+  virtual bool profile_gemms(GemmProfile* /*profile*/) { return false; }
   template <class T> Kernels<T>& kernels();
 
  protected:

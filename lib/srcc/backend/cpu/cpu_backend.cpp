@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cmath>
 #include <cstring>
@@ -18,6 +19,7 @@
 
 #include "srcc/backend/block_cache.hpp"
 #include "srcc/backend/cpu/work_pool.hpp"
+#include "srcc/backend/gemm_profile.hpp"
 #include "srcc/core/error.hpp"
 
 namespace srcc {
@@ -220,12 +222,14 @@ class BlasThreadsFor {
 struct CpuShared {
   std::shared_ptr<HostPool> memory;
   std::shared_ptr<WorkPool> threads;
+  std::shared_ptr<std::atomic<GemmProfile*>> profile;  // --profile-gemm; null when off
 };
 
 template <class T> class CpuKernels final : public Kernels<T> {
  public:
   using R = real_t<T>;
-  explicit CpuKernels(const CpuShared& shared) : pool_(shared.memory), work_(shared.threads) {}
+  explicit CpuKernels(const CpuShared& shared)
+      : pool_(shared.memory), work_(shared.threads), profile_(shared.profile) {}
 
   Buffer<T> allocate(std::size_t n) override {
     // Uninitialised, 64-byte aligned: every kernel overwrites its output, and zero-filling
@@ -263,6 +267,25 @@ template <class T> class CpuKernels final : public Kernels<T> {
             std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
             std::size_t batch) override {
     if (m == 0 || n == 0 || batch == 0) return;
+    if (GemmProfile* profile = profile_->load(std::memory_order_relaxed)) {
+      const auto t0 = std::chrono::steady_clock::now();
+      gemm_now(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+               stride_c, batch);
+      profile->add({static_cast<int>(op_a), static_cast<int>(op_b), m, n, k, batch, WorkPool::in_task()},
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                   (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
+                       static_cast<double>(k) * static_cast<double>(batch));
+      return;
+    }
+    gemm_now(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+             stride_c, batch);
+  }
+
+ private:
+  void gemm_now(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                const T* a, std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
+                std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
+                std::size_t batch) {
     // C_i for i in [first, last), or one panel of C_0 (rows r0 … r0+mm, columns c0 … c0+nn).
     auto run = [&](std::size_t first, std::size_t last, std::size_t r0, std::size_t mm,
                    std::size_t c0, std::size_t nn) {
@@ -299,6 +322,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
     });
   }
 
+
+ public:
   void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
                   const T* omega, T* out) override {
     for (std::size_t a = 0; a < s; ++a)
@@ -409,15 +434,26 @@ template <class T> class CpuKernels final : public Kernels<T> {
 
   std::shared_ptr<HostPool> pool_;
   std::shared_ptr<WorkPool> work_;
+  std::shared_ptr<std::atomic<GemmProfile*>> profile_;
 };
 
 class CpuBackend final : public BackendOf<CpuKernels> {
  public:
   CpuBackend(int threads, std::size_t pool_bytes)
-      : BackendOf<CpuKernels>(CpuShared{std::make_shared<HostPool>(pool_bytes),
-                                        std::make_shared<WorkPool>(threads)}) {}
+      : CpuBackend(CpuShared{std::make_shared<HostPool>(pool_bytes),
+                             std::make_shared<WorkPool>(threads),
+                             std::make_shared<std::atomic<GemmProfile*>>(nullptr)}) {}
   std::string name() const override { return "cpu"; }
   std::string library_info() const override { return blas_info(); }
+  bool profile_gemms(GemmProfile* profile) override {
+    profile_->store(profile);
+    return true;
+  }
+
+ private:
+  explicit CpuBackend(const CpuShared& shared)
+      : BackendOf<CpuKernels>(shared), profile_(shared.profile) {}
+  std::shared_ptr<std::atomic<GemmProfile*>> profile_;
 };
 
 }  // namespace

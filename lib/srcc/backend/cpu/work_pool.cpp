@@ -39,6 +39,8 @@ class InTask {
 
 }  // namespace
 
+bool WorkPool::in_task() { return t_in_task; }
+
 WorkPool::WorkPool(int threads) {
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
 }

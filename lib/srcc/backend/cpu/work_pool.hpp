@@ -25,6 +25,8 @@ class WorkPool {
   WorkPool& operator=(const WorkPool&) = delete;
 
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
+  // Whether the calling thread is running a task of some pool.
+  static bool in_task();
 
   // Calls task(i) for every i < count, spread over the pool and the calling thread, and returns
   // when all have finished; rethrows the first exception a task threw (the others still run).
