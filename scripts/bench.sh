@@ -10,6 +10,8 @@
 #   scripts/bench.sh                   # all cases (about a minute on 2 cores)
 #   CASES="40:32:32 100:50:50" scripts/bench.sh        # n:bond:chi, bond = D = χ
 #   SRC_COMPRESS=/path/to/other/src-compress scripts/bench.sh   # time another build (before/after)
+#   PROFILE=1 scripts/bench.sh         # and, after the table, each case's GEMMs by shape
+#                                      # (one more run with --profile-gemm; not in the timings)
 #
 # Needed flops (bulk site j, MPO bonds Dl, Dr, MPS bonds χl, χr, physical d, sketch s = χ̄,
 # output bond b to the right of j, r = new bond): left step s·(d²·Dl·Dr + d·Dl·χl·χr + d·Dl·Dr·χr),
@@ -99,4 +101,11 @@ cells = [label, "%.3f" % process, "%.3f" % sweep, "%.2f" % runs[0]["gflop"],
          "%.0f (%.0f)" % (med("peak_rss_bytes") / 1e6, max(r["peak_rss_bytes"] for r in runs) / 1e6)]
 print("| " + " | ".join(cells) + " |")
 PY
+  if [ -n "${PROFILE:-}" ]; then
+    { echo; echo "n=$n D=χ=$bond χ̄=$chi:"
+      "$bin" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/out.h5" --chi "$chi" --seed 3 --force \
+             --profile-gemm 2>&1 >/dev/null | head -12; } >>"$work/profiles.txt"
+  fi
 done
+[ -f "$work/profiles.txt" ] && cat "$work/profiles.txt"
+exit 0
