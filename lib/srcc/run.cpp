@@ -80,7 +80,13 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
   if (!o.device.gpu) sum.threads = cpu_threads();
   sum.threads_source = o.threads_source;
+  // --profile-gemm: the backend times its GEMMs into `profile` during the sweep; the guard
+  // takes the pointer back however the sweep ends.
   GemmProfile profile;
+  struct StopProfiling {
+    Backend* backend;
+    ~StopProfiling() { backend->profile_gemms(nullptr); }
+  } stop_profiling{backend};
   if (o.profile_gemm && !backend->profile_gemms(&profile))
     reporter.warning(opt::kProfileGemm.name() + ": " + backend->name() +
                      " queues its GEMMs asynchronously; no profile");

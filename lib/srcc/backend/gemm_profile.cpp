@@ -47,7 +47,8 @@ std::vector<std::string> GemmProfile::table(const std::vector<GemmTiming>& rows,
     lines.emplace_back(buf);
   }
   if (rows.size() > most) {
-    std::snprintf(buf, sizeof buf, "  … %zu more shapes, %.4f s", rows.size() - most, rest_seconds);
+    std::snprintf(buf, sizeof buf, "  … %zu more shapes, %.4f s", rows.size() - most,
+                  rest_seconds);
     lines.emplace_back(buf);
   }
   return lines;

@@ -271,7 +271,9 @@ template <class T> class CpuKernels final : public Kernels<T> {
       const auto t0 = std::chrono::steady_clock::now();
       gemm_now(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
                stride_c, batch);
-      profile->add({static_cast<int>(op_a), static_cast<int>(op_b), m, n, k, batch, WorkPool::in_task()},
+      const GemmShape shape{static_cast<int>(op_a), static_cast<int>(op_b), m, n, k, batch,
+                            WorkPool::in_task()};
+      profile->add(shape,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                    (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
                        static_cast<double>(k) * static_cast<double>(batch));
@@ -321,7 +323,6 @@ template <class T> class CpuKernels final : public Kernels<T> {
       else run(0, 1, 0, m, lo, hi - lo);
     });
   }
-
 
  public:
   void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
