@@ -97,15 +97,61 @@ lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float
 lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt) {
   return LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, a, m, s, u, m, vt, std::min(m, n));
 }
+// The complex SVD. Debian's OpenBLAS 0.3.21 reads past the end of the arrays it works on here
+// (its SkylakeX gemv_n kernel, reached through ?labrd for A and through ?ungbr → ?ungl2 when
+// forming Vᴴ): an A that ended where its mapping ended (our pool's blocks are exact-size mmaps)
+// crashed a run, and forming Vᴴ crashed the sanitizer suite once. So every array the call
+// touches — A, U, Vᴴ and the workspaces — is a copy with a row or column and a cache line to
+// spare, and the factors are copied out. `call(a, s, u, vt, work, lwork, rwork, iwork)` is the
+// typed LAPACKE ?gesdd_work (column-major, JOBZ = 'S').
+template <class T, class Call>
+lapack_int complex_gesdd(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T* vt,
+                         const Call& call) {
+  using R = real_t<T>;
+  const lapack_int k = std::min(m, n), big = std::max(m, n);
+  const auto count = [](lapack_int x) { return static_cast<std::size_t>(x); };
+  const std::size_t spare = count(big) + 64 / sizeof(T);
+  std::vector<T> pa(count(m) * count(n) + spare), pu(count(m) * count(k) + spare),
+      pvt(count(k) * count(n) + spare);
+  std::copy(a, a + count(m) * count(n), pa.begin());
+  // LAPACK's rwork bound for JOBZ = 'S' (as LAPACKE sizes it), and iwork 8·min(m, n).
+  std::vector<R> rwork(count(std::max<lapack_int>(1, k * std::max(5 * k + 7, 2 * big + 2 * k + 1))) + spare);
+  std::vector<lapack_int> iwork(8 * count(k) + spare);
+  T query{};
+  lapack_int info = call(pa.data(), s, pu.data(), pvt.data(), &query, -1, rwork.data(), iwork.data());
+  if (info != 0) return info;
+  const lapack_int lwork = std::max<lapack_int>(1, static_cast<lapack_int>(std::real(query)));
+  std::vector<T> work(count(lwork) + spare);
+  info = call(pa.data(), s, pu.data(), pvt.data(), work.data(), lwork, rwork.data(), iwork.data());
+  if (info != 0) return info;
+  std::copy(pu.begin(), pu.begin() + static_cast<std::ptrdiff_t>(count(m) * count(k)), u);
+  std::copy(pvt.begin(), pvt.begin() + static_cast<std::ptrdiff_t>(count(k) * count(n)), vt);
+  return 0;
+}
+
 lapack_int gesdd(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt) {
-  return LAPACKE_cgesdd(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<lapack_complex_float*>(a),
-                        m, s, reinterpret_cast<lapack_complex_float*>(u), m,
-                        reinterpret_cast<lapack_complex_float*>(vt), std::min(m, n));
+  using C = lapack_complex_float;
+  const lapack_int k = std::min(m, n);
+  return complex_gesdd(m, n, a, s, u, vt,
+                       [&](cfloat* pa, float* ps, cfloat* pu, cfloat* pvt, cfloat* work,
+                           lapack_int lwork, float* rwork, lapack_int* iwork) {
+                         return LAPACKE_cgesdd_work(
+                             LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(pa), m, ps,
+                             reinterpret_cast<C*>(pu), m, reinterpret_cast<C*>(pvt), k,
+                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
+                       });
 }
 lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt) {
-  return LAPACKE_zgesdd(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<lapack_complex_double*>(a),
-                        m, s, reinterpret_cast<lapack_complex_double*>(u), m,
-                        reinterpret_cast<lapack_complex_double*>(vt), std::min(m, n));
+  using C = lapack_complex_double;
+  const lapack_int k = std::min(m, n);
+  return complex_gesdd(m, n, a, s, u, vt,
+                       [&](cdouble* pa, double* ps, cdouble* pu, cdouble* pvt, cdouble* work,
+                           lapack_int lwork, double* rwork, lapack_int* iwork) {
+                         return LAPACKE_zgesdd_work(
+                             LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(pa), m, ps,
+                             reinterpret_cast<C*>(pu), m, reinterpret_cast<C*>(pvt), k,
+                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
+                       });
 }
 
 lapack_int trtri(lapack_int k, float* a) {
@@ -407,17 +453,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) override {
     BlasThreadsFor blas(work_->threads(), 4.0 * static_cast<double>(m) * static_cast<double>(n) *
                                               static_cast<double>(std::min(m, n)));
-    if constexpr (is_complex_v<T>) {
-      // Debian's OpenBLAS 0.3.21 reads up to a column past the end of A in the complex SVD
-      // (?gesdd → ?labrd → gemv_n, SkylakeX kernel): a 128 × 128 complex128 A that ends where
-      // its mapping ends (our pool's blocks are exact-size mmaps) crashed a run. A is destroyed
-      // by the call anyway, so it is factorised in a copy with a column and a cache line to spare.
-      std::vector<T> padded(m * n + m + 64 / sizeof(T));
-      std::copy(a, a + m * n, padded.begin());
-      check_lapack(gesdd(bi(m), bi(n), padded.data(), s_host, u, vt), "gesdd", m, n);
-    } else {
-      check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
-    }
+    // (The complex overloads of gesdd work in padded copies: see complex_gesdd.)
+    check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
   }
 
  private:
