@@ -97,16 +97,29 @@ lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float
 lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt) {
   return LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, a, m, s, u, m, vt, std::min(m, n));
 }
+lapack_int gesdd_work(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt,
+                      cfloat* work, lapack_int lwork, float* rwork, lapack_int* iwork) {
+  using C = lapack_complex_float;
+  return LAPACKE_cgesdd_work(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(a), m, s,
+                             reinterpret_cast<C*>(u), m, reinterpret_cast<C*>(vt), std::min(m, n),
+                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
+}
+lapack_int gesdd_work(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt,
+                      cdouble* work, lapack_int lwork, double* rwork, lapack_int* iwork) {
+  using C = lapack_complex_double;
+  return LAPACKE_zgesdd_work(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(a), m, s,
+                             reinterpret_cast<C*>(u), m, reinterpret_cast<C*>(vt), std::min(m, n),
+                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
+}
+
 // The complex SVD. Debian's OpenBLAS 0.3.21 reads past the end of the arrays it works on here
 // (its SkylakeX gemv_n kernel, reached through ?labrd for A and through ?ungbr → ?ungl2 when
 // forming Vᴴ): an A that ended where its mapping ended (our pool's blocks are exact-size mmaps)
 // crashed a run, and forming Vᴴ crashed the sanitizer suite once. So every array the call
 // touches — A, U, Vᴴ and the workspaces — is a copy with a row or column and a cache line to
-// spare, and the factors are copied out. `call(a, s, u, vt, work, lwork, rwork, iwork)` is the
-// typed LAPACKE ?gesdd_work (column-major, JOBZ = 'S').
-template <class T, class Call>
-lapack_int complex_gesdd(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T* vt,
-                         const Call& call) {
+// spare, and the factors are copied out.
+template <class T>
+lapack_int complex_gesdd(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T* vt) {
   using R = real_t<T>;
   const lapack_int k = std::min(m, n), big = std::max(m, n);
   const auto count = [](lapack_int x) { return static_cast<std::size_t>(x); };
@@ -115,14 +128,17 @@ lapack_int complex_gesdd(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T
       pvt(count(k) * count(n) + spare);
   std::copy(a, a + count(m) * count(n), pa.begin());
   // LAPACK's rwork bound for JOBZ = 'S' (as LAPACKE sizes it), and iwork 8·min(m, n).
-  std::vector<R> rwork(count(std::max<lapack_int>(1, k * std::max(5 * k + 7, 2 * big + 2 * k + 1))) + spare);
+  const lapack_int lrwork = std::max<lapack_int>(1, k * std::max(5 * k + 7, 2 * big + 2 * k + 1));
+  std::vector<R> rwork(count(lrwork) + spare);
   std::vector<lapack_int> iwork(8 * count(k) + spare);
   T query{};
-  lapack_int info = call(pa.data(), s, pu.data(), pvt.data(), &query, -1, rwork.data(), iwork.data());
+  lapack_int info = gesdd_work(m, n, pa.data(), s, pu.data(), pvt.data(), &query, -1,
+                               rwork.data(), iwork.data());
   if (info != 0) return info;
   const lapack_int lwork = std::max<lapack_int>(1, static_cast<lapack_int>(std::real(query)));
   std::vector<T> work(count(lwork) + spare);
-  info = call(pa.data(), s, pu.data(), pvt.data(), work.data(), lwork, rwork.data(), iwork.data());
+  info = gesdd_work(m, n, pa.data(), s, pu.data(), pvt.data(), work.data(), lwork, rwork.data(),
+                    iwork.data());
   if (info != 0) return info;
   std::copy(pu.begin(), pu.begin() + static_cast<std::ptrdiff_t>(count(m) * count(k)), u);
   std::copy(pvt.begin(), pvt.begin() + static_cast<std::ptrdiff_t>(count(k) * count(n)), vt);
@@ -130,28 +146,10 @@ lapack_int complex_gesdd(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T
 }
 
 lapack_int gesdd(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt) {
-  using C = lapack_complex_float;
-  const lapack_int k = std::min(m, n);
-  return complex_gesdd(m, n, a, s, u, vt,
-                       [&](cfloat* pa, float* ps, cfloat* pu, cfloat* pvt, cfloat* work,
-                           lapack_int lwork, float* rwork, lapack_int* iwork) {
-                         return LAPACKE_cgesdd_work(
-                             LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(pa), m, ps,
-                             reinterpret_cast<C*>(pu), m, reinterpret_cast<C*>(pvt), k,
-                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
-                       });
+  return complex_gesdd(m, n, a, s, u, vt);
 }
 lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt) {
-  using C = lapack_complex_double;
-  const lapack_int k = std::min(m, n);
-  return complex_gesdd(m, n, a, s, u, vt,
-                       [&](cdouble* pa, double* ps, cdouble* pu, cdouble* pvt, cdouble* work,
-                           lapack_int lwork, double* rwork, lapack_int* iwork) {
-                         return LAPACKE_zgesdd_work(
-                             LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(pa), m, ps,
-                             reinterpret_cast<C*>(pu), m, reinterpret_cast<C*>(pvt), k,
-                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
-                       });
+  return complex_gesdd(m, n, a, s, u, vt);
 }
 
 lapack_int trtri(lapack_int k, float* a) {
