@@ -17,6 +17,14 @@ enum class Op { kNone, kTrans, kConjTrans };
 
 class GemmProfile;  // gemm_profile.hpp
 
+// Real flops of a (batched) GEMM: a complex multiply-add is 8, a real one 2. What CountingGemm
+// reports and what --profile-gemm sums, so that the two agree.
+template <class T>
+double gemm_flops(std::size_t m, std::size_t n, std::size_t k, std::size_t batch) {
+  return (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
+         static_cast<double>(k) * static_cast<double>(batch);
+}
+
 // The seconds a host<->device copy took, on the device's own clock (CUDA events). Calling it
 // may wait for the copy to finish, so the transfer log calls it late, when the run's log is
 // complete, and copies keep overlapping the computation meanwhile.

@@ -15,8 +15,7 @@ template <class T> class CountingGemm {
                   const T* a, std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
                   std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
                   std::size_t batch) {
-    flops_.fetch_add((is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
-              static_cast<double>(k) * static_cast<double>(batch));
+    flops_.fetch_add(gemm_flops<T>(m, n, k, batch));
     if (batch > 1 && n == 1 && op_a == Op::kTrans && op_b == Op::kNone && stride_a == 0 &&
         stride_b == k && stride_c == m) {
       // C_i = Aᵀ b_i for all i is C[batch, m] = B[batch, k] · A[k, m]. (The bottom layer of a

@@ -4,6 +4,7 @@
 // piece of the left step, a share of a batch) are timed per thread; the others include the
 // split over the pool's threads. A GPU backend queues its GEMMs asynchronously, so timing them
 // on the host would measure the queueing: it does not profile.
+#include <chrono>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +50,29 @@ class GemmProfile {
  private:
   mutable std::mutex mutex_;
   std::map<GemmShape, GemmTiming> rows_;
+};
+
+// Times its own lifetime into `profile` under `shape` (nothing when `profile` is null): a GEMM
+// kernel opens one on entry, whatever path it returns by.
+class GemmTimer {
+ public:
+  GemmTimer(GemmProfile* profile, const GemmShape& shape, double flops)
+      : profile_(profile), shape_(shape), flops_(flops) {
+    if (profile_) t0_ = std::chrono::steady_clock::now();
+  }
+  ~GemmTimer() {
+    if (!profile_) return;
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - t0_;
+    profile_->add(shape_, took.count(), flops_);
+  }
+  GemmTimer(const GemmTimer&) = delete;
+  GemmTimer& operator=(const GemmTimer&) = delete;
+
+ private:
+  GemmProfile* profile_;
+  GemmShape shape_;
+  double flops_;
+  std::chrono::steady_clock::time_point t0_{};
 };
 
 }  // namespace srcc

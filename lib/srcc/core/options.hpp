@@ -74,8 +74,8 @@ inline constexpr Option kScratchDir{"--scratch-dir", "DIR",
     "Directory for spilled environments; a private subdirectory is made per run and removed "
     "at its end", "$TMPDIR, else /tmp"};
 inline constexpr Option kProfileGemm{"--profile-gemm", "",
-    "apply/compress/truncate: time every GEMM of the sweep by shape (CPU backend) and print the table "
-    "on stderr (with --json: as gemm_profile); costs a clock read per GEMM", ""};
+    "apply/compress/truncate: time every GEMM of the sweep by shape (CPU backend) and print "
+    "the table on stderr (with --json: as gemm_profile); costs a clock read per GEMM", ""};
 inline constexpr Option kMaxTime{"--max-time", "DURATION",
     "Stop cleanly (exit 130, nothing written) if the run is still going after this long: "
     "3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00", "no limit"};

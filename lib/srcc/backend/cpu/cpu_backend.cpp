@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cmath>
 #include <cstring>
@@ -311,27 +310,11 @@ template <class T> class CpuKernels final : public Kernels<T> {
             std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
             std::size_t batch) override {
     if (m == 0 || n == 0 || batch == 0) return;
-    if (GemmProfile* profile = profile_->load(std::memory_order_relaxed)) {
-      const auto t0 = std::chrono::steady_clock::now();
-      gemm_now(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
-               stride_c, batch);
-      const GemmShape shape{static_cast<int>(op_a), static_cast<int>(op_b), m, n, k, batch,
-                            WorkPool::in_task()};
-      profile->add(shape,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                   (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) *
-                       static_cast<double>(k) * static_cast<double>(batch));
-      return;
-    }
-    gemm_now(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
-             stride_c, batch);
-  }
-
- private:
-  void gemm_now(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
-                const T* a, std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
-                std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
-                std::size_t batch) {
+    // --profile-gemm: times this call, whichever way below it returns.
+    const GemmTimer timer(profile_->load(std::memory_order_relaxed),
+                          {static_cast<int>(op_a), static_cast<int>(op_b), m, n, k, batch,
+                           WorkPool::in_task()},
+                          gemm_flops<T>(m, n, k, batch));
     // C_i for i in [first, last), or one panel of C_0 (rows r0 … r0+mm, columns c0 … c0+nn).
     auto run = [&](std::size_t first, std::size_t last, std::size_t r0, std::size_t mm,
                    std::size_t c0, std::size_t nn) {
@@ -368,7 +351,6 @@ template <class T> class CpuKernels final : public Kernels<T> {
     });
   }
 
- public:
   void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
                   const T* omega, T* out) override {
     for (std::size_t a = 0; a < s; ++a)
