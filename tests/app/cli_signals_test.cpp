@@ -55,7 +55,10 @@ TEST(CliSignals, EverySubcommandStopsPromptlyAndLeavesNothing) {
       {{"apply", "big_h.h5", "big_psi.h5", "-o", "out.h5", "--chi", "256", "--threads", "1"}, "out.h5"},
       {{"generate", "random-mps", "-o", "gen.h5", "--sites", "4000", "--bond", "128"}, "gen.h5"},
       {{"distance", "big_psi.h5", "other.h5"}, ""},
-      {{"truncate", "big_psi.h5", "-o", "trunc.h5", "--chi", "8", "--threads", "1"}, "trunc.h5"},
+      // In complex128: in float64 an AVX-512 core truncates big_psi in 0.3 s, before the signal.
+      {{"truncate", "big_psi.h5", "-o", "trunc.h5", "--chi", "8", "--threads", "1", "--dtype",
+        "complex128"},
+       "trunc.h5"},
   };
   for (int sig : {SIGTERM, SIGINT})
     for (const auto& c : cases) {
@@ -63,7 +66,9 @@ TEST(CliSignals, EverySubcommandStopsPromptlyAndLeavesNothing) {
       EXPECT_EQ(s.code, 130) << c.args[0] << " after signal " << sig
                              << " (0: it finished first, make its input larger)";
       EXPECT_LT(s.seconds_after_signal, 1.0) << c.args[0] << " after signal " << sig;
-      if (!c.output.empty()) EXPECT_FALSE(std::filesystem::exists(dir / c.output)) << c.args[0];
+      if (!c.output.empty()) {
+        EXPECT_FALSE(std::filesystem::exists(dir / c.output)) << c.args[0];
+      }
       EXPECT_EQ(temp_files(dir), 0) << c.args[0];
     }
 }
