@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 #include <stdexcept>
 
@@ -49,6 +53,37 @@ TEST(ReadProbe, AStuckReadIsStoppedAtTheLimit) {
     FAIL() << "the stuck read was not stopped";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("slow.h5: reading its metadata did not finish within"), std::string::npos);
+  }
+}
+
+// Each read waits until the other has started: checked one after the other, the first would
+// wait until the limit stopped it.
+TEST(ReadProbe, TheFilesAreReadSideBySide) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("srcc-probe-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto out = probe_files({"a.h5", "b.h5"}, [&dir](const std::string& f) -> std::string {
+    std::ofstream(dir / f).put('x');
+    const auto other = dir / (f == "a.h5" ? "b.h5" : "a.h5");
+    while (!std::filesystem::exists(other)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return "read " + f;
+  }, 5.0);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0], "read a.h5");
+  EXPECT_EQ(out[1], "read b.h5");
+}
+
+TEST(ReadProbe, TheFirstStuckFileIsNamed) {
+  try {
+    probe_files({"fine.h5", "slow.h5", "also_slow.h5"}, [](const std::string& f) -> std::string {
+      while (f != "fine.h5") std::this_thread::sleep_for(std::chrono::seconds(1));
+      return f;
+    }, 0.3);
+    FAIL() << "the stuck read was not stopped";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("slow.h5: reading its metadata did not finish", 0), 0u)
+        << e.what();
   }
 }
 

@@ -3,7 +3,8 @@
 // (global heaps behind variable-length strings, object header messages, compound conversion
 // paths): a crafted or damaged file can make it dereference garbage or loop forever, which no
 // check of ours before the call can rule out. So every file a command reads is first read, the
-// same way, in a forked child process: if the child dies or gets stuck, the command fails with
+// same way, in a forked child process of its own (the files side by side): if a child dies or
+// gets stuck, the command fails with
 // an InputError naming the file instead of crashing or hanging itself. What the child learnt
 // (a train's description) comes back through a pipe, so the real read does not repeat it.
 // Errors the child meets normally are left for the real read, which reports them itself.
@@ -19,8 +20,8 @@ namespace srcc {
 inline constexpr double kProbeSeconds = 30;
 
 // Runs read(file) for each file in a child process and returns what each call returned
-// (nullopt where it threw). Throws InputError naming the file the child crashed or got stuck
-// on (killed after `limit_seconds`), and InterruptedError when a stop is requested meanwhile.
+// (nullopt where it threw). Throws InputError naming the first file whose child crashed or got
+// stuck (killed after `limit_seconds`), and InterruptedError when a stop is requested meanwhile.
 std::vector<std::optional<std::string>> probe_files(
     const std::vector<std::string>& files,
     const std::function<std::string(const std::string&)>& read,
