@@ -92,6 +92,10 @@ void H5Writer::remove(const std::string& path) {
 
 H5Writer::~H5Writer() = default;
 
+void H5Writer::flush() {
+  impl_->check(H5Fflush(impl_->file.get(), H5F_SCOPE_LOCAL), "the file");
+}
+
 void H5Writer::close() {
   if (!impl_->file.valid()) return;
   impl_->check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "the file");

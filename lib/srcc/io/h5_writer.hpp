@@ -40,6 +40,7 @@ class H5Writer {
   void write_transfers(const std::string& path, const std::vector<TransferRecord>& rows);
   void write_sites(const std::string& path, const std::vector<SiteStats>& rows);
 
+  void flush();  // hands everything written so far to the operating system
   void close();  // flushes and closes; errors become OutputError
 
   struct Impl;  // HDF5 state; defined in h5_writer.cpp only

@@ -74,6 +74,13 @@ OutputFile::~OutputFile() {
   if (!committed_) std::remove(temp_.c_str());
 }
 
+void OutputFile::start_writeback() {
+  const int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+  ::close(fd);
+}
+
 void OutputFile::commit() {
   // The data reaches the disk before the name does: after a crash the final name holds either
   // the old file or the complete new one.

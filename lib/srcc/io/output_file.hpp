@@ -18,6 +18,9 @@ class OutputFile {
   // Moves the temporary file into place; without force never replaces a file that appeared
   // in the meantime.
   void commit();
+  // Starts writing the temporary file's dirty pages to the disk without waiting (commit()
+  // waits for them); a hint only: nothing fails if the system declines it.
+  void start_writeback();
 
  private:
   std::string final_, temp_;
