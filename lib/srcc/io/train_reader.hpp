@@ -33,6 +33,8 @@ class TrainReader {
   AnyTensor read_site(std::size_t site, TransferLog& log) const;
 
  private:
+  void read_raw(const std::string& where, std::int64_t offset, void* out, std::size_t bytes) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -3,6 +3,7 @@
 // site by site (see site_loader.hpp) so that a description never requires the data in memory.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,9 @@ struct TrainInfo {
   std::vector<std::vector<std::size_t>> dataset_shapes;  // per site, as stored
   std::vector<DType> dtypes;                // per site, as stored
   std::vector<SiteDims> dims;               // per site, internal (l, r, u, d)
+  // Per site: where in the file the dataset's values lie, when they can be copied out as they
+  // are (contiguous, little-endian IEEE, real part first); -1 where HDF5 must convert them.
+  std::vector<std::int64_t> raw_offsets;
 
   std::size_t length() const { return dims.size(); }
   std::string where() const { return file + ":" + group; }
