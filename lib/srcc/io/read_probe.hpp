@@ -4,9 +4,9 @@
 // paths): a crafted or damaged file can make it dereference garbage or loop forever, which no
 // check of ours before the call can rule out. So every file a command reads is first read, the
 // same way, in a forked child process of its own (the files side by side): if a child dies or
-// gets stuck, the command fails with
-// an InputError naming the file instead of crashing or hanging itself. What the child learnt
-// (a train's description) comes back through a pipe, so the real read does not repeat it.
+// gets stuck, the command fails with an InputError naming the file instead of crashing or
+// hanging itself. What a child learnt (a train's description) comes back through a pipe, so
+// the real read does not repeat it.
 // Errors the child meets normally are left for the real read, which reports them itself.
 #include <functional>
 #include <optional>
