@@ -154,6 +154,21 @@ TEST(TrainReader, TransferLogRecordsReadThenStaysInPlaceOrConversion) {
   EXPECT_EQ(rows[1].dtype_to, "complex128");
 }
 
+// Creates group /psi in `f` with its "type" attribute "MPS" (a fixed-length string, as h5py
+// writes it) and returns it.
+hid_t mps_group(hid_t f) {
+  hid_t g = H5Gcreate2(f, "/psi", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, 4);
+  hid_t sp = H5Screate(H5S_SCALAR);
+  hid_t a = H5Acreate2(g, "type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(a, t, "MPS");
+  H5Aclose(a);
+  H5Sclose(sp);
+  H5Tclose(t);
+  return g;
+}
+
 TEST(TrainReader, DescribesWithoutReadingData) {
   // Bond 5e7: the site datasets would hold 2e8 elements (3.2 GB) but are never written; the
   // description must come from metadata only, and one small site can still be read.
@@ -161,13 +176,7 @@ TEST(TrainReader, DescribesWithoutReadingData) {
   const auto file = dir / "lazy.h5";
   {
     hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t g = H5Gcreate2(f, "/psi", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, 4);
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(g, "type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
-    H5Awrite(a, t, "MPS");
-    H5Aclose(a);
+    hid_t g = mps_group(f);
     const hsize_t big = 50'000'000;
     const hsize_t shapes[3][3] = {{big, 2, 0}, {big, 1, 2}, {1, 2, 0}};  // (r,p) (l,r,p) (l,p)
     const int ranks[3] = {2, 3, 2};
@@ -182,8 +191,6 @@ TEST(TrainReader, DescribesWithoutReadingData) {
       H5Pclose(plist);
       H5Sclose(space);
     }
-    H5Sclose(sp);
-    H5Tclose(t);
     H5Gclose(g);
     H5Fclose(f);
   }
@@ -205,12 +212,7 @@ void write_real_mps(const std::filesystem::path& file, const std::vector<Tensor<
   hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
   if (userblock > 0) H5Pset_userblock(fcpl, userblock);
   hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
-  hid_t g = H5Gcreate2(f, "/psi", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t t = H5Tcopy(H5T_C_S1);
-  H5Tset_size(t, 4);
-  hid_t sp = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(g, "type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
-  H5Awrite(a, t, "MPS");
+  hid_t g = mps_group(f);
   for (std::size_t j = 0; j < sites.size(); ++j) {
     std::vector<hsize_t> dims(sites[j].shape.begin(), sites[j].shape.end());
     hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
@@ -224,9 +226,6 @@ void write_real_mps(const std::filesystem::path& file, const std::vector<Tensor<
     H5Pclose(dcpl);
     H5Sclose(space);
   }
-  H5Aclose(a);
-  H5Sclose(sp);
-  H5Tclose(t);
   H5Gclose(g);
   H5Fclose(f);
   H5Pclose(fcpl);
