@@ -86,6 +86,7 @@ TYPED_TEST(CpuKernelsTyped, GemmMatchesLoopsWhateverTheSplit) {
         check_gemm<TypeParam>(threads, {a, b, 70, 33, 41, 1, 0});    // row panels
         check_gemm<TypeParam>(threads, {a, b, 29, 90, 37, 1, 2});    // column panels
         check_gemm<TypeParam>(threads, {a, b, 17, 19, 23, 7, 1});    // a batch
+        check_gemm<TypeParam>(threads, {a, b, 21, 13, 700, 1, 1});   // split along k
         check_gemm<TypeParam>(threads, {a, b, 3, 2, 1, 2, 0});       // too small to share
       }
 }
