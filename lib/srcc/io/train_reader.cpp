@@ -64,20 +64,13 @@ StoredType stored_type(hid_t dset, const std::string& where) {
                    "compound of two equal floats named r,i or real,imag)");
 }
 
-// Whether HDF5's dataset offsets in `file` are positions in the file (no user block, whose
-// size HDF5 leaves out of them) and its values can be used as stored (a little-endian host).
-bool offsets_are_positions(hid_t file) {
-  if constexpr (std::endian::native != std::endian::little) return false;
-  Handle fcpl(H5Fget_create_plist(file), H5Pclose);
-  hsize_t userblock = 0;
-  return fcpl.valid() && H5Pget_userblock(fcpl.get(), &userblock) >= 0 && userblock == 0;
-}
-
-// Where dataset `dset`'s values start in the file, when its bytes are exactly the working
-// type's (so a read is one pread, without HDF5 on the path); -1 otherwise. Only contiguous
-// storage of the full size qualifies, with the exact little-endian IEEE types and the real
-// member first.
+// Where dataset `dset`'s values start in the file (H5Dget_offset counts from the file's first
+// byte, a user block included), when its bytes are exactly the working type's on this host:
+// then a read is one pread, without HDF5 on the path. -1 otherwise. Only contiguous storage of
+// the full size qualifies (not chunked, compact or external), with the exact little-endian
+// IEEE types, the real member first, on a little-endian host.
 std::int64_t raw_offset(hid_t dset, const StoredType& st, std::size_t elements) {
+  if constexpr (std::endian::native != std::endian::little) return -1;
   const haddr_t at = H5Dget_offset(dset);
   if (at == HADDR_UNDEF || at > static_cast<haddr_t>(std::numeric_limits<std::int64_t>::max()))
     return -1;
@@ -157,7 +150,6 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
                             : ""));
   }
   if (n == 0) throw InputError(where + ": train has no sites (no dataset \"0\")");
-  const bool direct = offsets_are_positions(file);
   for (std::size_t j = 0; j < n; ++j) {
     const std::string ds_where = info.where(j);
     Handle d(H5Dopen2(g.get(), std::to_string(j).c_str(), H5P_DEFAULT), H5Dclose);
@@ -166,7 +158,7 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
     const std::string letters = layout.dataset_letters(j, n, shape.size(), ds_where);
     const StoredType st = stored_type(d.get(), ds_where);
     info.dtypes.push_back(st.dtype);
-    info.raw_offsets.push_back(direct ? raw_offset(d.get(), st, shape_size(shape)) : -1);
+    info.raw_offsets.push_back(raw_offset(d.get(), st, shape_size(shape)));
     info.dims.push_back(internal_dims(letters, shape.data()));
     info.dataset_letters.push_back(letters);
     info.dataset_shapes.push_back(std::move(shape));
