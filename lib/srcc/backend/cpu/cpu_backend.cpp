@@ -357,7 +357,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
   // Y = C_j Z'ᵀ: 50 × 100 over 2,500) is split along the contraction: panels of C would each
   // pack all of the long operand, while ranges of the contraction share nothing but C's small
   // sums. At n = 100, N = 50 the sketch ran at 116 GFLOP/s in panels, 134-136 so (two
-  // threads); at 4 × a 32 × 64 × 256 sketch lost (94 → 85), the sums cost what the split saves.
+  // threads). With a threshold of 4 the 32 × 64 × 256 sketch of n = 100, D = 16 was split too
+  // and lost (94 → 85 GFLOP/s): there the sums cost what the split saves.
   static constexpr std::size_t kDeepProduct = 8;
 
   // C = alpha·A·B + beta·C with the contraction split in `parts` ranges: part 0 into C, the
