@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "srcc/backend/block_cache.hpp"
@@ -96,19 +97,22 @@ lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float
 lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt) {
   return LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, a, m, s, u, m, vt, std::min(m, n));
 }
-lapack_int gesdd_work(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt,
-                      cfloat* work, lapack_int lwork, float* rwork, lapack_int* iwork) {
-  using C = lapack_complex_float;
-  return LAPACKE_cgesdd_work(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(a), m, s,
-                             reinterpret_cast<C*>(u), m, reinterpret_cast<C*>(vt), std::min(m, n),
-                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
-}
-lapack_int gesdd_work(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt,
-                      cdouble* work, lapack_int lwork, double* rwork, lapack_int* iwork) {
-  using C = lapack_complex_double;
-  return LAPACKE_zgesdd_work(LAPACK_COL_MAJOR, 'S', m, n, reinterpret_cast<C*>(a), m, s,
-                             reinterpret_cast<C*>(u), m, reinterpret_cast<C*>(vt), std::min(m, n),
-                             reinterpret_cast<C*>(work), lwork, rwork, iwork);
+// ?gesdd_work with JOBZ = 'S' for cfloat (c) and cdouble (z); work, rwork and iwork are ours.
+template <class T>
+lapack_int gesdd_work(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T* vt, T* work,
+                      lapack_int lwork, real_t<T>* rwork, lapack_int* iwork) {
+  const lapack_int k = std::min(m, n);
+  if constexpr (std::is_same_v<T, cfloat>) {
+    using C = lapack_complex_float;
+    const auto c = [](T* p) { return reinterpret_cast<C*>(p); };
+    return LAPACKE_cgesdd_work(LAPACK_COL_MAJOR, 'S', m, n, c(a), m, s, c(u), m, c(vt), k, c(work),
+                               lwork, rwork, iwork);
+  } else {
+    using C = lapack_complex_double;
+    const auto c = [](T* p) { return reinterpret_cast<C*>(p); };
+    return LAPACKE_zgesdd_work(LAPACK_COL_MAJOR, 'S', m, n, c(a), m, s, c(u), m, c(vt), k, c(work),
+                               lwork, rwork, iwork);
+  }
 }
 
 // The complex SVD. Debian's OpenBLAS 0.3.21 reads past the end of the arrays it works on here
