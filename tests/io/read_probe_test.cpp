@@ -18,19 +18,23 @@
 namespace srcc {
 namespace {
 
-TEST(ReadProbe, ACrashingReadBecomesAnInputErrorNamingTheFile) {
-  const std::vector<std::string> files = {"a.h5", "b.h5", "c.h5"};
+// Checks `files` with a read that crashes on `bad`: the error names that file.
+void expect_crash_named(const std::vector<std::string>& files, const std::string& bad) {
   try {
-    probe_files(files, [](const std::string& f) {
-      if (f == "b.h5") std::raise(SIGSEGV);
+    probe_files(files, [&bad](const std::string& f) {
+      if (f == bad) std::raise(SIGSEGV);
       return f;
     });
     FAIL() << "the crash was not reported";
   } catch (const InputError& e) {
     const std::string what = e.what();
     // A signal, or under AddressSanitizer its report and exit status.
-    EXPECT_EQ(what.rfind("b.h5: reading it crashed the HDF5 library (", 0), 0u) << what;
+    EXPECT_EQ(what.rfind(bad + ": reading it crashed the HDF5 library (", 0), 0u) << what;
   }
+}
+
+TEST(ReadProbe, ACrashingReadBecomesAnInputErrorNamingTheFile) {
+  expect_crash_named({"a.h5", "b.h5", "c.h5"}, "b.h5");
 }
 
 TEST(ReadProbe, WhatTheChildReadComesBackAndErrorsAreLeftToTheRealRead) {
@@ -85,6 +89,17 @@ TEST(ReadProbe, TheFirstStuckFileIsNamed) {
     EXPECT_EQ(std::string(e.what()).rfind("slow.h5: reading its metadata did not finish", 0), 0u)
         << e.what();
   }
+}
+
+// More files than are checked at once (a `collect` over a sweep's outputs): every one is read,
+// in order, and a crash among the later ones is still named.
+TEST(ReadProbe, ManyFilesAreCheckedAFewAtATime) {
+  std::vector<std::string> files;
+  for (int i = 0; i < 40; ++i) files.push_back("f" + std::to_string(i) + ".h5");
+  const auto out = probe_files(files, [](const std::string& f) { return "read " + f; });
+  ASSERT_EQ(out.size(), files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) EXPECT_EQ(out[i], "read " + files[i]);
+  expect_crash_named(files, "f37.h5");
 }
 
 TEST(ReadProbe, AnAbortIsACrashToo) {

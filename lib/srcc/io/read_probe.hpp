@@ -19,9 +19,10 @@ namespace srcc {
 // large trains, while a crafted file can send HDF5 into an endless loop.
 inline constexpr double kProbeSeconds = 30;
 
-// Runs read(file) for each file in a child process and returns what each call returned
-// (nullopt where it threw). Throws InputError naming the first file whose child crashed or got
-// stuck (killed after `limit_seconds`), and InterruptedError when a stop is requested meanwhile.
+// Runs read(file) for each file in a child process of its own (a few at a time) and returns
+// what each call returned (nullopt where it threw). Throws InputError naming the first file
+// whose child crashed, or a file whose child got stuck (killed `limit_seconds` after it
+// started), and InterruptedError when a stop is requested meanwhile.
 std::vector<std::optional<std::string>> probe_files(
     const std::vector<std::string>& files,
     const std::function<std::string(const std::string&)>& read,

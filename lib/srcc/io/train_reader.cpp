@@ -216,7 +216,7 @@ std::vector<TrainInfo> list_trains(const std::string& file) {
 struct TrainReader::Impl {
   Handle file;
   TrainInfo info;
-  int fd = -1;  // the file for direct reads (raw_offsets), opened at the first
+  int fd = -1;  // the file for direct reads (raw_offsets), opened at the first one
   ~Impl() {
     if (fd >= 0) ::close(fd);
   }
