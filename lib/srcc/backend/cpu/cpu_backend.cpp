@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "srcc/backend/block_cache.hpp"
+#include "srcc/backend/cpu/direct_gemm.hpp"
 #include "srcc/backend/cpu/work_pool.hpp"
 #include "srcc/backend/gemm_profile.hpp"
 #include "srcc/core/error.hpp"
@@ -59,6 +60,27 @@ void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, bla
            cdouble alpha, const cdouble* a, blasint_t lda, const cdouble* b, blasint_t ldb,
            cdouble beta, cdouble* c, blasint_t ldc) {
   cblas_zgemm(CblasRowMajor, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+}
+
+// The longest contraction the direct kernel takes: its column blocks of B (k × 12 complex
+// numbers) must stay in L1/L2 while the row tiles pass over them. The sweep's products have
+// k ≤ 2·N (N the largest bond); the sketch's k = N²·d is left to BLAS.
+constexpr std::size_t kDirectMaxDepth = 512;
+
+// One product on the calling thread: the direct kernel where it applies (complex double, B not
+// transposed, A at most transposed; direct_gemm.hpp says why), BLAS otherwise.
+template <class T>
+void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+               const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta, T* c,
+               std::size_t ldc) {
+  if constexpr (std::is_same_v<T, cdouble>) {
+    if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
+        direct_gemm::available() && direct_gemm::enabled())
+      return direct_gemm::zgemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                ldc);
+  }
+  gemm1(to_cblas(op_a), to_cblas(op_b), bi(m), bi(n), bi(k), alpha, a, bi(lda), b, bi(ldb), beta,
+        c, bi(ldc));
 }
 
 lapack_int geqrf(lapack_int m, lapack_int n, float* a, float* tau) {
@@ -325,9 +347,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
       const std::size_t a0 = op_a == Op::kNone ? r0 * lda : r0;
       const std::size_t b0 = op_b == Op::kNone ? c0 : c0 * ldb;
       for (std::size_t i = first; i < last; ++i)
-        gemm1(to_cblas(op_a), to_cblas(op_b), bi(mm), bi(nn), bi(k), alpha,
-              a + i * stride_a + a0, bi(lda), b + i * stride_b + b0, bi(ldb), beta,
-              c + i * stride_c + r0 * ldc + c0, bi(ldc));
+        gemm_here(op_a, op_b, mm, nn, k, alpha, a + i * stride_a + a0, lda, b + i * stride_b + b0,
+                  ldb, beta, c + i * stride_c + r0 * ldc + c0, ldc);
     };
     const double work = static_cast<double>(m) * static_cast<double>(n) *
                         static_cast<double>(std::max<std::size_t>(k, 1));
@@ -376,8 +397,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
       const T* ap = a + (op_a == Op::kNone ? k0 : k0 * lda);
       const T* bp = b + (op_b == Op::kNone ? k0 * ldb : k0);
       T* cp = p == 0 ? c : partial[p - 1].data();
-      gemm1(to_cblas(op_a), to_cblas(op_b), bi(m), bi(n), bi(k1 - k0), alpha, ap, bi(lda), bp,
-            bi(ldb), p == 0 ? beta : T(0), cp, bi(p == 0 ? ldc : n));
+      gemm_here(op_a, op_b, m, n, k1 - k0, alpha, ap, lda, bp, ldb, p == 0 ? beta : T(0), cp,
+                p == 0 ? ldc : n);
     });
     for (const auto& part : partial)
       for (std::size_t i = 0; i < m; ++i)
