@@ -174,6 +174,11 @@ template <class T> class Sweeper {
     std::vector<Buffer<T>> env;
     for (auto& sl : b.slices)
       env.push_back(adopt(std::vector<T>(sl.columns, T(1)), "environment", 0, sl.device));
+    // One uniform rescaling of each C_{j+1} (all slices alike) to norm √columns: it leaves the
+    // sketched range and the scale-free leave-one-out estimator unchanged and keeps long trains
+    // away from overflow and underflow (most of all in float32). The factor is applied by the
+    // next step's threads to the columns they are about to read (one pass less over C).
+    real_t<T> pending = 1;
     for (std::size_t j = 0; j < last; ++j) {
       check_interrupt_();
       const auto t0 = Clock::now();
@@ -187,51 +192,41 @@ template <class T> class Sweeper {
       devices_.run_side_by_side(ns, [&](std::size_t i) {
         try {
           const auto& sl = b.slices[i];
-          next[i] = advance_left(j, sl.columns, env[i], sl.omega[j], sl.device);
+          next[i] = advance_left(j, sl.columns, env[i], pending, sl.omega[j], norms[i], sl.device);
           if (j + 1 < last)
             feed_->upload_ahead(j + 1, [this](std::size_t layer) { return feed_->left_form(layer); },
                                 sl.device);
-          norms[i] = static_cast<double>(
-              ctx(sl.device).K.norm(sl.columns * st_.fused_right(j), next[i].data()));
         } catch (const std::bad_alloc&) {
           throw out_of_memory("left sweep", j);
         }
       });
-      // One uniform rescaling of all of C_{j+1} (all slices alike): it leaves the sketched
-      // range and the scale-free leave-one-out estimator unchanged and keeps long trains away
-      // from overflow and underflow (most of all in float32).
-      double total = norms.front();
-      if (norms.size() > 1) {
-        total = 0;
-        for (double x : norms) total += x * x;
-        total = std::sqrt(total);
-      }
+      const double total = combined_norm(norms);
       if (!std::isfinite(total))
         throw NumericalError("left sweep, site " + std::to_string(j) +
                              ": sketched environment is not finite");
+      pending = static_cast<real_t<T>>(total > 0 ? std::sqrt(static_cast<double>(columns)) / total : 1.0);
       for (std::size_t i = 0; i < b.slices.size(); ++i) {
-        const auto& sl = b.slices[i];
-        if (total > 0)
-          ctx(sl.device).K.scale(sl.columns * st_.fused_right(j),
-                                 static_cast<real_t<T>>(std::sqrt(static_cast<double>(columns)) / total),
-                                 next[i].data());
         // C_j is no longer needed by the left sweep: it waits for the right sweep in its tier.
-        ctx(sl.device).store.put(id, j, std::move(env[i]), sl.columns, st_.fused_left(j));
+        ctx(b.slices[i].device).store.put(id, j, std::move(env[i]), b.slices[i].columns, st_.fused_left(j));
         env[i] = std::move(next[i]);
       }
       seconds_[j] += since(t0);
       reporter_.progress("left sweep", j + 1, last);
     }
-    for (std::size_t i = 0; i < b.slices.size(); ++i)
-      ctx(b.slices[i].device).store.put(id, last, std::move(env[i]), b.slices[i].columns,
-                                        st_.fused_left(last));
+    for (std::size_t i = 0; i < b.slices.size(); ++i) {
+      const auto& sl = b.slices[i];
+      if (pending != 1) ctx(sl.device).K.scale(sl.columns * st_.fused_left(last), pending, env[i].data());
+      ctx(sl.device).store.put(id, last, std::move(env[i]), sl.columns, st_.fused_left(last));
+    }
     devices_.settle_stores();
     blocks_.push_back(std::move(b));
   }
 
   // C_{j+1} from C_j for `s` sketch columns (see the file comment for the order and layouts).
-  Buffer<T> advance_left(std::size_t j, std::size_t s, const Buffer<T>& env,
-                         const Buffer<T>& omega, std::size_t device = 0) {
+  // C_j is first multiplied by `env_scale` (in place, piece by piece, just before its columns
+  // are read); `norm` returns ‖C_{j+1}‖, summed from the pieces while they are in cache.
+  Buffer<T> advance_left(std::size_t j, std::size_t s, Buffer<T>& env, real_t<T> env_scale,
+                         const Buffer<T>& omega, double& norm, std::size_t device = 0) {
     Ctx c = ctx(device);
     const std::size_t nl = st_.fused_left(j), nr = st_.fused_right(j);
     std::vector<Buffer<T>> forms;
@@ -239,6 +234,7 @@ template <class T> class Sweeper {
       forms.push_back(form(i, j, feed_->left_form(i), device));
     Buffer<T> out = c.K.allocate(s * nr);
     const std::size_t ud = st_.up_dim(j) * st_.down_dim(j);
+    std::vector<double> norms;
     // Sketch columns are independent: the plan may bound the intermediates by batching them,
     // and a backend with several threads takes each batch in pieces, one thread a piece, each
     // small enough that its intermediates stay in the core's cache (one piece on a device).
@@ -250,17 +246,32 @@ template <class T> class Sweeper {
         const std::size_t column_bytes = std::max<std::size_t>(left_step_column_elements(st_, j) * sizeof(T), 1);
         piece = std::clamp<std::size_t>(kPieceBytes / column_bytes, 1, std::max<std::size_t>(cols / threads, 1));
       }
-      c.K.for_each_task((cols + piece - 1) / piece, [&](std::size_t p) {
+      const std::size_t pieces = (cols + piece - 1) / piece, done = norms.size();
+      norms.resize(done + pieces);
+      c.K.for_each_task(pieces, [&](std::size_t p) {
         const std::size_t first = a0 + p * piece, count = std::min(piece, a0 + cols - first);
+        if (env_scale != 1) c.K.scale(count * nl, env_scale, env.data() + first * nl);
         if (k_ == 1)
           left_single(c, j, count, env.data() + first * nl, omega.data() + first * ud, forms[0],
                       out.data() + first * nr);
         else
           left_stack(c, j, count, env.data() + first * nl, omega.data() + first * ud, forms,
                      out.data() + first * nr);
+        norms[done + p] = static_cast<double>(c.K.norm(count * nr, out.data() + first * nr));
       });
     }
+    norm = combined_norm(norms);
     return out;
+  }
+
+  // √(Σ xᵢ²) without overflow or underflow in the squares.
+  static double combined_norm(const std::vector<double>& parts) {
+    double big = 0;
+    for (double x : parts) big = std::isnan(x) ? x : std::max(big, std::abs(x));
+    if (big == 0 || !std::isfinite(big)) return big;
+    double sum = 0;
+    for (double x : parts) sum += (x / big) * (x / big);
+    return big * std::sqrt(sum);
   }
 
   // A thread's piece of the left step aims at this many bytes of intermediates: about half of a
