@@ -75,7 +75,7 @@ void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T 
                std::size_t ldc) {
   if constexpr (std::is_same_v<T, cdouble>) {
     if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
-        direct_gemm::available() && direct_gemm::enabled())
+        direct_gemm::kernel() != direct_gemm::Kernel::kNone)
       return direct_gemm::zgemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
                                 ldc);
   }
