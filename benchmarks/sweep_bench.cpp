@@ -1,5 +1,5 @@
 // Speed of the hot path next to the machine's GEMM rate.
-//   build/benchmarks/srcc_bench --benchmark_counter_tabular=true
+//   build/benchmarks/srcc_bench --benchmark_counters_tabular=true
 // BM_Zgemm: ZGEMM of n × n matrices (the machine's peak for complex128 in practice).
 // BM_Sweep: the SRC sweep of a random MPO (bond D) times a random MPS (bond χ), χ̄ = χ,
 // complex128, with the real flop count of its GEMMs: compare GFLOP/s with BM_Zgemm.
