@@ -82,7 +82,9 @@ TEST(Accuracy, OversamplingIsWithinTwentyPercentOfOptimalAtEveryChi) {
       if (optimal < 1e-13) EXPECT_LT(err, 1e-12) << "chi " << chi;
       else ratio.push_back(err / optimal);
     }
-    if (!ratio.empty()) EXPECT_LE(median(ratio), 1.2) << "chi " << chi;
+    if (!ratio.empty()) {
+      EXPECT_LE(median(ratio), 1.2) << "chi " << chi;
+    }
   }
 }
 

@@ -19,6 +19,7 @@
 
 #include "srcc/backend/block_cache.hpp"
 #include "srcc/backend/cpu/direct_gemm.hpp"
+#include "srcc/backend/cpu/thread_blocks.hpp"
 #include "srcc/backend/cpu/work_pool.hpp"
 #include "srcc/backend/gemm_profile.hpp"
 #include "srcc/core/error.hpp"
@@ -316,6 +317,10 @@ template <class T> class CpuKernels final : public Kernels<T> {
                                           [pool, bytes](T* q) { pool->put(q, bytes); }),
                        n);
     }
+    if (bytes >= ThreadBlocks::kMinBytes)
+      return Buffer<T>(std::shared_ptr<T>(static_cast<T*>(ThreadBlocks::take(bytes)),
+                                          [bytes](T* q) { ThreadBlocks::give(q, bytes); }),
+                       n);
     constexpr std::align_val_t kAlign{64};
     void* p = ::operator new(bytes, kAlign);
     return Buffer<T>(std::shared_ptr<T>(static_cast<T*>(p),
