@@ -55,5 +55,24 @@ TEST(ThreadBlocks, KeepsAtMostFourBlocks) {
   }).join();
 }
 
+// A block freed during a thread's exit, after its slots are gone (a thread-local object made
+// before them is destroyed after them), goes back to the heap; the thread's slots are not used
+// again.
+TEST(ThreadBlocks, ABlockFreedAfterTheThreadsSlotsAreGoneIsFreed) {
+  struct FreesAtExit {
+    void* block = nullptr;
+    ~FreesAtExit() {
+      if (block != nullptr) ThreadBlocks::give(block, 64 << 10);
+      EXPECT_EQ(ThreadBlocks::held(), 0u);
+    }
+  };
+  std::thread([] {
+    thread_local FreesAtExit holder;  // made first, destroyed last
+    holder.block = ThreadBlocks::take(64 << 10);
+    ThreadBlocks::give(ThreadBlocks::take(32 << 10), 32 << 10);  // the slots exist now
+    EXPECT_EQ(ThreadBlocks::held(), std::size_t{32} << 10);
+  }).join();
+}
+
 }  // namespace
 }  // namespace srcc

@@ -22,6 +22,7 @@ class ThreadBlocks {
 
   // A block of `bytes` (64-byte aligned, uninitialised): one this thread kept, or a new one.
   static void* take(std::size_t bytes) {
+    if (gone()) return ::operator new(bytes, kAlign);
     Slots& s = slots();
     for (std::size_t i = 0; i < kSlots; ++i)
       if (s.block[i] != nullptr && s.bytes[i] == bytes) {
@@ -35,6 +36,7 @@ class ThreadBlocks {
 
   // Keeps a block from take() for this thread, or frees it when all slots are taken.
   static void give(void* p, std::size_t bytes) {
+    if (gone()) return ::operator delete(p, kAlign);
     Slots& s = slots();
     for (std::size_t i = 0; i < kSlots; ++i)
       if (s.block[i] == nullptr) {
@@ -47,7 +49,7 @@ class ThreadBlocks {
   }
 
   // Bytes this thread keeps.
-  static std::size_t held() { return slots().held; }
+  static std::size_t held() { return gone() ? 0 : slots().held; }
 
  private:
   static constexpr std::size_t kSlots = 4;
@@ -58,8 +60,16 @@ class ThreadBlocks {
     ~Slots() {
       for (void* p : block)
         if (p != nullptr) ::operator delete(p, kAlign);
+      gone() = true;
     }
   };
+  // Set once this thread's slots are destroyed (at its exit): a block freed after that, by an
+  // object destroyed later in the thread's exit, goes straight back to the heap. A plain bool
+  // has no destructor, so it outlives the slots.
+  static bool& gone() {
+    thread_local bool g = false;
+    return g;
+  }
   static Slots& slots() {
     thread_local Slots s;
     return s;
