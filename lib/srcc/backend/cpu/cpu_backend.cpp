@@ -19,6 +19,7 @@
 
 #include "srcc/backend/block_cache.hpp"
 #include "srcc/backend/cpu/direct_gemm.hpp"
+#include "srcc/backend/cpu/small_qr.hpp"
 #include "srcc/backend/cpu/thread_blocks.hpp"
 #include "srcc/backend/cpu/work_pool.hpp"
 #include "srcc/backend/gemm_profile.hpp"
@@ -481,6 +482,13 @@ template <class T> class CpuKernels final : public Kernels<T> {
   }
 
   void qr(std::size_t m, std::size_t n, T* y, T* r) override {
+    // The sweep's sketches (complex double, up to 512 rows): our blocked QR (small_qr.hpp);
+    // with SRCC_DIRECT_GEMM=0 LAPACK, as everything else.
+    if constexpr (std::is_same_v<T, cdouble>) {
+      if (m >= n && n > 0 && m <= small_qr::kMaxRows &&
+          direct_gemm::kernel() != direct_gemm::Kernel::kNone)
+        return small_qr::householder_qr(m, n, y, r);
+    }
     const std::size_t k = std::min(m, n);
     BlasThreadsFor blas(work_->threads(), static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
     std::vector<T> tau(k);
