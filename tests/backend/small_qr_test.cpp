@@ -1,6 +1,7 @@
 // The blocked Householder QR against LAPACK's zgeqrf + zungqr on the same matrices: the same
 // reflectors, so the same Q and R to rounding; Q orthonormal and QR = Y, also for rank-deficient
-// matrices (repeated and zero columns) and at scales of 1e-200 and 1e200.
+// matrices (repeated and zero columns) and at scales of 1e-200 and 1e200; a matrix with a NaN
+// or an infinity is left alone.
 #include "srcc/backend/cpu/small_qr.hpp"
 
 #include <gtest/gtest.h>
@@ -34,7 +35,7 @@ double max_abs(const Matrix& a) {
 // Checks Q, R from householder_qr against LAPACK and against Y itself.
 void check(const Matrix& y, std::size_t m, std::size_t n, const char* what) {
   Matrix q = y, r(n * n, cdouble(7));
-  small_qr::householder_qr(m, n, q.data(), r.data());
+  ASSERT_TRUE(small_qr::householder_qr(m, n, q.data(), r.data()));
   Matrix lq = y, tau(n);
   auto* c = [](cdouble* p) { return reinterpret_cast<lapack_complex_double*>(p); }(lq.data());
   ASSERT_EQ(LAPACKE_zgeqrf(LAPACK_COL_MAJOR, m, n, c, m, reinterpret_cast<lapack_complex_double*>(tau.data())), 0);
@@ -95,6 +96,26 @@ TEST(SmallQr, RankDeficientAndExtremeScales) {
     Matrix s = random_matrix(m, n, g);
     for (auto& x : s) x *= scale;
     check(s, m, n, scale < 1 ? "full rank, tiny" : "full rank, huge");
+  }
+}
+
+// A NaN or an infinity anywhere: nothing is touched, and the caller's LAPACK path (whose NaN
+// check names the failure) takes over.
+TEST(SmallQr, LeavesANonFiniteMatrixAlone) {
+  if (direct_gemm::kernel() == direct_gemm::Kernel::kNone)
+    GTEST_SKIP() << "the direct GEMM kernel is not available on this CPU";
+  std::mt19937_64 g(5);
+  for (double bad : {std::nan(""), HUGE_VAL}) {
+    Matrix y = random_matrix(20, 10, g);
+    y[7 * 20 + 13] = cdouble(0, bad);
+    Matrix q = y, r(100, cdouble(3));
+    EXPECT_FALSE(small_qr::householder_qr(20, 10, q.data(), r.data()));
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      if (!std::isnan(y[i].imag())) {
+        EXPECT_EQ(q[i], y[i]);
+      }
+    }
+    for (auto x : r) EXPECT_EQ(x, cdouble(3));
   }
 }
 

@@ -486,8 +486,9 @@ template <class T> class CpuKernels final : public Kernels<T> {
     // with SRCC_DIRECT_GEMM=0 LAPACK, as everything else.
     if constexpr (std::is_same_v<T, cdouble>) {
       if (m >= n && n > 0 && m <= small_qr::kMaxRows &&
-          direct_gemm::kernel() != direct_gemm::Kernel::kNone)
-        return small_qr::householder_qr(m, n, y, r);
+          direct_gemm::kernel() != direct_gemm::Kernel::kNone &&
+          small_qr::householder_qr(m, n, y, r))
+        return;
     }
     const std::size_t k = std::min(m, n);
     BlasThreadsFor blas(work_->threads(), static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));

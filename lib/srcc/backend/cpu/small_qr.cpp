@@ -163,7 +163,9 @@ Panel factor_panel(cdouble* a, std::size_t m, std::size_t first, std::size_t wid
 
 }  // namespace
 
-void householder_qr(std::size_t m, std::size_t n, cdouble* y, cdouble* r) {
+bool householder_qr(std::size_t m, std::size_t n, cdouble* y, cdouble* r) {
+  for (std::size_t i = 0; i < m * n; ++i)
+    if (!std::isfinite(y[i].real()) || !std::isfinite(y[i].imag())) return false;
   std::vector<Panel> panels;
   for (std::size_t first = 0; first < n; first += kPanel) {
     const std::size_t width = std::min(kPanel, n - first);
@@ -200,6 +202,7 @@ void householder_qr(std::size_t m, std::size_t n, cdouble* y, cdouble* r) {
     direct_gemm::zgemm(false, w, p.rows, w, -1.0, mtop.data(), w, p.v.data(), p.rows, 1.0, block,
                        m);
   }
+  return true;
 }
 
 }  // namespace srcc::small_qr

@@ -17,8 +17,9 @@ inline constexpr std::size_t kMaxRows = 512;
 // orthonormal columns), R (n × n upper triangular, column-major) goes to r. The same factors as
 // LAPACK's zgeqrf + zungqr up to rounding: the same reflectors, so R's diagonal is real, except
 // where what is left of a column is below 1e-290 in norm (nothing left to reflect: that column
-// of Q continues the others and R keeps the remainder). Requires the direct GEMM kernel
-// (direct_gemm::kernel() is not kNone).
-void householder_qr(std::size_t m, std::size_t n, cdouble* y, cdouble* r);
+// of Q continues the others and R keeps the remainder). Returns false, leaving Y and r as they
+// were, when Y holds a NaN or an infinity: the caller's LAPACK path then reports it as before.
+// Requires the direct GEMM kernel (direct_gemm::kernel() is not kNone).
+bool householder_qr(std::size_t m, std::size_t n, cdouble* y, cdouble* r);
 
 }  // namespace srcc::small_qr
