@@ -56,8 +56,10 @@ status=0
 for f in "$findings"/*; do
   [ -e "$f" ] || continue
   "$fuzzer" -runs=1 "$f" >"$f.log" 2>&1 && continue  # not repeatable: nothing to sort
-  # The first frame of the report that is not the C library, a sanitizer or libFuzzer.
+  # The first frame of the report that is not the C library, a sanitizer or libFuzzer (nor the
+  # allocator: an out-of-memory report starts in malloc, called by whoever asked).
   frame=$(grep -E "^ +#[0-9]+ " "$f.log" | grep -vE " in (__|_sanitizer|__interceptor|fuzzer::|memcpy|memmove|memset|strlen|abort|raise)" \
+          | grep -vE " in (malloc|calloc|realloc|free|operator new|operator delete)[ (]" \
           | grep -vE "(libc\.so|sysdeps|/nptl/)" | head -1 | sed -E 's/.* in ([^ (]+).*/\1/')
   if [[ "$frame" == H5* ]]; then
     cp "$f" "fuzz/upstream-$(basename "$f")"
