@@ -55,7 +55,9 @@ grep -E "^#[0-9]+: .*(exec/s|DONE)" "$corpus/fuzz.log" | tail -1 || true
 status=0
 for f in "$findings"/*; do
   [ -e "$f" ] || continue
-  "$fuzzer" -runs=1 "$f" >"$f.log" 2>&1 && continue  # not repeatable: nothing to sort
+  # Replayed under the fuzzing's own limits (without -timeout, libFuzzer would give a hang
+  # twenty minutes before reporting it).
+  "$fuzzer" -runs=1 -timeout=25 -rss_limit_mb=3072 "$f" >"$f.log" 2>&1 && continue  # not repeatable: nothing to sort
   # The first frame of the report that is not the C library, a sanitizer or libFuzzer (nor the
   # allocator: an out-of-memory report starts in malloc, called by whoever asked).
   frame=$(grep -E "^ +#[0-9]+ " "$f.log" | grep -vE " in (__|_sanitizer|__interceptor|fuzzer::|memcpy|memmove|memset|strlen|abort|raise)" \
