@@ -31,6 +31,7 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/core/scaled_norm.hpp"
 #include "srcc/movement/env_store.hpp"
 #include "srcc/movement/site_feed.hpp"
 #include "srcc/movement/site_forms.hpp"
@@ -266,14 +267,9 @@ template <class T> class Sweeper {
     return out;
   }
 
-  // √(Σ xᵢ²) without overflow or underflow in the squares.
+  // √(Σ xᵢ²) of partial norms, without overflow or underflow in the squares.
   static double combined_norm(const std::vector<double>& parts) {
-    double big = 0;
-    for (double x : parts) big = std::isnan(x) ? x : std::max(big, std::abs(x));
-    if (big == 0 || !std::isfinite(big)) return big;
-    double sum = 0;
-    for (double x : parts) sum += (x / big) * (x / big);
-    return big * std::sqrt(sum);
+    return scaled_norm(parts.data(), parts.size());
   }
 
   // A thread's piece of the left step aims at this many bytes of intermediates: about half of a

@@ -24,6 +24,7 @@
 #include "srcc/backend/cpu/work_pool.hpp"
 #include "srcc/backend/gemm_profile.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/scaled_norm.hpp"
 
 namespace srcc {
 
@@ -469,16 +470,7 @@ template <class T> class CpuKernels final : public Kernels<T> {
     double sum = 0;
     for (double p : part) sum += p;
     if (std::isfinite(sum) && sum > 1e-200) return static_cast<R>(std::sqrt(sum));
-    R big = 0;
-    for (std::size_t i = 0; i < m; ++i) big = std::max<R>(big, std::abs(v[i]));
-    if (big == 0 || !std::isfinite(big)) return big;
-    const R inv = R(1) / big;
-    R scaled = 0;
-    for (std::size_t i = 0; i < m; ++i) {
-      const R w = v[i] * inv;
-      scaled += w * w;
-    }
-    return big * std::sqrt(scaled);
+    return scaled_norm(v, m);
   }
 
   void qr(std::size_t m, std::size_t n, T* y, T* r) override {

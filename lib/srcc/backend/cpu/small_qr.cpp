@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "srcc/backend/cpu/direct_gemm.hpp"
+#include "srcc/core/scaled_norm.hpp"
 
 namespace srcc::small_qr {
 
@@ -19,18 +20,9 @@ constexpr std::size_t kPanel = 4;
 // overflow).
 constexpr double kTiny = 1e-290;
 
-double abs2(cdouble z) { return z.real() * z.real() + z.imag() * z.imag(); }
-
 // ‖x‖ for n complex numbers, scaled so that the squares neither overflow nor underflow.
 double norm2(const cdouble* x, std::size_t n) {
-  double big = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    big = std::max({big, std::abs(x[i].real()), std::abs(x[i].imag())});
-  if (big == 0 || !std::isfinite(big)) return big;
-  const double inv = 1 / big;
-  double sum = 0;
-  for (std::size_t i = 0; i < n; ++i) sum += abs2(x[i] * inv);
-  return big * std::sqrt(sum);
+  return scaled_norm(reinterpret_cast<const double*>(x), 2 * n);
 }
 
 // The reflector H = I − τ v vᴴ (v₀ = 1) with Hᴴ x = (β, 0, …, 0), β real, as LAPACK's zlarfg:
