@@ -79,6 +79,11 @@ template <class T> class Kernels {
   }
   // Marks the work queued so far (see QueuePoint). A host backend has nothing in flight: null.
   virtual QueuePoint mark() { return nullptr; }
+  // The n elements at p will be written soon: a host backend may fault their pages in while its
+  // threads would otherwise wait. One range at a time: a call replaces the last one, and
+  // warm(nullptr, 0) withdraws it; either returns when no thread is at the old range any more,
+  // so call it before that memory may be freed. The contents are never changed.
+  virtual void warm(T* /*p*/, std::size_t /*n*/) {}
 
   // Row-major, strided batched GEMM: for i < batch,
   //   C_i = alpha · op(A_i) · op(B_i) + beta · C_i,   C_i is m × n, op(A_i) m × k, op(B_i) k × n,

@@ -28,6 +28,7 @@
 #include <cmath>
 #include <limits>
 #include <new>
+#include <utility>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
@@ -143,6 +144,15 @@ template <class T> class Sweeper {
     return core;
   }
 
+  // Withdraws the ranges new_block() asked its devices to warm, however the block ends, before
+  // the buffers they lie in may be freed.
+  struct WarmingStop {
+    std::vector<Kernels<T>*> kernels;
+    ~WarmingStop() {
+      for (auto* k : kernels) k->warm(nullptr, 0);
+    }
+  };
+
   // Draws a block of `columns` sketch columns and sweeps its environments up to cut `last`.
   void new_block(std::size_t columns, std::size_t last) {
     Block b;
@@ -180,6 +190,12 @@ template <class T> class Sweeper {
     // away from overflow and underflow (most of all in float32). The factor is applied by the
     // next step's threads to the columns they are about to read (one pass less over C).
     real_t<T> pending = 1;
+    // Each step's output is allocated one step early and its pages are faulted in by threads
+    // that would otherwise wait (Kernels::warm): while memory only grows, that moves the
+    // allocation, not the peak, so not while the plan still spills environments.
+    std::vector<Buffer<T>> ahead(b.slices.size());
+    WarmingStop stop_warming;
+    for (const auto& sl : b.slices) stop_warming.kernels.push_back(&ctx(sl.device).K);
     for (std::size_t j = 0; j < last; ++j) {
       check_interrupt_();
       const auto t0 = Clock::now();
@@ -193,7 +209,19 @@ template <class T> class Sweeper {
       devices_.run_side_by_side(ns, [&](std::size_t i) {
         try {
           const auto& sl = b.slices[i];
-          next[i] = advance_left(j, sl.columns, env[i], pending, sl.omega[j], norms[i], sl.device);
+          Kernels<T>& k = ctx(sl.device).K;
+          Buffer<T> out = std::exchange(ahead[i], Buffer<T>());
+          if (out.data() == nullptr) out = k.allocate(sl.columns * st_.fused_right(j));
+          // Memory only grows once C_{j+1} stays in memory (the newest environments are the
+          // ones kept there).
+          if (j + 1 < last && !k.moves_data() && tier_rule(plan_)(j + 1) == Tier::kMemory) {
+            ahead[i] = k.allocate(sl.columns * st_.fused_right(j + 1));
+            k.warm(ahead[i].data(), ahead[i].size());
+          } else {
+            k.warm(nullptr, 0);
+          }
+          next[i] = advance_left(j, sl.columns, env[i], pending, sl.omega[j], norms[i], std::move(out),
+                                 sl.device);
           if (j + 1 < last)
             feed_->upload_ahead(j + 1, [this](std::size_t layer) { return feed_->left_form(layer); },
                                 sl.device);
@@ -227,13 +255,12 @@ template <class T> class Sweeper {
   // C_j is first multiplied by `env_scale` (in place, piece by piece, just before its columns
   // are read); `norm` returns ‖C_{j+1}‖, summed from the pieces while they are in cache.
   Buffer<T> advance_left(std::size_t j, std::size_t s, Buffer<T>& env, real_t<T> env_scale,
-                         const Buffer<T>& omega, double& norm, std::size_t device = 0) {
+                         const Buffer<T>& omega, double& norm, Buffer<T> out, std::size_t device) {
     Ctx c = ctx(device);
     const std::size_t nl = st_.fused_left(j), nr = st_.fused_right(j);
     std::vector<Buffer<T>> forms;
     for (std::size_t i = 0; i < k_; ++i)
       forms.push_back(form(i, j, feed_->left_form(i), device));
-    Buffer<T> out = c.K.allocate(s * nr);
     const std::size_t ud = st_.up_dim(j) * st_.down_dim(j);
     std::vector<double> norms;
     // Sketch columns are independent: the plan may bound the intermediates by batching them,

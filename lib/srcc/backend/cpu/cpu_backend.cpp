@@ -19,6 +19,7 @@
 
 #include "srcc/backend/block_cache.hpp"
 #include "srcc/backend/cpu/direct_gemm.hpp"
+#include "srcc/backend/cpu/page_warmer.hpp"
 #include "srcc/backend/cpu/small_qr.hpp"
 #include "srcc/backend/cpu/thread_blocks.hpp"
 #include "srcc/backend/cpu/work_pool.hpp"
@@ -299,6 +300,7 @@ class BlasThreadsFor {
 
 struct CpuShared {
   std::shared_ptr<HostPool> memory;
+  std::shared_ptr<PageWarmer> warmer;  // stepped by the pool's waiting threads
   std::shared_ptr<WorkPool> threads;
   std::shared_ptr<std::atomic<GemmProfile*>> profile;  // --profile-gemm; null when off
 };
@@ -307,7 +309,7 @@ template <class T> class CpuKernels final : public Kernels<T> {
  public:
   using R = real_t<T>;
   explicit CpuKernels(const CpuShared& shared)
-      : pool_(shared.memory), work_(shared.threads), profile_(shared.profile) {}
+      : pool_(shared.memory), warmer_(shared.warmer), work_(shared.threads), profile_(shared.profile) {}
 
   Buffer<T> allocate(std::size_t n) override {
     // Uninitialised, 64-byte aligned: every kernel overwrites its output, and zero-filling
@@ -342,6 +344,9 @@ template <class T> class CpuKernels final : public Kernels<T> {
   std::size_t concurrency() const override { return static_cast<std::size_t>(work_->threads()); }
   void for_each_task(std::size_t count, const std::function<void(std::size_t)>& task) override {
     work_->run(count, task);
+  }
+  void warm(T* p, std::size_t n) override {
+    if (work_->threads() > 1) warmer_->start(p, n * sizeof(T));  // one thread never waits
   }
 
   void gemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
@@ -517,16 +522,14 @@ template <class T> class CpuKernels final : public Kernels<T> {
   }
 
   std::shared_ptr<HostPool> pool_;
+  std::shared_ptr<PageWarmer> warmer_;
   std::shared_ptr<WorkPool> work_;
   std::shared_ptr<std::atomic<GemmProfile*>> profile_;
 };
 
 class CpuBackend final : public BackendOf<CpuKernels> {
  public:
-  CpuBackend(int threads, std::size_t pool_bytes)
-      : CpuBackend(CpuShared{std::make_shared<HostPool>(pool_bytes),
-                             std::make_shared<WorkPool>(threads),
-                             std::make_shared<std::atomic<GemmProfile*>>(nullptr)}) {}
+  CpuBackend(int threads, std::size_t pool_bytes) : CpuBackend(threads, pool_bytes, std::make_shared<PageWarmer>()) {}
   std::string name() const override { return "cpu"; }
   std::string library_info() const override { return blas_info(); }
   bool profile_gemms(GemmProfile* profile) override {
@@ -535,6 +538,10 @@ class CpuBackend final : public BackendOf<CpuKernels> {
   }
 
  private:
+  CpuBackend(int threads, std::size_t pool_bytes, const std::shared_ptr<PageWarmer>& warmer)
+      : CpuBackend(CpuShared{std::make_shared<HostPool>(pool_bytes), warmer,
+                             std::make_shared<WorkPool>(threads, warmer),
+                             std::make_shared<std::atomic<GemmProfile*>>(nullptr)}) {}
   explicit CpuBackend(const CpuShared& shared)
       : BackendOf<CpuKernels>(shared), profile_(shared.profile) {}
   std::shared_ptr<std::atomic<GemmProfile*>> profile_;

@@ -17,16 +17,6 @@ namespace {
 // cores: 0.073 → 0.062 s a run, both changes together).
 constexpr auto kPollFor = std::chrono::microseconds(1000);
 
-// Polls `done` until it holds (true) or kPollFor has passed (false).
-template <class Done> bool poll(Done&& done) {
-  const auto until = std::chrono::steady_clock::now() + kPollFor;
-  for (;;) {
-    if (done()) return true;
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::yield();
-  }
-}
-
 thread_local bool t_in_task = false;  // this thread is running a task of some pool
 
 // Marks the current thread as inside a task for its lifetime.
@@ -45,7 +35,19 @@ class InTask {
 
 bool WorkPool::in_task() { return t_in_task; }
 
-WorkPool::WorkPool(int threads) {
+// Polls `done` until it holds (true) or kPollFor has passed (false). Between looks a thread
+// takes a step of the idle work when there is some (faulting in pages the sweep will write
+// next), and otherwise yields.
+template <class Done> bool WorkPool::poll(Done&& done) {
+  const auto until = std::chrono::steady_clock::now() + kPollFor;
+  for (;;) {
+    if (done()) return true;
+    if (std::chrono::steady_clock::now() >= until) return false;
+    if (idle_ == nullptr || !idle_->step()) std::this_thread::yield();
+  }
+}
+
+WorkPool::WorkPool(int threads, std::shared_ptr<IdleWork> idle) : idle_(std::move(idle)) {
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
 }
 

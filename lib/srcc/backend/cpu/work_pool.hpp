@@ -10,16 +10,28 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 namespace srcc {
 
+// Work a waiting thread may do in small steps instead of only yielding the core (see
+// page_warmer.hpp). step() is called from any of the pool's threads, concurrently, and
+// returns false when it had nothing to do; each step should take at most some microseconds,
+// since a thread in a step starts its next task only after it.
+class IdleWork {
+ public:
+  virtual ~IdleWork() = default;
+  virtual bool step() = 0;
+};
+
 class WorkPool {
  public:
   // `threads` in all, the caller of run() included (so threads − 1 workers are started).
-  explicit WorkPool(int threads);
+  // `idle` (may be null) is stepped by threads that wait.
+  explicit WorkPool(int threads, std::shared_ptr<IdleWork> idle = nullptr);
   ~WorkPool();
   WorkPool(const WorkPool&) = delete;
   WorkPool& operator=(const WorkPool&) = delete;
@@ -35,10 +47,12 @@ class WorkPool {
   void run(std::size_t count, const std::function<void(std::size_t)>& task);
 
  private:
+  template <class Done> bool poll(Done&& done);  // see work_pool.cpp
   void work();                     // a worker's loop
   void drain();                    // takes task indices until none are left
   bool wait_for(std::uint64_t seen);  // a new generation (true) or shutdown (false)
 
+  std::shared_ptr<IdleWork> idle_;
   std::vector<std::thread> workers_;
   std::mutex run_mutex_;  // one run() at a time
   std::mutex mutex_;
