@@ -72,7 +72,8 @@ TEST(PageWarmer, FaultsInTheWholeRegionAndKeepsItsContents) {
   EXPECT_EQ(warmer.populated(), bytes);
   for (std::size_t p = 0; p < pages; ++p) {
     const unsigned char want = (p == 0 || p == 37 || p == 99) ? 0x5a : 0;
-    for (std::size_t i = 0; i < kPage; i += 512) ASSERT_EQ(m.data()[p * kPage + i], want) << "page " << p;
+    for (std::size_t i = 0; i < kPage; i += 512)
+      ASSERT_EQ(m.data()[p * kPage + i], want) << "page " << p;
   }
   EXPECT_FALSE(warmer.step());  // nothing left
 }

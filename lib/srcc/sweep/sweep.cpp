@@ -214,14 +214,15 @@ template <class T> class Sweeper {
           if (out.data() == nullptr) out = k.allocate(sl.columns * st_.fused_right(j));
           // Memory only grows once C_{j+1} stays in memory (the newest environments are the
           // ones kept there).
-          if (j + 1 < last && !k.moves_data() && tier_rule(plan_)(j + 1) == Tier::kMemory) {
+          const bool kept = plan_ == nullptr || plan_->tier(j + 1) == Tier::kMemory;
+          if (j + 1 < last && !k.moves_data() && kept) {
             ahead[i] = k.allocate(sl.columns * st_.fused_right(j + 1));
             k.warm(ahead[i].data(), ahead[i].size());
           } else {
             k.warm(nullptr, 0);
           }
-          next[i] = advance_left(j, sl.columns, env[i], pending, sl.omega[j], norms[i], std::move(out),
-                                 sl.device);
+          next[i] = advance_left(j, sl.columns, env[i], pending, sl.omega[j], norms[i],
+                                 std::move(out), sl.device);
           if (j + 1 < last)
             feed_->upload_ahead(j + 1, [this](std::size_t layer) { return feed_->left_form(layer); },
                                 sl.device);
@@ -251,9 +252,10 @@ template <class T> class Sweeper {
     blocks_.push_back(std::move(b));
   }
 
-  // C_{j+1} from C_j for `s` sketch columns (see the file comment for the order and layouts).
-  // C_j is first multiplied by `env_scale` (in place, piece by piece, just before its columns
-  // are read); `norm` returns ‖C_{j+1}‖, summed from the pieces while they are in cache.
+  // C_{j+1} from C_j for `s` sketch columns (see the file comment for the order and layouts),
+  // written into `out` (s × fused_right(j) elements) and returned. C_j is first multiplied by
+  // `env_scale` (in place, piece by piece, just before its columns are read); `norm` returns
+  // ‖C_{j+1}‖, summed from the pieces while they are in cache.
   Buffer<T> advance_left(std::size_t j, std::size_t s, Buffer<T>& env, real_t<T> env_scale,
                          const Buffer<T>& omega, double& norm, Buffer<T> out, std::size_t device) {
     Ctx c = ctx(device);

@@ -309,7 +309,10 @@ template <class T> class CpuKernels final : public Kernels<T> {
  public:
   using R = real_t<T>;
   explicit CpuKernels(const CpuShared& shared)
-      : pool_(shared.memory), warmer_(shared.warmer), work_(shared.threads), profile_(shared.profile) {}
+      : pool_(shared.memory),
+        warmer_(shared.warmer),
+        work_(shared.threads),
+        profile_(shared.profile) {}
 
   Buffer<T> allocate(std::size_t n) override {
     // Uninitialised, 64-byte aligned: every kernel overwrites its output, and zero-filling
@@ -529,7 +532,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
 
 class CpuBackend final : public BackendOf<CpuKernels> {
  public:
-  CpuBackend(int threads, std::size_t pool_bytes) : CpuBackend(threads, pool_bytes, std::make_shared<PageWarmer>()) {}
+  CpuBackend(int threads, std::size_t pool_bytes)
+      : CpuBackend(threads, pool_bytes, std::make_shared<PageWarmer>()) {}
   std::string name() const override { return "cpu"; }
   std::string library_info() const override { return blas_info(); }
   bool profile_gemms(GemmProfile* profile) override {
