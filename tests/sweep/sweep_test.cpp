@@ -53,6 +53,27 @@ TYPED_TEST(SweepTyped, MpoTimesMpoIsExact) {
   EXPECT_LT(right_orthonormality_defect(res.cores), sizeof(real_t<T>) == 4 ? 1e-5 : 1e-10);
 }
 
+// Bonds large enough that the right step takes each thread's rows of S in several cache-sized
+// chunks (about 74 KB a row here, so 7 rows a chunk, up to 64 rows a site), with the down leg
+// moved in every chunk: on one, two and three threads (uneven row ranges).
+TEST(Sweep, RightBlocksTakenInRowChunksAreExact) {
+  const std::vector<CLayer> layers = {{TrainKind::kMpo, random_train<cdouble>(TrainKind::kMpo, 6, 24, 2, 51)},
+                                      {TrainKind::kMpo, random_train<cdouble>(TrainKind::kMpo, 6, 24, 2, 52)}};
+  const auto data = make_stack<cdouble>(layers);
+  const auto ref = reference<cdouble>(layers);
+  SweepOptions o;
+  o.chi = 64;
+  o.seed = 5;
+  for (int threads : {1, 2, 3}) {
+    auto backend = make_cpu_backend(threads);
+    TransferLog log;
+    SilentReporter reporter;
+    const auto res = run_sweep(data, o, *backend, log, reporter);
+    EXPECT_LT(relative_error(dense_vector(res.cores), ref.v), 1e-10) << threads << " threads";
+    EXPECT_LT(right_orthonormality_defect(res.cores), 1e-10) << threads << " threads";
+  }
+}
+
 TYPED_TEST(SweepTyped, DepthThreeStackIsExact) {
   using T = TypeParam;
   const std::vector<CLayer> layers = {{TrainKind::kMpo, random_cores<T>(TrainKind::kMpo, 7, 2, 2, 31)},

@@ -367,38 +367,77 @@ template <class T> class Sweeper {
 
   // Z'[(b, x_0, x_k), L] for site j from S[b, R] (see the file comment): the layers are absorbed
   // bottom first, so the largest contraction (the top layer, contracting (R_0, x_1)) meets the
-  // smaller operand.
+  // smaller operand. Rows b of S give rows b of Z' and nothing else, so the host backend takes
+  // them in cache-sized chunks, each thread an equal range of rows chunk by chunk: a chunk's
+  // intermediates (the bottom layer's product above all) stay in its cache for the next layer,
+  // instead of going out to memory as one array of all rows and coming back. A device takes
+  // all rows at once.
   Buffer<T> right_block(std::size_t j, const Buffer<T>& s_env, std::size_t b) {
+    std::vector<Buffer<T>> w;
+    for (std::size_t i = 0; i < k_; ++i) w.push_back(form(i, j, feed_->right_form(i)));
+    const std::size_t row_in = st_.fused_right(j);
+    const std::size_t row_out = st_.up_dim(j) * st_.fused_left(j) * st_.down_dim(j);
+    Buffer<T> z = K_.allocate(b * row_out);
+    const std::size_t tasks = K_.moves_data() ? 1 : std::clamp<std::size_t>(K_.concurrency(), 1, b);
+    std::size_t chunk = b;
+    if (!K_.moves_data()) {
+      const std::size_t bottom = k_ - 1;
+      const std::size_t row_bytes =
+          ((row_in / dim(bottom, j, kLegR)) * dim(bottom, j, kLegU) * dim(bottom, j, kLegL) *
+               dim(bottom, j, kLegD) +
+           row_out) *
+          sizeof(T);
+      chunk = std::clamp<std::size_t>(kPieceBytes / std::max<std::size_t>(row_bytes, 1), 1, b);
+    }
+    K_.for_each_task(tasks, [&](std::size_t t) {
+      const std::size_t first = b * t / tasks, last = b * (t + 1) / tasks;
+      for (std::size_t b0 = first; b0 < last; b0 += chunk) {
+        const std::size_t count = std::min(chunk, last - b0);
+        right_rows(j, w, s_env.data() + b0 * row_in, count, z.data() + b0 * row_out);
+      }
+    });
+    return z;
+  }
+
+  // right_block for `count` rows of S (at s), written to `out` (count rows of Z').
+  void right_rows(std::size_t j, const std::vector<Buffer<T>>& w, const T* s, std::size_t count,
+                  T* out) {
     const std::size_t bottom = k_ - 1;
     const std::size_t lb = dim(bottom, j, kLegL), rb = dim(bottom, j, kLegR),
                       ub = dim(bottom, j, kLegU), db = dim(bottom, j, kLegD);
+    const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
+    // The down leg moves next to x_0 at the end, unless that is a free reshape.
+    const bool move_down = dd > 1 && nl > 1;
     // Bottom layer: one GEMM over all rows (b, R_0 … R_{k-2}) of S.
-    std::size_t lead = b * (st_.fused_right(j) / rb);
+    std::size_t lead = count * (st_.fused_right(j) / rb);
     std::size_t trailing = lb * db;  // the axes after the next contracted pair
-    Buffer<T> cur = K_.allocate(lead * ub * trailing);
-    {
-      Buffer<T> w = form(bottom, j, feed_->right_form(bottom));
-      gemm_(Op::kNone, Op::kNone, lead, ub * trailing, rb, T(1), s_env.data(), rb, w.data(),
-            ub * trailing, T(0), cur.data(), ub * trailing);
+    Buffer<T> cur;
+    T* cur_data = out;  // the last product writes straight into `out`
+    if (bottom > 0 || move_down) {
+      cur = K_.allocate(lead * ub * trailing);
+      cur_data = cur.data();
     }
+    gemm_(Op::kNone, Op::kNone, lead, ub * trailing, rb, T(1), s, rb, w[bottom].data(),
+          ub * trailing, T(0), cur_data, ub * trailing);
     // Layers above: [lead, R_i, x_{i+1}, trailing] → [lead, x_i, L_i, trailing], W_i shared.
     for (std::size_t i = bottom; i-- > 0;) {
       const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
                         dn = dim(i, j, kLegD);
       lead /= r;
-      Buffer<T> w = form(i, j, feed_->right_form(i));
-      Buffer<T> next = K_.allocate(lead * up * l * trailing);
-      gemm_(Op::kNone, Op::kNone, up * l, trailing, r * dn, T(1), w.data(), r * dn, 0,
-            cur.data(), trailing, r * dn * trailing, T(0), next.data(), trailing,
-            up * l * trailing, lead);
+      Buffer<T> next;
+      T* next_data = out;
+      if (i > 0 || move_down) {
+        next = K_.allocate(lead * up * l * trailing);
+        next_data = next.data();
+      }
+      gemm_(Op::kNone, Op::kNone, up * l, trailing, r * dn, T(1), w[i].data(), r * dn, 0,
+            cur_data, trailing, r * dn * trailing, T(0), next_data, trailing, up * l * trailing,
+            lead);
       cur = std::move(next);
+      cur_data = next_data;
       trailing *= l;
     }
-    const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
-    if (dd == 1 || nl == 1) return cur;  // moving the down leg is a free reshape
-    Buffer<T> moved = K_.allocate(cur.size());
-    K_.swap_axes(b * u, nl, 1, dd, 1, cur.data(), moved.data());
-    return moved;
+    if (move_down) K_.swap_axes(count * u, nl, 1, dd, 1, cur_data, out);
   }
 
   // Y = C_j Z'ᵀ for the first `cols` columns of a block: column-major rows × cols. C_j comes
