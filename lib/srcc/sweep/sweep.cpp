@@ -378,6 +378,7 @@ template <class T> class Sweeper {
     const std::size_t row_in = st_.fused_right(j);
     const std::size_t row_out = st_.up_dim(j) * st_.fused_left(j) * st_.down_dim(j);
     Buffer<T> z = K_.allocate(b * row_out);
+    if (b == 0) return z;
     const std::size_t tasks = K_.moves_data() ? 1 : std::clamp<std::size_t>(K_.concurrency(), 1, b);
     std::size_t chunk = b;
     if (!K_.moves_data()) {
