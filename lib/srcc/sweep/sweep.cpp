@@ -409,7 +409,7 @@ template <class T> class Sweeper {
     const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
     // The down leg moves next to x_0 at the end, unless that is a free reshape.
     const bool move_down = dd > 1 && nl > 1;
-    // Bottom layer: one GEMM over all rows (b, R_0 … R_{k-2}) of S.
+    // Bottom layer: one GEMM over all the chunk's rows (b, R_0 … R_{k-2}) of S.
     std::size_t lead = count * (st_.fused_right(j) / rb);
     std::size_t trailing = lb * db;  // the axes after the next contracted pair
     Buffer<T> cur;
