@@ -146,17 +146,13 @@ std::vector<std::optional<std::string>> probe_files(
           if ((open[k].revents & (POLLIN | POLLHUP | POLLERR)) != 0) take(children[which[k]]);
         continue;
       }
+      poll_interrupt();  // SIGINT/SIGTERM: the children are killed below
       const auto now = Clock::now();
-      std::optional<std::size_t> stuck;
       for (std::size_t i : which)
-        if (!stuck && now > children[i].deadline) stuck = i;
-      if (interrupt_signal() != 0 || stuck) {
-        kill_all(children);
-        poll_interrupt();
-        throw InputError(files[*stuck] + ": reading its metadata did not finish within " +
-                         std::to_string(static_cast<int>(limit_seconds)) +
-                         " s (the HDF5 library is stuck on it: the file is damaged)");
-      }
+        if (now > children[i].deadline)
+          throw InputError(files[i] + ": reading its metadata did not finish within " +
+                           std::to_string(static_cast<int>(limit_seconds)) +
+                           " s (the HDF5 library is stuck on it: the file is damaged)");
     }
   } catch (...) {
     kill_all(children);

@@ -230,7 +230,7 @@ template <class T> class Sweeper {
           throw out_of_memory("left sweep", j);
         }
       });
-      const double total = combined_norm(norms);
+      const double total = scaled_norm(norms.data(), norms.size());
       if (!std::isfinite(total))
         throw NumericalError("left sweep, site " + std::to_string(j) +
                              ": sketched environment is not finite");
@@ -275,8 +275,7 @@ template <class T> class Sweeper {
       const std::size_t cols = std::min(batch, s - a0);
       std::size_t piece = cols;
       if (!c.K.moves_data()) {
-        const std::size_t column_bytes = std::max<std::size_t>(left_step_column_elements(st_, j) * sizeof(T), 1);
-        piece = std::clamp<std::size_t>(kPieceBytes / column_bytes, 1, std::max<std::size_t>(cols / threads, 1));
+        piece = per_piece(left_step_column_elements(st_, j) * sizeof(T), cols / threads);
       }
       const std::size_t pieces = (cols + piece - 1) / piece, done = norms.size();
       norms.resize(done + pieces);
@@ -292,18 +291,18 @@ template <class T> class Sweeper {
         norms[done + p] = static_cast<double>(c.K.norm(count * nr, out.data() + first * nr));
       });
     }
-    norm = combined_norm(norms);
+    norm = scaled_norm(norms.data(), norms.size());  // no overflow or underflow in the squares
     return out;
   }
 
-  // √(Σ xᵢ²) of partial norms, without overflow or underflow in the squares.
-  static double combined_norm(const std::vector<double>& parts) {
-    return scaled_norm(parts.data(), parts.size());
-  }
-
-  // A thread's piece of the left step aims at this many bytes of intermediates: about half of a
-  // core's L2 cache on current x86 servers.
+  // A thread's piece of the left step, or chunk of a right block, aims at this many bytes of
+  // intermediates: about half of a core's L2 cache on current x86 servers.
   static constexpr std::size_t kPieceBytes = std::size_t{512} << 10;
+  // Units (sketch columns, rows of S) of `unit_bytes` each in such a piece: 1 … max(most, 1).
+  static std::size_t per_piece(std::size_t unit_bytes, std::size_t most) {
+    return std::clamp<std::size_t>(kPieceBytes / std::max<std::size_t>(unit_bytes, 1), 1,
+                                   std::max<std::size_t>(most, 1));
+  }
 
   // A single train: the Khatri–Rao block T[a, x_0, L, x_1] = C[a, L] Ω[a, x_0, x_1] and one GEMM
   // with the site (r | x_0 L x_1), so C_{j+1}[a, R] is a single product over all columns.
@@ -383,12 +382,11 @@ template <class T> class Sweeper {
     std::size_t chunk = b;
     if (!K_.moves_data()) {
       const std::size_t bottom = k_ - 1;
-      const std::size_t row_bytes =
-          ((row_in / dim(bottom, j, kLegR)) * dim(bottom, j, kLegU) * dim(bottom, j, kLegL) *
-               dim(bottom, j, kLegD) +
-           row_out) *
-          sizeof(T);
-      chunk = std::clamp<std::size_t>(kPieceBytes / std::max<std::size_t>(row_bytes, 1), 1, b);
+      // A row's bottom-layer product and its rows of Z'.
+      const std::size_t row_elements = (row_in / dim(bottom, j, kLegR)) * dim(bottom, j, kLegU) *
+                                           dim(bottom, j, kLegL) * dim(bottom, j, kLegD) +
+                                       row_out;
+      chunk = per_piece(row_elements * sizeof(T), b);
     }
     K_.for_each_task(tasks, [&](std::size_t t) {
       const std::size_t first = b * t / tasks, last = b * (t + 1) / tasks;
