@@ -88,6 +88,7 @@ TYPED_TEST(CpuKernelsTyped, GemmMatchesLoopsWhateverTheSplit) {
         check_gemm<TypeParam>(threads, {a, b, 17, 19, 23, 7, 1});    // a batch
         check_gemm<TypeParam>(threads, {a, b, 21, 13, 700, 1, 1});   // split along k
         check_gemm<TypeParam>(threads, {a, b, 3, 2, 1, 2, 0});       // too small to share
+        check_gemm<TypeParam>(threads, {a, b, 3, 1200, 2, 2, 0});    // k = d, B's rows far apart
       }
 }
 

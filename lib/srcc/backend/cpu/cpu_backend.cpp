@@ -76,6 +76,10 @@ constexpr std::size_t kDirectMaxDepth = 512;
 // n = 100, χ̄ = 100 that 100 × 2500 × 200 product ran at 128 GFLOP/s direct and 162 in BLAS
 // (whole run 1.465 → 1.378 s); at N = 50 the two were even.
 constexpr std::size_t kDirectMaxRowGap = 1024;
+// A contraction this short reads only that many rows of B per column block, whatever their
+// gap, and BLAS's packing would cost more than its arithmetic: the left step's V = Ω·W (k = d,
+// B's rows 5,000 elements apart at N = 50) ran at 11 GFLOP/s in BLAS and 30 direct.
+constexpr std::size_t kDirectAnyGapDepth = 4;
 
 // One product on the calling thread: the direct kernel where it applies (complex double, B not
 // transposed, A at most transposed; direct_gemm.hpp says why), BLAS otherwise.
@@ -85,7 +89,8 @@ void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T 
                std::size_t ldc) {
   if constexpr (std::is_same_v<T, cdouble>) {
     if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
-        ldb <= kDirectMaxRowGap && direct_gemm::kernel() != direct_gemm::Kernel::kNone)
+        (ldb <= kDirectMaxRowGap || k <= kDirectAnyGapDepth) &&
+        direct_gemm::kernel() != direct_gemm::Kernel::kNone)
       return direct_gemm::zgemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
                                 ldc);
   }
