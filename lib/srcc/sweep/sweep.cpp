@@ -370,13 +370,16 @@ template <class T> class Sweeper {
   // them in cache-sized chunks, each thread an equal range of rows chunk by chunk: a chunk's
   // intermediates (the bottom layer's product above all) stay in its cache for the next layer,
   // instead of going out to memory as one array of all rows and coming back. A device takes
-  // all rows at once.
-  Buffer<T> right_block(std::size_t j, const Buffer<T>& s_env, std::size_t b) {
+  // all rows at once. Given `norm`, it also returns ‖Z'‖ (on the host summed from the chunks
+  // while they are in cache).
+  Buffer<T> right_block(std::size_t j, const Buffer<T>& s_env, std::size_t b,
+                        double* norm = nullptr) {
     std::vector<Buffer<T>> w;
     for (std::size_t i = 0; i < k_; ++i) w.push_back(form(i, j, feed_->right_form(i)));
     const std::size_t row_in = st_.fused_right(j);
     const std::size_t row_out = st_.up_dim(j) * st_.fused_left(j) * st_.down_dim(j);
     Buffer<T> z = K_.allocate(b * row_out);
+    if (norm != nullptr) *norm = 0;
     if (b == 0) return z;
     const std::size_t tasks = K_.moves_data() ? 1 : std::clamp<std::size_t>(K_.concurrency(), 1, b);
     std::size_t chunk = b;
@@ -388,13 +391,21 @@ template <class T> class Sweeper {
                                        row_out;
       chunk = per_piece(row_elements * sizeof(T), b);
     }
+    // Chunk c's norm at norms[c]: the tasks' chunks are numbered in the order of their rows.
+    const std::size_t per_task = (b / tasks + 1 + chunk - 1) / chunk;
+    std::vector<double> norms(norm != nullptr && !K_.moves_data() ? tasks * per_task : 0, 0.0);
     K_.for_each_task(tasks, [&](std::size_t t) {
       const std::size_t first = b * t / tasks, last = b * (t + 1) / tasks;
-      for (std::size_t b0 = first; b0 < last; b0 += chunk) {
+      for (std::size_t b0 = first, c = t * per_task; b0 < last; b0 += chunk, ++c) {
         const std::size_t count = std::min(chunk, last - b0);
-        right_rows(j, w, s_env.data() + b0 * row_in, count, z.data() + b0 * row_out);
+        T* rows = z.data() + b0 * row_out;
+        right_rows(j, w, s_env.data() + b0 * row_in, count, rows);
+        if (!norms.empty()) norms[c] = static_cast<double>(K_.norm(count * row_out, rows));
       }
     });
+    if (norm != nullptr)
+      *norm = K_.moves_data() ? static_cast<double>(K_.norm(b * row_out, z.data()))
+                              : scaled_norm(norms.data(), norms.size());
     return z;
   }
 
@@ -570,7 +581,8 @@ template <class T> class Sweeper {
       const auto t0 = Clock::now();
       const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
       const std::size_t rows = b * u * dd;
-      Buffer<T> z = right_block(j, s_env, b);
+      double z_norm = 0;
+      Buffer<T> z = right_block(j, s_env, b, &z_norm);
       if (j == 0) {
         out.cores[0] = fetch_core(z, {1, b, u, dd}, 0);
         apply_scale(out.cores[0], log_scale);
@@ -590,25 +602,26 @@ template <class T> class Sweeper {
       feed_->upload_ahead(j - 1, [this](std::size_t layer) { return feed_->right_form(layer); }, 0);
       std::size_t rank = 0;
       Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank);
-      // S ← conj(η_j) · Z'.
+      // S ← conj(η_j) · Z' / ‖Z'‖. S carries the norm of everything to its right, which shrinks
+      // or grows geometrically along the train: it is kept at norm at most 1 (η_j has
+      // orthonormal rows), with the logarithm of the scale on the side, so that float32 runs
+      // neither underflow nor overflow midway (Q does not depend on it). ‖Z'‖ came with Z';
+      // the factor rides on the product's alpha, with no pass over S of its own.
+      T alpha(1);
+      if (z_norm > 0 && std::isfinite(z_norm)) {
+        alpha = T(static_cast<real_t<T>>(1.0 / z_norm));
+        log_scale += std::log(z_norm);
+      }
       Buffer<T> conj_core = K_.allocate(rank * rows);
       K_.conj(rank * rows, core.data(), conj_core.data());
       Buffer<T> next = K_.allocate(rank * nl);
-      gemm_(Op::kNone, Op::kNone, rank, nl, rows, T(1), conj_core.data(), rows, z.data(), nl,
+      gemm_(Op::kNone, Op::kNone, rank, nl, rows, alpha, conj_core.data(), rows, z.data(), nl,
             T(0), next.data(), nl);
       out.cores[j] = fetch_core(core, {rank, b, u, dd}, j);
       auto& stats = out.sites[j];
       stats.sketch_columns = static_cast<std::int64_t>(finder.columns());
       stats.norm_estimate = est.norm;
       stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
-      // S carries the norm of everything to its right, which shrinks or grows geometrically
-      // along the train: keep it at unit norm and the logarithm of the scale on the side, so
-      // that float32 runs neither underflow nor overflow midway (Q does not depend on it).
-      const double s_norm = static_cast<double>(K_.norm(rank * nl, next.data()));
-      if (s_norm > 0 && std::isfinite(s_norm)) {
-        K_.scale(rank * nl, static_cast<real_t<T>>(1.0 / s_norm), next.data());
-        log_scale += std::log(s_norm);
-      }
       s_env = std::move(next);
       for (std::size_t blk = 0; blk < blocks_.size(); ++blk) devices_.release(blk, j);
       b = rank;
