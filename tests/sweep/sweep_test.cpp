@@ -192,8 +192,8 @@ namespace srcc::test {
 namespace {
 
 TEST(SweepRange, SinglePrecisionOnLongTrainsKeepsItsAccuracy) {
-  // The right environment is kept at norm at most 1 (its scale on the side): without that, float32
-  // underflows midway along a long train of normalised sites.
+  // The right environment is kept at norm at most 1 (its scale on the side): without that,
+  // float32 underflows midway along a long train of normalised sites.
   const std::vector<CLayer> layers = {{TrainKind::kMpo, real_cores(TrainKind::kMpo, 30, 4, 2, 3)},
                                       {TrainKind::kMps, real_cores(TrainKind::kMps, 30, 8, 2, 4)}};
   const auto lo = sweep(make_stack<float>(layers), 12, 5);

@@ -391,8 +391,9 @@ template <class T> class Sweeper {
                                        row_out;
       chunk = per_piece(row_elements * sizeof(T), b);
     }
-    // Chunk c's norm at norms[c]: the tasks' chunks are numbered in the order of their rows.
-    const std::size_t per_task = (b / tasks + 1 + chunk - 1) / chunk;
+    // Chunk c's norm at norms[c]: task t numbers its chunks from t·per_task (a task has at most
+    // ⌈b / tasks⌉ rows); slots a task does not use stay 0.
+    const std::size_t per_task = ((b + tasks - 1) / tasks + chunk - 1) / chunk;
     std::vector<double> norms(norm != nullptr && !K_.moves_data() ? tasks * per_task : 0, 0.0);
     K_.for_each_task(tasks, [&](std::size_t t) {
       const std::size_t first = b * t / tasks, last = b * (t + 1) / tasks;
