@@ -116,6 +116,83 @@ TYPED_TEST(CpuKernelsTyped, NormMatchesALongDoubleSumAtAnyScale) {
   EXPECT_EQ(K.norm(zero.size(), zero.data()), R(0));
 }
 
+// gemm_norm writes what gemm writes and returns the norm of it (not of the padding between
+// rows or batch items), whichever way the work is split, and at scales where the squares of
+// the working type overflow or underflow.
+TYPED_TEST(CpuKernelsTyped, GemmNormIsTheNormOfWhatGemmWrote) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const GemmCase cases[] = {{Op::kNone, Op::kNone, 70, 33, 41, 1, 0},  // row panels
+                            {Op::kTrans, Op::kNone, 29, 90, 37, 1, 2},  // column panels
+                            {Op::kNone, Op::kNone, 17, 19, 23, 7, 1},   // a batch
+                            {Op::kTrans, Op::kNone, 21, 13, 700, 1, 1},  // split along k
+                            {Op::kNone, Op::kTrans, 3, 2, 1, 2, 0}};     // one thread
+  const double big = std::is_same_v<R, double> ? 1e160 : 1e25;
+  for (int threads : {1, 2, 3})
+    for (const GemmCase& g : cases)
+      for (double scale : {1.0, big, 1 / big}) {
+        auto backend = make_cpu_backend(threads);
+        auto& K = backend->template kernels<T>();
+        std::mt19937_64 gen(static_cast<std::uint64_t>(threads * 100 + g.m));
+        const std::size_t a_rows = g.a == Op::kNone ? g.m : g.k,
+                          a_cols = g.a == Op::kNone ? g.k : g.m;
+        const std::size_t b_rows = g.b == Op::kNone ? g.k : g.n,
+                          b_cols = g.b == Op::kNone ? g.n : g.k;
+        const std::size_t lda = a_cols + g.pad, ldb = b_cols + g.pad, ldc = g.n + g.pad;
+        const std::size_t sa = a_rows * lda, sb = b_rows * ldb, sc = g.m * ldc + 3;
+        std::vector<T> a(sa * g.batch), b(sb * g.batch), c1(sc * g.batch);
+        for (auto& x : a) x = value<T>(gen) * static_cast<R>(std::sqrt(scale));
+        for (auto& x : b) x = value<T>(gen) * static_cast<R>(std::sqrt(scale));
+        for (auto& x : c1) x = value<T>(gen) * static_cast<R>(scale);
+        std::vector<T> c2 = c1;
+        const T alpha(0.75), beta(0.5);
+        const R got = K.gemm_norm(g.a, g.b, g.m, g.n, g.k, alpha, a.data(), lda, sa, b.data(), ldb,
+                                  sb, beta, c1.data(), ldc, sc, g.batch);
+        K.gemm(g.a, g.b, g.m, g.n, g.k, alpha, a.data(), lda, sa, b.data(), ldb, sb, beta,
+               c2.data(), ldc, sc, g.batch);
+        ASSERT_EQ(c1, c2) << threads << " threads, " << g.m << "x" << g.n << "x" << g.k;
+        long double want2 = 0;  // in units of scale², in long double (its range is wider)
+        const long double scale2 = static_cast<long double>(scale) * scale;
+        for (std::size_t i = 0; i < g.batch; ++i)
+          for (std::size_t r = 0; r < g.m; ++r)
+            for (std::size_t q = 0; q < g.n; ++q) {
+              const std::complex<long double> v(std::complex<double>(c1[i * sc + r * ldc + q]));
+              want2 += std::norm(v) / scale2;
+            }
+        const double want = static_cast<double>(std::sqrt(want2)) * scale;
+        EXPECT_NEAR(static_cast<double>(got) / want, 1.0,
+                    50 * std::numeric_limits<R>::epsilon())
+            << threads << " threads, " << g.m << "x" << g.n << "x" << g.k << " batch " << g.batch
+            << " at scale " << scale;
+      }
+}
+
+// The sweep's GEMM wrapper turns a batch of matrix-vector products into one product; its norm
+// is still the norm of the batch's results.
+TEST(CountingGemm, NormOfABatchOfMatrixVectorProducts) {
+  auto backend = make_cpu_backend(2);
+  auto& K = backend->kernels<cdouble>();
+  CountingGemm<cdouble> gemm(K);
+  std::mt19937_64 gen(3);
+  const std::size_t m = 40, k = 30, batch = 25;  // C_i (m × 1) = Aᵀ (m × k) · b_i (k × 1)
+  std::vector<cdouble> a(k * m), b(batch * k), c(batch * m), want(batch * m);
+  for (auto& x : a) x = value<cdouble>(gen);
+  for (auto& x : b) x = value<cdouble>(gen);
+  double want2 = 0;
+  for (std::size_t i = 0; i < batch; ++i)
+    for (std::size_t r = 0; r < m; ++r) {
+      cdouble sum = 0;
+      for (std::size_t p = 0; p < k; ++p) sum += a[p * m + r] * b[i * k + p];
+      want[i * m + r] = sum;
+      want2 += std::norm(sum);
+    }
+  const double got = gemm.with_norm(Op::kTrans, Op::kNone, m, 1, k, cdouble(1), a.data(), m, 0,
+                                    b.data(), 1, k, cdouble(0), c.data(), 1, m, batch);
+  for (std::size_t i = 0; i < c.size(); ++i) ASSERT_LT(std::abs(c[i] - want[i]), 1e-12);
+  EXPECT_NEAR(got, std::sqrt(want2), 1e-12 * std::sqrt(want2));
+  EXPECT_EQ(gemm.flops(), 8.0 * m * k * batch);
+}
+
 // Memory for n elements that ends where an inaccessible page begins: any read past the end
 // faults, as it does at the end of one of the pool's exact-size mappings.
 template <class T> struct GuardedBlock {

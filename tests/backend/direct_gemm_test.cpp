@@ -3,7 +3,8 @@
 // of the tile's, every count of complex numbers in a last vector, every number of vectors in a
 // column block), both forms of A, padded leading dimensions and each kind of alpha and beta;
 // and with B and C ending at an unmapped page, so a read or write past the last element (an
-// unmasked lane) would crash the test.
+// unmasked lane) would crash the test. The sum of squares of C the kernel can return as it
+// stores C is checked against the loops' result too.
 #include "srcc/backend/cpu/direct_gemm.hpp"
 
 #include <gtest/gtest.h>
@@ -70,8 +71,14 @@ void check(Kernel kernel, const Case& t, std::mt19937_64& g) {
   if (t.beta == cdouble(0))
     for (auto& x : c) x = cdouble(std::nan(""), 0);
   const auto want = reference(t, a, lda, b, ldb, c, ldc);
+  // The sum of squares of what is written is added to what the caller had.
+  double sum_squares = 0.5, want_squares = 0.5;
+  for (std::size_t i = 0; i < t.m; ++i)
+    for (std::size_t j = 0; j < t.n; ++j) want_squares += std::norm(want[i * ldc + j]);
   zgemm(kernel, t.trans_a, t.m, t.n, t.k, t.alpha, a.data(), lda, b.data(), ldb, t.beta, c.data(),
-        ldc);
+        ldc, &sum_squares);
+  ASSERT_NEAR(sum_squares, want_squares, 1e-12 * want_squares)
+      << name(kernel) << (t.trans_a ? " T " : " N ") << t.m << "x" << t.n << "x" << t.k;
   for (std::size_t i = 0; i < t.m; ++i)
     for (std::size_t j = 0; j < ldc; ++j) {
       const cdouble got = c[i * ldc + j], w = want[i * ldc + j];

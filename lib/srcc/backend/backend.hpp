@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "srcc/core/dtype.hpp"
+#include "srcc/core/scaled_norm.hpp"
 
 namespace srcc {
 
@@ -92,6 +93,16 @@ template <class T> class Kernels {
                     const T* a, std::size_t lda, std::size_t stride_a, const T* b,
                     std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
                     std::size_t stride_c, std::size_t batch) = 0;
+  // gemm(), returning the Frobenius norm of all the C_i it wrote. The CPU backend sums the
+  // squares as its kernel stores them (no pass over C afterwards); others take norm() after.
+  virtual R gemm_norm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                      const T* a, std::size_t lda, std::size_t stride_a, const T* b,
+                      std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
+                      std::size_t stride_c, std::size_t batch) {
+    gemm(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c,
+         batch);
+    return gemm_norm_of(m, n, c, ldc, stride_c, batch);
+  }
 
   // out[a, x, l, y] = env[a, l] · omega[a, x, y] for a < s, x < nx, l < nl, y < ny: the
   // Khatri–Rao product of a sketched environment with one site's test tensor.
@@ -106,6 +117,15 @@ template <class T> class Kernels {
   virtual void conj(std::size_t n, const T* in, T* out) = 0;  // element-wise conjugate
   virtual void scale(std::size_t n, R alpha, T* x) = 0;
   virtual R norm(std::size_t n, const T* x) = 0;  // Frobenius norm
+  // The Frobenius norm of the batch of m × n matrices C_i at c + i·stride_c, rows ldc apart.
+  R gemm_norm_of(std::size_t m, std::size_t n, const T* c, std::size_t ldc, std::size_t stride_c,
+                 std::size_t batch) {
+    if (ldc == n && (batch == 1 || stride_c == m * n)) return norm(m * n * batch, c);
+    std::vector<R> rows;
+    for (std::size_t i = 0; i < batch; ++i)
+      for (std::size_t r = 0; r < m; ++r) rows.push_back(norm(n, c + i * stride_c + r * ldc));
+    return scaled_norm(rows.data(), rows.size());
+  }
 
   // Thin QR of the column-major m × n matrix y (ld = m): on return y holds Q (m × k,
   // k = min(m, n), orthonormal columns) and r the upper-triangular k × n factor (column-major,

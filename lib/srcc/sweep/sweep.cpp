@@ -282,13 +282,12 @@ template <class T> class Sweeper {
       c.K.for_each_task(pieces, [&](std::size_t p) {
         const std::size_t first = a0 + p * piece, count = std::min(piece, a0 + cols - first);
         if (env_scale != 1) c.K.scale(count * nl, env_scale, env.data() + first * nl);
-        if (k_ == 1)
-          left_single(c, j, count, env.data() + first * nl, omega.data() + first * ud, forms[0],
-                      out.data() + first * nr);
-        else
-          left_stack(c, j, count, env.data() + first * nl, omega.data() + first * ud, forms,
-                     out.data() + first * nr);
-        norms[done + p] = static_cast<double>(c.K.norm(count * nr, out.data() + first * nr));
+        // The piece's norm comes from its last product, taken as it stores its result.
+        norms[done + p] = static_cast<double>(
+            k_ == 1 ? left_single(c, j, count, env.data() + first * nl,
+                                  omega.data() + first * ud, forms[0], out.data() + first * nr)
+                    : left_stack(c, j, count, env.data() + first * nl,
+                                 omega.data() + first * ud, forms, out.data() + first * nr));
       });
     }
     norm = scaled_norm(norms.data(), norms.size());  // no overflow or underflow in the squares
@@ -306,14 +305,15 @@ template <class T> class Sweeper {
 
   // A single train: the Khatri–Rao block T[a, x_0, L, x_1] = C[a, L] Ω[a, x_0, x_1] and one GEMM
   // with the site (r | x_0 L x_1), so C_{j+1}[a, R] is a single product over all columns.
-  void left_single(Ctx& c, std::size_t j, std::size_t cols, const T* env, const T* omega,
-                   const Buffer<T>& site, T* out) {
+  // Returns ‖out‖ (here and in left_stack).
+  real_t<T> left_single(Ctx& c, std::size_t j, std::size_t cols, const T* env, const T* omega,
+                        const Buffer<T>& site, T* out) {
     const std::size_t l = dim(0, j, kLegL), r = dim(0, j, kLegR), up = dim(0, j, kLegU),
                       dn = dim(0, j, kLegD);
     Buffer<T> kr = c.K.allocate(cols * up * l * dn);
     c.K.khatri_rao(cols, l, up, dn, env, omega, kr.data());
-    c.gemm(Op::kNone, Op::kTrans, cols, r, up * l * dn, T(1), kr.data(), up * l * dn, site.data(),
-           up * l * dn, T(0), out, r);
+    return c.gemm.with_norm(Op::kNone, Op::kTrans, cols, r, up * l * dn, T(1), kr.data(),
+                            up * l * dn, 0, site.data(), up * l * dn, 0, T(0), out, r, 0, 1);
   }
 
   // A stack of k >= 2 layers, in the order with the fewest multiply-adds:
@@ -323,8 +323,8 @@ template <class T> class Sweeper {
   //   C_{j+1}[a, R_0, R_1..] = V_a[(x_k L_0 x_1), R_0]ᵀ · E_a[(x_k L_0 x_1), R_1..]   per column
   // For an MPO times an MPS with D = χ = χ̄ = N this is 4 N⁴ + 4 N³ multiply-adds per site, where
   // contracting the Khatri–Rao block C ⊙ Ω through the layers takes 6 N⁴.
-  void left_stack(Ctx& c, std::size_t j, std::size_t cols, const T* env, const T* omega,
-                  const std::vector<Buffer<T>>& forms, T* out) {
+  real_t<T> left_stack(Ctx& c, std::size_t j, std::size_t cols, const T* env, const T* omega,
+                       const std::vector<Buffer<T>>& forms, T* out) {
     const std::size_t x0 = st_.up_dim(j), xk = st_.down_dim(j), nl = st_.fused_left(j),
                       nr = st_.fused_right(j);
     const std::size_t l0 = dim(0, j, kLegL), r0 = dim(0, j, kLegR), x1 = dim(0, j, kLegD);
@@ -360,8 +360,9 @@ template <class T> class Sweeper {
                     dim(bottom, j, kLegR), e.data(), moved.data());
       e = std::move(moved);
     }
-    c.gemm(Op::kTrans, Op::kNone, r0, rest, contracted, T(1), v.data(), r0, contracted * r0,
-           e.data(), rest, contracted * rest, T(0), out, rest, nr, cols);
+    return c.gemm.with_norm(Op::kTrans, Op::kNone, r0, rest, contracted, T(1), v.data(), r0,
+                            contracted * r0, e.data(), rest, contracted * rest, T(0), out, rest,
+                            nr, cols);
   }
 
   // Z'[(b, x_0, x_k), L] for site j from S[b, R] (see the file comment): the layers are absorbed
@@ -370,8 +371,8 @@ template <class T> class Sweeper {
   // them in cache-sized chunks, each thread an equal range of rows chunk by chunk: a chunk's
   // intermediates (the bottom layer's product above all) stay in its cache for the next layer,
   // instead of going out to memory as one array of all rows and coming back. A device takes
-  // all rows at once. Given `norm`, it also returns ‖Z'‖ (on the host summed from the chunks
-  // while they are in cache).
+  // all rows at once. Given `norm`, it also returns ‖Z'‖, from the chunks' norms (which their
+  // last products take as they store the rows).
   Buffer<T> right_block(std::size_t j, const Buffer<T>& s_env, std::size_t b,
                         double* norm = nullptr) {
     std::vector<Buffer<T>> w;
@@ -394,25 +395,23 @@ template <class T> class Sweeper {
     // Chunk c's norm at norms[c]: task t numbers its chunks from t·per_task (a task has at most
     // ⌈b / tasks⌉ rows); slots a task does not use stay 0.
     const std::size_t per_task = ((b + tasks - 1) / tasks + chunk - 1) / chunk;
-    std::vector<double> norms(norm != nullptr && !K_.moves_data() ? tasks * per_task : 0, 0.0);
+    std::vector<double> norms(tasks * per_task, 0.0);
     K_.for_each_task(tasks, [&](std::size_t t) {
       const std::size_t first = b * t / tasks, last = b * (t + 1) / tasks;
       for (std::size_t b0 = first, c = t * per_task; b0 < last; b0 += chunk, ++c) {
         const std::size_t count = std::min(chunk, last - b0);
-        T* rows = z.data() + b0 * row_out;
-        right_rows(j, w, s_env.data() + b0 * row_in, count, rows);
-        if (!norms.empty()) norms[c] = static_cast<double>(K_.norm(count * row_out, rows));
+        norms[c] = static_cast<double>(
+            right_rows(j, w, s_env.data() + b0 * row_in, count, z.data() + b0 * row_out));
       }
     });
-    if (norm != nullptr)
-      *norm = K_.moves_data() ? static_cast<double>(K_.norm(b * row_out, z.data()))
-                              : scaled_norm(norms.data(), norms.size());
+    if (norm != nullptr) *norm = scaled_norm(norms.data(), norms.size());
     return z;
   }
 
-  // right_block for `count` rows of S (at s), written to `out` (count rows of Z').
-  void right_rows(std::size_t j, const std::vector<Buffer<T>>& w, const T* s, std::size_t count,
-                  T* out) {
+  // right_block for `count` rows of S (at s), written to `out` (count rows of Z'); returns their
+  // norm, taken by the last product as it stores them (moving the down leg keeps it).
+  real_t<T> right_rows(std::size_t j, const std::vector<Buffer<T>>& w, const T* s,
+                       std::size_t count, T* out) {
     const std::size_t bottom = k_ - 1;
     const std::size_t lb = dim(bottom, j, kLegL), rb = dim(bottom, j, kLegR),
                       ub = dim(bottom, j, kLegU), db = dim(bottom, j, kLegD);
@@ -428,8 +427,15 @@ template <class T> class Sweeper {
       cur = K_.allocate(lead * ub * trailing);
       cur_data = cur.data();
     }
-    gemm_(Op::kNone, Op::kNone, lead, ub * trailing, rb, T(1), s, rb, w[bottom].data(),
-          ub * trailing, T(0), cur_data, ub * trailing);
+    // Only the last product, which writes Z', takes the norm.
+    auto product = [this](bool last, auto... args) {
+      if (last) return gemm_.with_norm(args...);
+      gemm_(args...);
+      return real_t<T>(0);
+    };
+    real_t<T> norm = product(bottom == 0, Op::kNone, Op::kNone, lead, ub * trailing, rb, T(1), s,
+                             rb, std::size_t{0}, w[bottom].data(), ub * trailing, std::size_t{0},
+                             T(0), cur_data, ub * trailing, std::size_t{0}, std::size_t{1});
     // Layers above: [lead, R_i, x_{i+1}, trailing] → [lead, x_i, L_i, trailing], W_i shared.
     for (std::size_t i = bottom; i-- > 0;) {
       const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
@@ -441,14 +447,15 @@ template <class T> class Sweeper {
         next = K_.allocate(lead * up * l * trailing);
         next_data = next.data();
       }
-      gemm_(Op::kNone, Op::kNone, up * l, trailing, r * dn, T(1), w[i].data(), r * dn, 0,
-            cur_data, trailing, r * dn * trailing, T(0), next_data, trailing, up * l * trailing,
-            lead);
+      norm = product(i == 0, Op::kNone, Op::kNone, up * l, trailing, r * dn, T(1), w[i].data(),
+                     r * dn, std::size_t{0}, cur_data, trailing, r * dn * trailing, T(0),
+                     next_data, trailing, up * l * trailing, lead);
       cur = std::move(next);
       cur_data = next_data;
       trailing *= l;
     }
     if (move_down) K_.swap_axes(count * u, nl, 1, dd, 1, cur_data, out);
+    return norm;
   }
 
   // Y = C_j Z'ᵀ for the first `cols` columns of a block: column-major rows × cols. C_j comes

@@ -81,21 +81,33 @@ constexpr std::size_t kDirectMaxRowGap = 1024;
 // B's rows 5,000 elements apart at N = 50) ran at 11 GFLOP/s in BLAS and 30 direct.
 constexpr std::size_t kDirectAnyGapDepth = 4;
 
+// Σ |x|² over the m × n block at c (rows ldc apart), in double.
+template <class T>
+double block_sum_squares(std::size_t m, std::size_t n, const T* c, std::size_t ldc) {
+  double sum = 0;
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) sum += std::norm(std::complex<double>(c[i * ldc + j]));
+  return sum;
+}
+
 // One product on the calling thread: the direct kernel where it applies (complex double, B not
-// transposed, A at most transposed; direct_gemm.hpp says why), BLAS otherwise.
+// transposed, A at most transposed; direct_gemm.hpp says why), BLAS otherwise. Given
+// `sum_squares`, adds Σ |C|² of the result to it (the direct kernel as it stores C; after BLAS,
+// a pass over C while it is in cache).
 template <class T>
 void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
                const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta, T* c,
-               std::size_t ldc) {
+               std::size_t ldc, double* sum_squares = nullptr) {
   if constexpr (std::is_same_v<T, cdouble>) {
     if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
         (ldb <= kDirectMaxRowGap || k <= kDirectAnyGapDepth) &&
         direct_gemm::kernel() != direct_gemm::Kernel::kNone)
       return direct_gemm::zgemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                                ldc);
+                                ldc, sum_squares);
   }
   gemm1(to_cblas(op_a), to_cblas(op_b), bi(m), bi(n), bi(k), alpha, a, bi(lda), b, bi(ldb), beta,
         c, bi(ldc));
+  if (sum_squares != nullptr) *sum_squares += block_sum_squares(m, n, c, ldc);
 }
 
 lapack_int geqrf(lapack_int m, lapack_int n, float* a, float* tau) {
@@ -361,47 +373,20 @@ template <class T> class CpuKernels final : public Kernels<T> {
             std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
             std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
             std::size_t batch) override {
-    if (m == 0 || n == 0 || batch == 0) return;
-    // --profile-gemm: times this call, whichever way below it returns.
-    const GemmTimer timer(profile_->load(std::memory_order_relaxed),
-                          {static_cast<int>(op_a), static_cast<int>(op_b), m, n, k, batch,
-                           WorkPool::in_task()},
-                          gemm_flops<T>(m, n, k, batch));
-    // C_i for i in [first, last), or one panel of C_0 (rows r0 … r0+mm, columns c0 … c0+nn).
-    auto run = [&](std::size_t first, std::size_t last, std::size_t r0, std::size_t mm,
-                   std::size_t c0, std::size_t nn) {
-      const std::size_t a0 = op_a == Op::kNone ? r0 * lda : r0;
-      const std::size_t b0 = op_b == Op::kNone ? c0 : c0 * ldb;
-      for (std::size_t i = first; i < last; ++i)
-        gemm_here(op_a, op_b, mm, nn, k, alpha, a + i * stride_a + a0, lda, b + i * stride_b + b0,
-                  ldb, beta, c + i * stride_c + r0 * ldc + c0, ldc);
-    };
-    const double work = static_cast<double>(m) * static_cast<double>(n) *
-                        static_cast<double>(std::max<std::size_t>(k, 1));
-    const std::size_t most = static_cast<std::size_t>(
-        std::clamp(work * static_cast<double>(batch) / kMinTaskWork, 1.0,
-                   static_cast<double>(work_->threads())));
-    if (most < 2) return run(0, batch, 0, m, 0, n);
-    if (batch > 1) {
-      // Independent products: equal contiguous ranges of the batch, one per thread.
-      const std::size_t parts = std::min(batch, most);
-      work_->run(parts, [&](std::size_t p) {
-        run(batch * p / parts, batch * (p + 1) / parts, 0, m, 0, n);
-      });
-      return;
-    }
-    if (k >= kDeepProduct * std::max(m, n))
-      return gemm_split_depth(op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, most);
-    // One product: panels of C's rows (or columns, when it is wider than tall); each panel
-    // multiplies all of the other operand, which BLAS packs once per panel.
-    const bool by_rows = m >= n;
-    const std::size_t extent = by_rows ? m : n;
-    const std::size_t parts = std::min(most, extent);
-    work_->run(parts, [&](std::size_t p) {
-      const std::size_t lo = extent * p / parts, hi = extent * (p + 1) / parts;
-      if (by_rows) run(0, 1, lo, hi - lo, 0, n);
-      else run(0, 1, 0, m, lo, hi - lo);
-    });
+    gemm_summing(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+                 stride_c, batch, nullptr);
+  }
+
+  R gemm_norm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+              const T* a, std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
+              std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
+              std::size_t batch) override {
+    double sum = 0;
+    gemm_summing(op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+                 stride_c, batch, &sum);
+    if (std::isfinite(sum) && sum > 1e-200) return static_cast<R>(std::sqrt(sum));
+    // Squares that overflowed or underflowed: the results' norm the careful way.
+    return Kernels<T>::gemm_norm_of(m, n, c, ldc, stride_c, batch);
   }
 
   // A product whose contraction is this many times longer than C is wide or tall (the sketch
@@ -517,6 +502,70 @@ template <class T> class CpuKernels final : public Kernels<T> {
   }
 
  private:
+  // gemm(), adding Σ |C_i|² of the results to `*sum_squares` when it is given.
+  void gemm_summing(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
+                    const T* a, std::size_t lda, std::size_t stride_a, const T* b,
+                    std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
+                    std::size_t stride_c, std::size_t batch, double* sum_squares) {
+    if (m == 0 || n == 0 || batch == 0) return;
+    // --profile-gemm: times this call, whichever way below it returns.
+    const GemmTimer timer(profile_->load(std::memory_order_relaxed),
+                          {static_cast<int>(op_a), static_cast<int>(op_b), m, n, k, batch,
+                           WorkPool::in_task()},
+                          gemm_flops<T>(m, n, k, batch));
+    // C_i for i in [first, last), or one panel of C_0 (rows r0 … r0+mm, columns c0 … c0+nn),
+    // its Σ |C|² added to *ss when ss is given.
+    auto run = [&](std::size_t first, std::size_t last, std::size_t r0, std::size_t mm,
+                   std::size_t c0, std::size_t nn, double* ss) {
+      const std::size_t a0 = op_a == Op::kNone ? r0 * lda : r0;
+      const std::size_t b0 = op_b == Op::kNone ? c0 : c0 * ldb;
+      for (std::size_t i = first; i < last; ++i)
+        gemm_here(op_a, op_b, mm, nn, k, alpha, a + i * stride_a + a0, lda, b + i * stride_b + b0,
+                  ldb, beta, c + i * stride_c + r0 * ldc + c0, ldc, ss);
+    };
+    const double work = static_cast<double>(m) * static_cast<double>(n) *
+                        static_cast<double>(std::max<std::size_t>(k, 1));
+    const std::size_t most = static_cast<std::size_t>(
+        std::clamp(work * static_cast<double>(batch) / kMinTaskWork, 1.0,
+                   static_cast<double>(work_->threads())));
+    if (most < 2) return run(0, batch, 0, m, 0, n, sum_squares);
+    // Each part's sum of squares on its own, added up at the end.
+    std::vector<double> part_sums;
+    auto part_sum = [&](std::size_t p) {
+      return sum_squares != nullptr ? &part_sums[p] : nullptr;
+    };
+    auto add_parts = [&] {
+      if (sum_squares != nullptr)
+        for (double x : part_sums) *sum_squares += x;
+    };
+    if (batch > 1) {
+      // Independent products: equal contiguous ranges of the batch, one per thread.
+      const std::size_t parts = std::min(batch, most);
+      part_sums.assign(parts, 0.0);
+      work_->run(parts, [&](std::size_t p) {
+        run(batch * p / parts, batch * (p + 1) / parts, 0, m, 0, n, part_sum(p));
+      });
+      return add_parts();
+    }
+    if (k >= kDeepProduct * std::max(m, n)) {
+      gemm_split_depth(op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, most);
+      if (sum_squares != nullptr) *sum_squares += block_sum_squares(m, n, c, ldc);
+      return;
+    }
+    // One product: panels of C's rows (or columns, when it is wider than tall); each panel
+    // multiplies all of the other operand, which BLAS packs once per panel.
+    const bool by_rows = m >= n;
+    const std::size_t extent = by_rows ? m : n;
+    const std::size_t parts = std::min(most, extent);
+    part_sums.assign(parts, 0.0);
+    work_->run(parts, [&](std::size_t p) {
+      const std::size_t lo = extent * p / parts, hi = extent * (p + 1) / parts;
+      if (by_rows) run(0, 1, lo, hi - lo, 0, n, part_sum(p));
+      else run(0, 1, 0, m, lo, hi - lo, part_sum(p));
+    });
+    add_parts();
+  }
+
   // Element-wise passes over large arrays are split into chunks of at least kMinChunk elements,
   // one per thread at most; chunk i covers [i·chunk_size, (i+1)·chunk_size).
   static constexpr std::size_t kMinChunk = std::size_t{1} << 15;

@@ -19,6 +19,8 @@ struct Scalars {
   cdouble beta;
   bool alpha_is_one;
   Beta beta_kind;
+  double* sum_squares;  // null, or where the squares of the stored values are added
+  double* lane_sums;    // run()'s per-lane running sums of those squares, for the tiles
 };
 
 // Each kernel's functions are compiled for its instruction set whatever the build's target
@@ -111,11 +113,12 @@ bool supported(Kernel k) {
 
 void zgemm(Kernel k, bool trans_a, std::size_t m, std::size_t n, std::size_t kk, cdouble alpha,
            const cdouble* a, std::size_t lda, const cdouble* b, std::size_t ldb, cdouble beta,
-           cdouble* c, std::size_t ldc) {
+           cdouble* c, std::size_t ldc, double* sum_squares) {
   if (m == 0 || n == 0) return;
   const Scalars s{alpha, beta, alpha == cdouble(1),
                   beta == cdouble(0) ? Beta::kZero
-                                     : (beta == cdouble(1) ? Beta::kOne : Beta::kOther)};
+                                     : (beta == cdouble(1) ? Beta::kOne : Beta::kOther),
+                  sum_squares, nullptr};
   const auto* ad = reinterpret_cast<const double*>(a);
   const auto* bd = reinterpret_cast<const double*>(b);
   auto* cd = reinterpret_cast<double*>(c);
@@ -125,8 +128,8 @@ void zgemm(Kernel k, bool trans_a, std::size_t m, std::size_t n, std::size_t kk,
 
 void zgemm(bool trans_a, std::size_t m, std::size_t n, std::size_t k, cdouble alpha,
            const cdouble* a, std::size_t lda, const cdouble* b, std::size_t ldb, cdouble beta,
-           cdouble* c, std::size_t ldc) {
-  zgemm(kernel(), trans_a, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+           cdouble* c, std::size_t ldc, double* sum_squares) {
+  zgemm(kernel(), trans_a, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, sum_squares);
 }
 
 }  // namespace srcc::direct_gemm

@@ -25,11 +25,13 @@ bool supported(Kernel k);
 // false, with rows lda apart; its transpose, A being k × m with rows lda apart, when true),
 // B is k × n with rows ldb apart, C is m × n with rows ldc apart. beta = 0 writes C without
 // reading it. With kernel() (which must not be kNone), or with a kernel k that supported(k).
+// Given `sum_squares`, the squares of the real and imaginary parts of every element written to
+// C are added to it, taken from the registers as they are stored (no pass over C afterwards).
 void zgemm(bool trans_a, std::size_t m, std::size_t n, std::size_t k, cdouble alpha,
            const cdouble* a, std::size_t lda, const cdouble* b, std::size_t ldb, cdouble beta,
-           cdouble* c, std::size_t ldc);
+           cdouble* c, std::size_t ldc, double* sum_squares = nullptr);
 void zgemm(Kernel kernel, bool trans_a, std::size_t m, std::size_t n, std::size_t k,
            cdouble alpha, const cdouble* a, std::size_t lda, const cdouble* b, std::size_t ldb,
-           cdouble beta, cdouble* c, std::size_t ldc);
+           cdouble beta, cdouble* c, std::size_t ldc, double* sum_squares = nullptr);
 
 }  // namespace srcc::direct_gemm
