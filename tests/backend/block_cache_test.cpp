@@ -1,5 +1,5 @@
-// Tests of the cache of freed blocks (lib/srcc/backend/block_cache.hpp): exact-size reuse,
-// the cap, shrinking, and that every block is freed exactly once.
+// Tests of the cache of freed blocks (lib/srcc/backend/block_cache.hpp): exact-size reuse, the
+// last freed first, the cap, shrinking, and that every block is freed exactly once.
 #include "srcc/backend/block_cache.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,22 @@
 
 namespace srcc {
 namespace {
+
+// Of several blocks of one size, the one freed last is reused first: it is the likeliest to
+// be still in cache (the sweep frees and asks for blocks of the same size at every site).
+TEST(BlockCache, ReusesTheBlockFreedLast) {
+  char blocks[3][1];
+  BlockCache cache(1000, [](void*, std::size_t) {});
+  cache.give(blocks[0], 100);
+  cache.give(blocks[1], 100);
+  cache.give(blocks[2], 100);
+  EXPECT_EQ(cache.take(100), blocks[2]);
+  EXPECT_EQ(cache.take(100), blocks[1]);
+  cache.give(blocks[2], 100);
+  EXPECT_EQ(cache.take(100), blocks[2]);
+  EXPECT_EQ(cache.take(100), blocks[0]);
+  EXPECT_EQ(cache.take(100), nullptr);
+}
 
 TEST(BlockCache, ReusesOnlyExactSizesWithinItsCapAndFreesEachBlockOnce) {
   std::map<void*, int> freed;

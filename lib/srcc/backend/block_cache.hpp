@@ -5,6 +5,7 @@
 // releases a block for real.
 #include <cstddef>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 
@@ -18,11 +19,14 @@ class BlockCache {
   BlockCache(const BlockCache&) = delete;
   BlockCache& operator=(const BlockCache&) = delete;
 
-  // A cached block of exactly `bytes`, or nullptr.
+  // A cached block of exactly `bytes` (of several, the one given back last: the likeliest to be
+  // still in cache), or nullptr. n = 100, N = 50: the right sweep's S then reuses the
+  // environment the sketch read just before, not one freed many sites earlier.
   void* take(std::size_t bytes) {
     std::lock_guard lock(mutex_);
-    auto it = blocks_.find(bytes);
-    if (it == blocks_.end()) return nullptr;
+    const auto [first, last] = blocks_.equal_range(bytes);
+    if (first == last) return nullptr;
+    const auto it = std::prev(last);
     void* p = it->second;
     cached_ -= bytes;
     blocks_.erase(it);
