@@ -156,8 +156,8 @@ TYPED_TEST(CpuKernelsTyped, GemmNormIsTheNormOfWhatGemmWrote) {
         for (std::size_t i = 0; i < g.batch; ++i)
           for (std::size_t r = 0; r < g.m; ++r)
             for (std::size_t q = 0; q < g.n; ++q) {
-              const std::complex<long double> v(std::complex<double>(c1[i * sc + r * ldc + q]));
-              want2 += std::norm(v) / scale2;
+              const auto x = std::complex<double>(c1[i * sc + r * ldc + q]);
+              want2 += std::norm(std::complex<long double>(x)) / scale2;
             }
         const double want = static_cast<double>(std::sqrt(want2)) * scale;
         EXPECT_NEAR(static_cast<double>(got) / want, 1.0,
