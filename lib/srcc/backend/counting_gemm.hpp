@@ -15,16 +15,16 @@ template <class T> class CountingGemm {
                   const T* a, std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
                   std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
                   std::size_t batch) {
-    call(false, op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
-         stride_c, batch);
+    product(false, op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+            stride_c, batch);
   }
   // The same, returning the Frobenius norm of everything written to C (Kernels::gemm_norm).
   real_t<T> with_norm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
                       const T* a, std::size_t lda, std::size_t stride_a, const T* b,
                       std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
                       std::size_t stride_c, std::size_t batch) {
-    return call(true, op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c,
-                ldc, stride_c, batch);
+    return product(true, op_a, op_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c,
+                   ldc, stride_c, batch);
   }
   // Single GEMM: C = alpha · op(A) · op(B) + beta · C.
   void operator()(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
@@ -35,11 +35,12 @@ template <class T> class CountingGemm {
 
   double flops() const { return flops_.load(); }
 
- private:
-  real_t<T> call(bool norm, Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k,
-                 T alpha, const T* a, std::size_t lda, std::size_t stride_a, const T* b,
-                 std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
-                 std::size_t stride_c, std::size_t batch) {
+  // The strided product behind both: with `norm` as with_norm(), without as operator() (0
+  // returned), for callers where only some of a chain of products need the norm.
+  real_t<T> product(bool norm, Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k,
+                    T alpha, const T* a, std::size_t lda, std::size_t stride_a, const T* b,
+                    std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
+                    std::size_t stride_c, std::size_t batch) {
     flops_.fetch_add(gemm_flops<T>(m, n, k, batch));
     if (batch > 1 && n == 1 && op_a == Op::kTrans && op_b == Op::kNone && stride_a == 0 &&
         stride_b == k && stride_c == m) {
@@ -66,6 +67,7 @@ template <class T> class CountingGemm {
     return 0;
   }
 
+ private:
   Kernels<T>& k_;
   std::atomic<double> flops_{0};  // tasks on several threads may count at once
 };

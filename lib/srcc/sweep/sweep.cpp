@@ -428,14 +428,9 @@ template <class T> class Sweeper {
       cur_data = cur.data();
     }
     // Only the last product, which writes Z', takes the norm.
-    auto product = [this](bool last, auto... args) {
-      if (last) return gemm_.with_norm(args...);
-      gemm_(args...);
-      return real_t<T>(0);
-    };
-    real_t<T> norm = product(bottom == 0, Op::kNone, Op::kNone, lead, ub * trailing, rb, T(1), s,
-                             rb, std::size_t{0}, w[bottom].data(), ub * trailing, std::size_t{0},
-                             T(0), cur_data, ub * trailing, std::size_t{0}, std::size_t{1});
+    real_t<T> norm = gemm_.product(bottom == 0, Op::kNone, Op::kNone, lead, ub * trailing, rb,
+                                   T(1), s, rb, 0, w[bottom].data(), ub * trailing, 0, T(0),
+                                   cur_data, ub * trailing, 0, 1);
     // Layers above: [lead, R_i, x_{i+1}, trailing] → [lead, x_i, L_i, trailing], W_i shared.
     for (std::size_t i = bottom; i-- > 0;) {
       const std::size_t l = dim(i, j, kLegL), r = dim(i, j, kLegR), up = dim(i, j, kLegU),
@@ -447,9 +442,9 @@ template <class T> class Sweeper {
         next = K_.allocate(lead * up * l * trailing);
         next_data = next.data();
       }
-      norm = product(i == 0, Op::kNone, Op::kNone, up * l, trailing, r * dn, T(1), w[i].data(),
-                     r * dn, std::size_t{0}, cur_data, trailing, r * dn * trailing, T(0),
-                     next_data, trailing, up * l * trailing, lead);
+      norm = gemm_.product(i == 0, Op::kNone, Op::kNone, up * l, trailing, r * dn, T(1),
+                           w[i].data(), r * dn, 0, cur_data, trailing, r * dn * trailing, T(0),
+                           next_data, trailing, up * l * trailing, lead);
       cur = std::move(next);
       cur_data = next_data;
       trailing *= l;
