@@ -10,6 +10,10 @@
 #   scripts/bench.sh                   # all cases (about a minute on 2 cores)
 #   CASES="40:32:32 100:50:50" scripts/bench.sh        # n:bond:chi, bond = D = χ
 #   SRC_COMPRESS=/path/to/other/src-compress scripts/bench.sh   # time another build (before/after)
+#   COMPARE=/path/to/old/src-compress REPEATS=21 scripts/bench.sh    # two builds side by side
+#                                      # (runs alternate A B B A …, so that both see the same
+#                                      # minutes of this machine's drifting speed; a row for
+#                                      # each build and one with the difference of the sweeps)
 #   PROFILE=1 scripts/bench.sh         # and, after the table, each case's GEMMs by shape
 #                                      # (one more run with --profile-gemm; not in the timings)
 #
@@ -22,6 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/app/src-compress ] && [ -x build/benchmarks/srcc_bench ] || bash scripts/setup.sh
 bin=${SRC_COMPRESS:-build/app/src-compress}
+other=${COMPARE:-}
 cases=${CASES:-"40:32:32 20:50:50 100:16:32 100:50:50 100:50:100"}
 repeats=${REPEATS:-5}
 work=$(mktemp -d)
@@ -36,6 +41,7 @@ rates = [b["GFLOP/s"] for b in json.load(sys.stdin)["benchmarks"]]
 print(max(r / 1e9 if r > 1e6 else r for r in rates))')
 
 echo "ZGEMM on this machine ($threads threads, best of 1024³ and 2048³): $zgemm GFLOP/s; $bin; medians of $repeats runs"
+[ -n "$other" ] && echo "Compared with $other (B), run in turn with the build above (A)."
 echo
 echo "| case | process s | sweep s | GFLOP executed | GFLOP needed | needed GFLOP/s | of ZGEMM | peak RSS MB, median (max) |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -43,20 +49,30 @@ for c in $cases; do
   IFS=: read -r n bond chi <<<"$c"
   "$bin" -q generate random-mpo -o "$work/H.h5" --sites "$n" --bond "$bond" --dtype complex128 --seed 1 --force >/dev/null
   "$bin" -q generate random-mps -o "$work/psi.h5" --sites "$n" --bond "$bond" --dtype complex128 --seed 2 --force >/dev/null
-  : >"$work/runs.jsonl"
-  : >"$work/process.txt"
-  for _ in $(seq "$repeats"); do
-    t0=$EPOCHREALTIME
-    "$bin" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/out.h5" --chi "$chi" --seed 3 --json --force >>"$work/runs.jsonl"
-    t1=$EPOCHREALTIME
-    echo "$t0 $t1" >>"$work/process.txt"
+  builds=(A)
+  [ -n "$other" ] && builds=(A B)
+  for b in "${builds[@]}"; do : >"$work/runs$b.jsonl"; : >"$work/process$b.txt"; done
+  for r in $(seq "$repeats"); do
+    order=("${builds[@]}")
+    [ $((r % 2)) -eq 0 ] && [ ${#builds[@]} -eq 2 ] && order=(B A)
+    for b in "${order[@]}"; do
+      exe=$bin
+      [ "$b" = B ] && exe=$other
+      t0=$EPOCHREALTIME
+      "$exe" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/out.h5" --chi "$chi" --seed 3 --json --force >>"$work/runs$b.jsonl"
+      t1=$EPOCHREALTIME
+      echo "$t0 $t1" >>"$work/process$b.txt"
+    done
   done
-  /usr/bin/python3 - "n=$n D=χ=$bond χ̄=$chi" "$zgemm" "$work" "$chi" <<'PY'
+  for b in "${builds[@]}"; do
+    label="n=$n D=χ=$bond χ̄=$chi"
+    [ -n "$other" ] && label="$label, $b"
+    /usr/bin/python3 - "$label" "$zgemm" "$work" "$chi" "$b" <<'PY'
 import json, statistics, sys
 import h5py
-label, zgemm, work, chi = sys.argv[1], float(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-runs = [json.loads(line) for line in open(work + "/runs.jsonl")]
-process = statistics.median(float(b) - float(a) for a, b in (l.split() for l in open(work + "/process.txt")))
+label, zgemm, work, chi, build = sys.argv[1], float(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5]
+runs = [json.loads(line) for line in open(work + "/runs" + build + ".jsonl")]
+process = statistics.median(float(b) - float(a) for a, b in (l.split() for l in open(work + "/process" + build + ".txt")))
 med = lambda key: statistics.median(r[key] for r in runs)
 
 def bonds(path, group, ndim_bulk):
@@ -101,6 +117,19 @@ cells = [label, "%.3f" % process, "%.3f" % sweep, "%.2f" % runs[0]["gflop"],
          "%.0f (%.0f)" % (med("peak_rss_bytes") / 1e6, max(r["peak_rss_bytes"] for r in runs) / 1e6)]
 print("| " + " | ".join(cells) + " |")
 PY
+  done
+  if [ -n "$other" ]; then
+    /usr/bin/python3 - "$work" <<'PY'
+import json, statistics, sys
+work = sys.argv[1]
+sweeps = {b: sorted(json.loads(l)["sweep_seconds"] for l in open(work + "/runs" + b + ".jsonl")) for b in "AB"}
+quartile = lambda v: v[(len(v) - 1) // 4]
+med = {b: statistics.median(v) for b, v in sweeps.items()}
+q1 = {b: quartile(v) for b, v in sweeps.items()}
+print("| B against A | | sweep %+.1f%% (median), %+.1f%% (first quartile) | | | | | |"
+      % (100 * (med["B"] / med["A"] - 1), 100 * (q1["B"] / q1["A"] - 1)))
+PY
+  fi
   if [ -n "${PROFILE:-}" ]; then
     { echo; echo "n=$n D=χ=$bond χ̄=$chi:"
       "$bin" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/out.h5" --chi "$chi" --seed 3 --force \
