@@ -59,7 +59,7 @@ for c in $cases; do
       exe=$bin
       [ "$b" = B ] && exe=$other
       t0=$EPOCHREALTIME
-      "$exe" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/out.h5" --chi "$chi" --seed 3 --json --force >>"$work/runs$b.jsonl"
+      "$exe" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/out$b.h5" --chi "$chi" --seed 3 --json --force >>"$work/runs$b.jsonl"
       t1=$EPOCHREALTIME
       echo "$t0 $t1" >>"$work/process$b.txt"
     done
@@ -92,7 +92,7 @@ def bonds(path, group, ndim_bulk):
 
 mpo = bonds(work + "/H.h5", "A", 4)
 mps = bonds(work + "/psi.h5", "psi", 3)
-res = h5py.File(work + "/out.h5")["result"]
+res = h5py.File(work + "/out" + build + ".h5")["result"]  # this build's own bonds
 n = len(mps)
 out_bond = [1] * (n + 1)  # out_bond[j] = bond between site j-1 and j of the result
 for j in range(1, n):
