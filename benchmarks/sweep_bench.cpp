@@ -1,6 +1,10 @@
 // Speed of the hot path next to the machine's GEMM rate.
 //   build/benchmarks/srcc_bench --benchmark_counters_tabular=true
 // BM_Zgemm: ZGEMM of n × n matrices (the machine's peak for complex128 in practice).
+// BM_FirstTouch: mapping fresh memory, as the sweep's environments are mapped (anonymous, 4 KiB
+// pages): microseconds per page for the first write to each. A fresh process pays this for every
+// environment it keeps (200 MB at n = 100, N = 50); it depends on the kernel and on the
+// virtualisation, not on the sweep (docs/PERFORMANCE.md, "Memory").
 // BM_Sweep: the SRC sweep of a random MPO (bond D) times a random MPS (bond χ), χ̄ = χ,
 // complex128, with the real flop count of its GEMMs: compare GFLOP/s with BM_Zgemm. With
 // warm:1 one sweep runs untimed first on the same backend, so that the timed ones find their
@@ -9,6 +13,8 @@
 // run's CPU time on the virtual machines we measure on; see docs/PERFORMANCE.md).
 #include <benchmark/benchmark.h>
 #include <cblas.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <complex>
 #include <vector>
@@ -34,6 +40,27 @@ void BM_Zgemm(benchmark::State& state) {
       benchmark::Counter(8.0 * n * n * n * state.iterations() / 1e9, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Zgemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_FirstTouch(benchmark::State& state) {
+  const std::size_t bytes = static_cast<std::size_t>(state.range(0)) << 20;
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  for (auto _ : state) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      state.SkipWithError("mmap failed");
+      break;
+    }
+    madvise(p, bytes, MADV_NOHUGEPAGE);  // as the sweep's blocks: no transparent huge pages
+    auto* c = static_cast<volatile char*>(p);
+    for (std::size_t at = 0; at < bytes; at += page) c[at] = 1;
+    munmap(p, bytes);
+  }
+  // Seconds a page (the console shows it in µs; --benchmark_format=json gives seconds).
+  state.counters["per_page"] = benchmark::Counter(
+      static_cast<double>(bytes / page) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_FirstTouch)->Arg(64)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 srcc::StackData<cdouble> stack(std::size_t n, std::size_t d_mpo, std::size_t chi) {
   srcc::StackData<cdouble> data;

@@ -5,7 +5,9 @@
 # REPEATS runs, default 5), the GFLOP the sweep executed and the GFLOP the algorithm needs, the
 # rate of the needed flops next to this machine's ZGEMM rate (square 1024 and 2048, measured
 # here with the same threads), and the peak resident memory (median and largest of the runs: it
-# varies by several MB from run to run with the threads' timing).
+# varies by several MB from run to run with the threads' timing). The header also gives what the
+# first write to a fresh 4 KiB page costs here: a fresh process pays it for every environment
+# (docs/PERFORMANCE.md, "Memory", says how to read it).
 #
 #   scripts/bench.sh                   # all cases (about a minute on 2 cores)
 #   CASES="40:32:32 100:50:50" scripts/bench.sh        # n:bond:chi, bond = D = χ
@@ -34,13 +36,19 @@ trap 'rm -rf "$work"' EXIT
 
 threads=$("$bin" -q apply examples/data/ising_n16.h5 examples/data/psi_n16_lpr.h5 -o "$work/t.h5" \
           --chi 8 --seed 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["threads"])')
-zgemm=$(OPENBLAS_NUM_THREADS=$threads build/benchmarks/srcc_bench --benchmark_filter='BM_Zgemm/(1024|2048)' \
-        --benchmark_format=json 2>/dev/null | python3 -c '
+# The machine: its ZGEMM rate, and what mapping fresh memory costs (a fresh process maps every
+# environment it keeps; how much that costs depends on the kernel and the virtualisation).
+read -r zgemm page_us < <(OPENBLAS_NUM_THREADS=$threads build/benchmarks/srcc_bench \
+        --benchmark_filter='BM_Zgemm/(1024|2048)|BM_FirstTouch' --benchmark_format=json 2>/dev/null |
+        python3 -c '
 import json, sys
-rates = [b["GFLOP/s"] for b in json.load(sys.stdin)["benchmarks"]]
-print(max(r / 1e9 if r > 1e6 else r for r in rates))')
+runs = json.load(sys.stdin)["benchmarks"]
+rates = [b["GFLOP/s"] for b in runs if "GFLOP/s" in b]
+page = [b["per_page"] for b in runs if "per_page" in b]
+print(max(r / 1e9 if r > 1e6 else r for r in rates), "%.2f" % (page[0] * 1e6))')
 
 echo "ZGEMM on this machine ($threads threads, best of 1024³ and 2048³): $zgemm GFLOP/s; $bin; medians of $repeats runs"
+echo "First write to fresh memory: $page_us µs per 4 KiB page (the environments of n=100 D=χ=χ̄=50 are 200 MB)"
 [ -n "$other" ] && echo "Compared with $other (B), run in turn with the build above (A)."
 echo
 echo "| case | process s | sweep s | GFLOP executed | GFLOP needed | needed GFLOP/s | of ZGEMM | peak RSS MB, median (max) |"
