@@ -8,7 +8,11 @@
 #  3. (two or more GPUs) the sketch split over gpu:0,1 against one GPU;
 #  4. (SANITIZE=1) the kernel and stream tests under compute-sanitizer;
 #  5. one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128: wall time, achieved
-#     TFLOP/s, device memory peak. SITES / BOND / CHI change it.
+#     TFLOP/s, device memory peak. SITES / BOND / CHI change it;
+#  6. the CPU sweep of the speed issue on this machine's host CPU (n = 100, D = χ = χ̄ = 50,
+#     fresh processes, 2 threads and all of them) next to its ZGEMM rate and the cost of a
+#     fresh page: the development machine's share of ZGEMM depends on its virtualisation
+#     (docs/PERFORMANCE.md, "Memory"), and this is another host to compare with.
 # The benchmark's inputs are two random MPOs of bond 32 (fused bond 1024 ≈ χ̄): the largest
 # product whose environments (n · s · fused bond) fit one GPU with χ̄ = 1000.
 #
@@ -43,12 +47,13 @@ if [ -x .gpu-bundle/bin/src-compress ]; then
   libs=$libs:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   # Wrappers, so that only our programs see the bundled libraries (not python, nvidia-smi).
   wrappers=$(mktemp -d)
-  for prog in src-compress srcc_tests; do
+  for prog in src-compress srcc_tests srcc_bench; do
     printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$libs" "$PWD/.gpu-bundle/bin/$prog" >"$wrappers/$prog"
     chmod +x "$wrappers/$prog"
   done
   bin=$wrappers/src-compress
   tests=$wrappers/srcc_tests
+  benchmarks=$wrappers/srcc_bench
   echo "using the prebuilt bundle (.gpu-bundle); C++ runtime: ${sys_cxx:-none on the system}${want:+, ours has $want}"
 else
   jobs=$(nproc)
@@ -61,13 +66,14 @@ else
   [ -f build/lib/libsrcc_cuda.so ] || { echo "CUDA backend was not built" >&2; exit 1; }
   bin=$PWD/build/app/src-compress
   tests=$PWD/build/tests/srcc_tests
+  benchmarks=$PWD/build/benchmarks/srcc_bench
 fi
 export SRCC_BINARY=$bin SRCC_SOURCE_DIR=$PWD
 py=/usr/bin/python3
 [ -x "$py" ] && "$py" -c 'import h5py' 2>/dev/null || py=python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export bin tests py work SITES BOND CHI
+export bin tests benchmarks py work SITES BOND CHI
 
 gpu_tests() {
   "$tests" --gtest_filter='Gpu*:Device*:CliDevice*:SeveralDevices*' 2>&1 |
@@ -158,6 +164,38 @@ PY
 }
 export -f bench
 step "benchmark: MPO·MPO, $SITES sites, phys 2, inputs of bond $BOND, χ̄ = $CHI, complex128" bench
+
+cpu_host() {
+  "$bin" -q generate random-mpo -o "$work/H.h5" --sites 100 --bond 50 --dtype complex128 --seed 1 >/dev/null &&
+    "$bin" -q generate random-mps -o "$work/psi.h5" --sites 100 --bond 50 --dtype complex128 --seed 2 >/dev/null ||
+    return 1
+  local t r
+  for t in $(printf "%s\n" 2 "$(nproc)" | sort -un); do
+    OPENBLAS_NUM_THREADS=$t "$benchmarks" --benchmark_filter='BM_Zgemm/(1024|2048)|BM_FirstTouch' \
+      --benchmark_format=json >"$work/machine$t.json" 2>/dev/null || return 1
+    : >"$work/cpu$t.jsonl"
+    for r in 1 2 3 4 5; do
+      "$bin" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/cpu.h5" --chi 50 --seed 3 --threads "$t" \
+        --force --json >>"$work/cpu$t.jsonl" || return 1
+    done
+    "$py" - "$work/machine$t.json" "$work/cpu$t.jsonl" <<'PY' || return 1
+import json, statistics, sys
+runs = json.load(open(sys.argv[1]))["benchmarks"]
+zgemm = max(b["GFLOP/s"] for b in runs if "GFLOP/s" in b)
+zgemm = zgemm / 1e9 if zgemm > 1e6 else zgemm
+page = [b["per_page"] for b in runs if "per_page" in b][0]
+sweeps = [json.loads(line) for line in open(sys.argv[2])]
+sweep = statistics.median(s["sweep_seconds"] for s in sweeps)
+rate = sweeps[0]["gflop"] / sweep
+print(f"  {sweeps[0]['threads']} threads: sweep {sweep:.3f} s (median of {len(sweeps)} processes), "
+      f"{sweeps[0]['gflop']:.2f} GFLOP executed = {rate:.1f} GFLOP/s, {100 * rate / zgemm:.0f}% of "
+      f"ZGEMM ({zgemm:.1f} GFLOP/s); first write to a fresh page {page * 1e6:.2f} µs; "
+      f"peak {max(s['peak_rss_bytes'] for s in sweeps) / 1e6:.0f} MB")
+PY
+  done
+}
+export -f cpu_host
+step "the CPU sweep on this host: n = 100, D = χ = χ̄ = 50, complex128, fresh processes" cpu_host
 
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'FAILED: %s\n' "${failed[@]}"
