@@ -2,7 +2,7 @@
 //   build/benchmarks/srcc_bench --benchmark_counters_tabular=true
 // BM_Zgemm: ZGEMM of n × n matrices (the machine's peak for complex128 in practice).
 // BM_FirstTouch: mapping fresh memory, as the sweep's environments are mapped (anonymous, 4 KiB
-// pages): microseconds per page for the first write to each. A fresh process pays this for every
+// pages): the cost of the first write to each page (per_page). A fresh process pays this for every
 // environment it keeps (200 MB at n = 100, N = 50); it depends on the kernel and on the
 // virtualisation, not on the sweep (docs/PERFORMANCE.md, "Memory").
 // BM_Sweep: the SRC sweep of a random MPO (bond D) times a random MPS (bond χ), χ̄ = χ,

@@ -40,12 +40,8 @@ threads=$("$bin" -q apply examples/data/ising_n16.h5 examples/data/psi_n16_lpr.h
 # environment it keeps; how much that costs depends on the kernel and the virtualisation).
 read -r zgemm page_us < <(OPENBLAS_NUM_THREADS=$threads build/benchmarks/srcc_bench \
         --benchmark_filter='BM_Zgemm/(1024|2048)|BM_FirstTouch' --benchmark_format=json 2>/dev/null |
-        python3 -c '
-import json, sys
-runs = json.load(sys.stdin)["benchmarks"]
-rates = [b["GFLOP/s"] for b in runs if "GFLOP/s" in b]
-page = [b["per_page"] for b in runs if "per_page" in b]
-print(max(r / 1e9 if r > 1e6 else r for r in rates), "%.2f" % (page[0] * 1e6))')
+        python3 scripts/machine_rates.py)
+[ -n "${page_us:-}" ] || { echo "bench.sh: srcc_bench did not measure the machine's rates" >&2; exit 1; }
 
 echo "ZGEMM on this machine ($threads threads, best of 1024³ and 2048³): $zgemm GFLOP/s; $bin; medians of $repeats runs"
 echo "First write to fresh memory: $page_us µs per 4 KiB page (the environments of n=100 D=χ=χ̄=50 are 200 MB)"

@@ -10,8 +10,8 @@
 #  5. one benchmark: MPO·MPO at 50 sites, phys 2, χ̄ = 1000, complex128: wall time, achieved
 #     TFLOP/s, device memory peak. SITES / BOND / CHI change it;
 #  6. the CPU sweep of the speed issue on this machine's host CPU (n = 100, D = χ = χ̄ = 50,
-#     fresh processes, 2 threads and all of them) next to its ZGEMM rate and the cost of a
-#     fresh page: the development machine's share of ZGEMM depends on its virtualisation
+#     fresh processes, 2 threads and all of them; the rate of the executed flops, 0.2% below
+#     the needed count of scripts/bench.sh) next to its ZGEMM rate and the cost of a fresh page: the development machine's share of ZGEMM depends on its virtualisation
 #     (docs/PERFORMANCE.md, "Memory"), and this is another host to compare with.
 # The benchmark's inputs are two random MPOs of bond 32 (fused bond 1024 ≈ χ̄): the largest
 # product whose environments (n · s · fused bond) fit one GPU with χ̄ = 1000.
@@ -172,24 +172,21 @@ cpu_host() {
   local t r
   for t in $(printf "%s\n" 2 "$(nproc)" | sort -un); do
     OPENBLAS_NUM_THREADS=$t "$benchmarks" --benchmark_filter='BM_Zgemm/(1024|2048)|BM_FirstTouch' \
-      --benchmark_format=json >"$work/machine$t.json" 2>/dev/null || return 1
+      --benchmark_format=json 2>/dev/null | "$py" scripts/machine_rates.py >"$work/machine$t.txt" || return 1
     : >"$work/cpu$t.jsonl"
     for r in 1 2 3 4 5; do
       "$bin" -q apply "$work/H.h5" "$work/psi.h5" -o "$work/cpu.h5" --chi 50 --seed 3 --threads "$t" \
         --force --json >>"$work/cpu$t.jsonl" || return 1
     done
-    "$py" - "$work/machine$t.json" "$work/cpu$t.jsonl" <<'PY' || return 1
+    "$py" - $(cat "$work/machine$t.txt") "$work/cpu$t.jsonl" <<'PY' || return 1
 import json, statistics, sys
-runs = json.load(open(sys.argv[1]))["benchmarks"]
-zgemm = max(b["GFLOP/s"] for b in runs if "GFLOP/s" in b)
-zgemm = zgemm / 1e9 if zgemm > 1e6 else zgemm
-page = [b["per_page"] for b in runs if "per_page" in b][0]
-sweeps = [json.loads(line) for line in open(sys.argv[2])]
+zgemm, page_us = float(sys.argv[1]), float(sys.argv[2])
+sweeps = [json.loads(line) for line in open(sys.argv[3])]
 sweep = statistics.median(s["sweep_seconds"] for s in sweeps)
 rate = sweeps[0]["gflop"] / sweep
 print(f"  {sweeps[0]['threads']} threads: sweep {sweep:.3f} s (median of {len(sweeps)} processes), "
       f"{sweeps[0]['gflop']:.2f} GFLOP executed = {rate:.1f} GFLOP/s, {100 * rate / zgemm:.0f}% of "
-      f"ZGEMM ({zgemm:.1f} GFLOP/s); first write to a fresh page {page * 1e6:.2f} µs; "
+      f"ZGEMM ({zgemm:.1f} GFLOP/s); first write to a fresh page {page_us:.2f} µs; "
       f"peak {max(s['peak_rss_bytes'] for s in sweeps) / 1e6:.0f} MB")
 PY
   done
