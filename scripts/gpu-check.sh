@@ -48,12 +48,14 @@ if [ -x .gpu-bundle/bin/src-compress ]; then
   # Wrappers, so that only our programs see the bundled libraries (not python, nvidia-smi).
   wrappers=$(mktemp -d)
   for prog in src-compress srcc_tests srcc_bench; do
+    [ -x ".gpu-bundle/bin/$prog" ] || continue  # srcc_bench only where Google Benchmark was found
     printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$libs" "$PWD/.gpu-bundle/bin/$prog" >"$wrappers/$prog"
     chmod +x "$wrappers/$prog"
   done
   bin=$wrappers/src-compress
   tests=$wrappers/srcc_tests
   benchmarks=$wrappers/srcc_bench
+  [ -x "$benchmarks" ] || benchmarks=
   echo "using the prebuilt bundle (.gpu-bundle); C++ runtime: ${sys_cxx:-none on the system}${want:+, ours has $want}"
 else
   jobs=$(nproc)
@@ -67,6 +69,7 @@ else
   bin=$PWD/build/app/src-compress
   tests=$PWD/build/tests/srcc_tests
   benchmarks=$PWD/build/benchmarks/srcc_bench
+  [ -x "$benchmarks" ] || benchmarks=
 fi
 export SRCC_BINARY=$bin SRCC_SOURCE_DIR=$PWD
 py=/usr/bin/python3
@@ -166,6 +169,7 @@ export -f bench
 step "benchmark: MPO·MPO, $SITES sites, phys 2, inputs of bond $BOND, χ̄ = $CHI, complex128" bench
 
 cpu_host() {
+  [ -n "$benchmarks" ] || { echo "srcc_bench was not built (no Google Benchmark): no ZGEMM rate to compare with" >&2; return 1; }
   "$bin" -q generate random-mpo -o "$work/H.h5" --sites 100 --bond 50 --dtype complex128 --seed 1 >/dev/null &&
     "$bin" -q generate random-mps -o "$work/psi.h5" --sites 100 --bond 50 --dtype complex128 --seed 2 >/dev/null ||
     return 1

@@ -7,7 +7,8 @@ import json
 import sys
 
 runs = json.load(sys.stdin)["benchmarks"]
-# Google Benchmark reports a rate counter per second; older versions print it already scaled.
+# BM_Zgemm's counter is in GFLOP/s already; a value above 1e6 can only be FLOP/s (a counter
+# defined without the 1e9) and is scaled.
 rates = [b["GFLOP/s"] for b in runs if "GFLOP/s" in b]
 pages = [b["per_page"] for b in runs if "per_page" in b]
 if not rates or not pages:
