@@ -1,6 +1,10 @@
 #include "cli.hpp"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <fstream>
 #include <limits>
@@ -84,6 +88,26 @@ std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv)
     }
   }
   return "--config: unknown key '" + key + "' (not a src-compress flag; see --help)";
+}
+
+void check_config_files(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    std::string file;
+    if (a == "--config" && i + 1 < argc) file = argv[i + 1];
+    else if (a.rfind("--config=", 0) == 0) file = a.substr(9);
+    else continue;
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0)
+      throw UsageError("--config " + file + ": " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+      throw UsageError("--config " + file + ": not a regular file (" +
+                       (S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" : "a device") +
+                       "); give a file of `key = value` lines");
+    if (static_cast<std::size_t>(st.st_size) > kMaxConfigBytes)
+      throw UsageError("--config " + file + ": " + std::to_string(st.st_size) +
+                       " bytes; a config file is a few lines (at most 1 MiB)");
+  }
 }
 
 double oversample_factor(const std::string& text) {

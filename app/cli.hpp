@@ -83,6 +83,12 @@ double oversample_factor(const std::string& text);
 // the file and line (CLI11 names the key only).
 std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv);
 
+// Every --config file on the command line must be a regular file of at most kMaxConfigBytes
+// (CLI11 would block on a FIFO and read /dev/zero until memory runs out). Throws UsageError
+// naming the file.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+void check_config_files(int argc, char** argv);
+
 // Exit codes as --help prints them, from srcc/core/error.hpp.
 extern const std::string kExitCodeHelp;
 

@@ -62,6 +62,12 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   SweepOptions sweep = c.sweep;
   sweep.oversample = oversample_factor(c.oversample);
   validate(sweep, method == Method::kSrc);  // before anything is read or skipped
+  RunOptions o;
+  o.method = method;
+  for (const auto& t : args.trains) o.trains.push_back(parse_train_ref(t));
+  // An output that names an input is refused before --skip-existing could take it for an
+  // incomplete output to replace.
+  check_output_not_input(args.output, input_files(o));
   if (c.skip_existing && !c.dry_run) {
     // An output that crashes the HDF5 library counts as incomplete: it is replaced.
     bool complete = false;
@@ -86,9 +92,6 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
       return;
     }
   }
-  RunOptions o;
-  o.method = method;
-  for (const auto& t : args.trains) o.trains.push_back(parse_train_ref(t));
   o.output = args.output;
   // An incomplete output left by an interrupted batch is replaced under --skip-existing.
   o.force = c.force || (c.skip_existing && std::filesystem::exists(args.output));
@@ -140,7 +143,9 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
 void cmd_distance(const Cli& cli) {
   const auto a = parse_train_ref(cli.distance_trains.at(0));
   const auto b = parse_train_ref(cli.distance_trains.at(1));
-  const Comparison c = compare(a, b);
+  const auto& common = cli.common;
+  const Comparison c =
+      compare(a, b, common.host_memory.empty() ? 0 : parse_size(common.host_memory, opt::kHostMemory.name()));
   if (cli.common.json) {
     std::printf("%s\n", c.to_json().c_str());
   } else {
@@ -151,7 +156,10 @@ void cmd_distance(const Cli& cli) {
 }
 
 void cmd_collect(const Cli& cli) {
-  if (!cli.collect_csv.empty()) check_output_path(cli.collect_csv, cli.common.force);
+  if (!cli.collect_csv.empty()) {
+    check_output_not_input(cli.collect_csv, cli.collect_files);
+    check_output_path(cli.collect_csv, cli.common.force);
+  }
   std::string csv =
       "file,complete,result,sites,max_bond,bonds,error_estimate,wall_seconds,seed,threads,"
       "bytes_file_read,bytes_file_write,bytes_host_copy,bytes_device_move,command_line\n";
@@ -244,28 +252,34 @@ void cmd_generate(const Cli& cli) {
                      std::to_string(g.phys));
   const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
   // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.
-  const bool add = group_given && std::filesystem::exists(ref.file);
-  if (add)  // a file that would crash HDF5 is refused by a child process first (exit 3)
-    probe_files({ref.file}, [](const std::string& file) {
-      (void)list_trains(file);
-      return std::string();
-    });
   ResultWriter out(ref.file, c.force,
                    group_given ? ResultWriter::Mode::kAddGroup : ResultWriter::Mode::kNewFile,
                    ref.group);
+  const TrainKind kind = is_mps ? TrainKind::kMps : TrainKind::kMpo;
+  const bool random = g.kind.rfind("random", 0) == 0;
+  // One site at a time: the train never has to fit in memory, one site must.
+  const std::size_t bond = random ? g.bond : g.kind == "ising" ? 3 : 1;
+  const double site_bytes = static_cast<double>(bond) * static_cast<double>(bond) *
+                            static_cast<double>(g.phys) * static_cast<double>(is_mps ? 1 : g.phys) *
+                            static_cast<double>(dtype_size(dt));
+  const std::uint64_t budget =
+      host_budget(c.host_memory.empty() ? 0 : parse_size(c.host_memory, opt::kHostMemory.name()));
+  if (site_bytes > static_cast<double>(budget))
+    throw ResourceError("generate " + g.kind + ": one site of bond " + std::to_string(bond) +
+                        " needs " + format_size(static_cast<std::uint64_t>(std::min(site_bytes, 1.8e19))) +
+                        " but the host budget is " + format_size(budget) + " (" +
+                        opt::kHostMemory.name() + ")");
   TransferLog unused;
   visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
-    std::vector<Tensor<T>> cores;
-    if (g.kind == "random-mps" || g.kind == "random-mpo")
-      cores = random_train<T>(is_mps ? TrainKind::kMps : TrainKind::kMpo, g.sites, g.bond,
-                              g.phys, seed);
-    else if (g.kind == "identity")
-      cores = identity_mpo<T>(g.sites, g.phys);
-    else
-      cores = ising_mpo<T>(g.sites, g.coupling, g.field);
-    out.write_train(ref.group, is_mps ? TrainKind::kMps : TrainKind::kMpo, cores, unused,
-                    "generated site");
+    Rng rng(seed);
+    out.begin_train(ref.group, kind, g.sites);
+    for (std::size_t j = 0; j < g.sites; ++j) {
+      const Tensor<T> site = random ? random_site<T>(kind, j, g.sites, g.bond, g.phys, rng)
+                             : g.kind == "identity" ? identity_site<T>(g.phys)
+                                                    : ising_site<T>(j, g.sites, g.coupling, g.field);
+      out.write_site(ref.group, kind, j, g.sites, site, unused, "generated site");
+    }
   });
   out.commit();
   if (c.json) {

@@ -38,6 +38,7 @@ void setup_logging(const srcc::app::CommonFlags& c) {
 int main(int argc, char** argv) {
   srcc::app::Cli cli;
   try {
+    srcc::app::check_config_files(argc, argv);
     cli.app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return cli.app.exit(e);
@@ -47,7 +48,10 @@ int main(int argc, char** argv) {
     return cli.app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "src-compress: %s\nRun with --help for usage.\n",
-                 srcc::app::explain_parse_error(e, argc, argv).c_str());
+                 srcc::printable(srcc::app::explain_parse_error(e, argc, argv)).c_str());
+    return srcc::exit_code(srcc::ErrorKind::kUsage);
+  } catch (const srcc::UsageError& e) {
+    std::fprintf(stderr, "src-compress: %s\n", srcc::printable(e.what()).c_str());
     return srcc::exit_code(srcc::ErrorKind::kUsage);
   }
   setup_logging(cli.common);
@@ -64,7 +68,7 @@ int main(int argc, char** argv) {
     else if (*cli.generate_cmd) srcc::app::cmd_generate(cli);
     return 0;
   } catch (const srcc::Error& e) {
-    spdlog::error("{}", e.what());
+    spdlog::error("{}", srcc::printable(e.what()));
     return srcc::exit_code(e.kind());
   } catch (const std::bad_alloc&) {
     spdlog::error("out of memory");

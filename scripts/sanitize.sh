@@ -43,6 +43,22 @@ bin=build/app/src-compress
 "$bin" -q generate random-mpo -o "$corpus/h.h5" --sites 3 --bond 2 --seed 2 >/dev/null
 "$bin" -q generate ising -o "$corpus/ising.h5" --sites 3 >/dev/null
 "$bin" -q apply "$corpus/h.h5" "$corpus/psi.h5" -o "$corpus/out.h5" --chi 2 --seed 3 >/dev/null
+# Seeds for the storage the reader undoes itself and the types it checks: gzip chunks (with
+# shuffle and a checksum) and a complex compound {r, i}.
+/usr/bin/python3 - "$corpus" <<'PY'
+import sys, h5py, numpy as np
+d = sys.argv[1]
+rng = np.random.default_rng(1)
+with h5py.File(d + "/gzip.h5", "w") as f:
+    g = f.create_group("psi"); g.attrs["type"] = "MPS"
+    for j, shape in enumerate([(2, 2), (2, 2, 2), (2, 2)]):
+        g.create_dataset(str(j), data=rng.random(shape), chunks=shape, compression="gzip",
+                         shuffle=True, fletcher32=True)
+with h5py.File(d + "/complex.h5", "w") as f:
+    g = f.create_group("psi"); g.attrs["type"] = "MPS"
+    for j, shape in enumerate([(2, 2), (2, 2, 2), (2, 2)]):
+        g[str(j)] = rng.random(shape) + 1j * rng.random(shape)
+PY
 echo "sanitize: fuzzing the readers for ${seconds}s"
 # Fork mode keeps fuzzing after a crash. Each finding is then replayed and sorted: a fault
 # inside the HDF5 library's own code (a crafted file it mishandles; contained by the read

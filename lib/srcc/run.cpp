@@ -97,6 +97,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                       more)
           : svd_truncate(in.stack, source, o.sweep, *backend, log);
   sum.sweep_seconds = since(t0);
+  for (const auto& r : in.readers) r.check_unchanged();
   if (o.profile_gemm) {
     backend->profile_gemms(nullptr);
     sum.gemm_profile = profile.rows();
@@ -116,9 +117,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
     sum.bonds.push_back(static_cast<std::int64_t>(result.cores[j].shape[kLegR]));
     sum.max_bond = std::max(sum.max_bond, sum.bonds.back());
   }
-  double norm2 = 0;
-  for (const auto& v : result.cores.front().data) norm2 += std::norm(std::complex<double>(v));
-  sum.norm = std::sqrt(norm2);
+  sum.norm = frobenius_norm(result.cores.front());
 
   ResultWriter out(o.output, o.force);
   out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
@@ -152,6 +151,12 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
 }
 
 }  // namespace
+
+std::vector<std::string> input_files(const RunOptions& o) {
+  std::vector<std::string> files;
+  for (const auto& t : o.trains) files.push_back(t.file);
+  return files;
+}
 
 std::string RunSummary::to_json() const {
   JsonObject by_mech;
@@ -233,6 +238,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   memory::configure_allocator();
   validate(given.sweep, given.method == Method::kSrc);
   check_output_path(given.output, given.force);
+  check_output_not_input(given.output, input_files(given));
   Inputs in = open_inputs(given);
   const RunOptions options = fitted(given, in.stack, &reporter);
   const DType dt = working_dtype(options, in.stack);

@@ -62,6 +62,9 @@ struct RunSummary {
   std::string to_json() const;
 };
 
+// The files the run reads (its trains'), for the check that the output is none of them.
+std::vector<std::string> input_files(const RunOptions& options);
+
 // Reads the stack's metadata and returns the plan, without reading tensor data.
 Plan plan_run(const RunOptions& options);
 

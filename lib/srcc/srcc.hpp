@@ -9,6 +9,7 @@
 #include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/size.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/core/threads.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/read_probe.hpp"

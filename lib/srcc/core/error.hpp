@@ -47,6 +47,20 @@ struct InterruptedError : Error {
   explicit InterruptedError(const std::string& m) : Error(ErrorKind::kInterrupted, m) {}
 };
 
+// Throws the error type of `kind` (an error that crossed a process boundary as kind and text).
+[[noreturn]] inline void throw_error(ErrorKind kind, const std::string& message) {
+  switch (kind) {
+    case ErrorKind::kUsage: throw UsageError(message);
+    case ErrorKind::kInput: throw InputError(message);
+    case ErrorKind::kOutput: throw OutputError(message);
+    case ErrorKind::kResource: throw ResourceError(message);
+    case ErrorKind::kBackend: throw BackendError(message);
+    case ErrorKind::kNumerical: throw NumericalError(message);
+    case ErrorKind::kInterrupted: throw InterruptedError(message);
+  }
+  throw InputError(message);
+}
+
 // Process exit status for each error kind; `--help` prints them from here (with
 // exit_meaning), README.md's table documents them. 1 is reserved for unexpected internal
 // failures (a std::exception that is not an Error).

@@ -2,12 +2,23 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string_view>
+
+#include "srcc/core/text.hpp"
 
 namespace srcc {
 
 std::string json_quote(const std::string& s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  std::string_view rest(s);
+  while (!rest.empty()) {
+    const auto c = static_cast<unsigned char>(rest.front());
+    const std::size_t n = utf8_sequence(rest);
+    if (n == 0) {  // not UTF-8 (a file name in another encoding): JSON cannot carry the byte
+      out += "\\ufffd";
+      rest.remove_prefix(1);
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -20,9 +31,10 @@ std::string json_quote(const std::string& s) {
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out += buf;
         } else {
-          out += static_cast<char>(c);
+          out.append(rest.substr(0, n));
         }
     }
+    rest.remove_prefix(n);
   }
   return out + "\"";
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "srcc/core/dtype.hpp"
+#include "srcc/core/scaled_norm.hpp"
 
 namespace srcc {
 
@@ -31,6 +32,13 @@ template <class T> struct Tensor {
   std::size_t rank() const { return shape.size(); }
   std::size_t bytes() const { return data.size() * sizeof(T); }
 };
+
+// ‖t‖_F without overflow or underflow in the squares (core/scaled_norm.hpp).
+template <class T> double frobenius_norm(const Tensor<T>& t) {
+  using R = real_t<T>;
+  const std::size_t reals = is_complex_v<T> ? 2 * t.size() : t.size();
+  return static_cast<double>(scaled_norm(reinterpret_cast<const R*>(t.data.data()), reals));
+}
 
 // A tensor whose element type is known only at run time (as read from a file).
 using AnyTensor = std::variant<Tensor<float>, Tensor<double>, Tensor<cfloat>, Tensor<cdouble>>;

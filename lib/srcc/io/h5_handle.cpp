@@ -1,9 +1,5 @@
 #include "srcc/io/h5_handle.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -29,29 +25,26 @@ const bool g_no_hdf5_atexit = [] {
 
 void quiet_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
-Handle open_for_reading(const std::string& path) {
+Handle open_for_reading(const std::string& path) { return open_pinned(PinnedFile(path)); }
+
+Handle open_pinned(const PinnedFile& pin, bool lock) {
   quiet_errors();
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    const int err = errno;
-    if (err == ENOENT) throw InputError(path + ": no such file");
-    if (err == ENAMETOOLONG) throw InputError(path + ": path too long");
-    throw InputError(path + ": cannot be read: " + std::strerror(err));
-  }
-  if (!S_ISREG(st.st_mode))
-    throw InputError(path + ": not a regular file (" +
-                     (S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket") +
-                     "); give an HDF5 file");
-  // Readability first: HDF5 reports an unreadable file as "not HDF5".
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    const int err = errno;
-    throw InputError(path + ": cannot be read: " + (err == EACCES ? std::string("permission denied") : std::strerror(err)));
-  }
-  ::close(fd);
+  const std::string& path = pin.path();
   if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError(path + ": not an HDF5 file");
-  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!f.valid()) throw InputError(path + ": HDF5 cannot open it (damaged or truncated file?)");
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (!lock) H5Pset_file_locking(fapl.get(), false, true);
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  if (!f.valid()) {
+    const std::string holder = lock ? pin.writer_lock_holder() : "";
+    if (!holder.empty())
+      throw InputError(path + ": locked by " + holder +
+                       ", which has it open for writing; try again once it has closed the file");
+    throw InputError(path + ": HDF5 cannot open it (damaged or truncated file?)");
+  }
+  void* handle = nullptr;
+  if (H5Fget_vfd_handle(f.get(), H5P_DEFAULT, &handle) >= 0 && handle != nullptr &&
+      !pin.same_file(*static_cast<int*>(handle)))
+    throw InputError(path + ": " + std::string(kReplacedWhileOpened));
   return f;
 }
 
@@ -91,6 +84,55 @@ Handle file_type(DType t) {
     case DType::kComplex128: break;
   }
   return compound_of(H5T_IEEE_F64LE, 8, h5names::kReal, h5names::kImag);
+}
+
+namespace {
+
+const char* filter_name(H5Z_filter_t id) {
+  switch (id) {
+    case H5Z_FILTER_DEFLATE: return "deflate";
+    case H5Z_FILTER_SHUFFLE: return "shuffle";
+    case H5Z_FILTER_FLETCHER32: return "fletcher32";
+    case H5Z_FILTER_SZIP: return "szip";
+    case H5Z_FILTER_NBIT: return "nbit";
+    case H5Z_FILTER_SCALEOFFSET: return "scaleoffset";
+  }
+  return "a third-party filter";
+}
+
+}  // namespace
+
+std::size_t check_storage(hid_t dset, std::size_t dataset_bytes, const std::string& where) {
+  Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
+  if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED) return 0;
+  Handle type(H5Dget_type(dset), H5Tclose);
+  const int rank = H5Pget_chunk(dcpl.get(), 0, nullptr);
+  if (rank <= 0 || rank > 32) throw InputError(where + ": damaged chunk description");
+  hsize_t dims[32];
+  H5Pget_chunk(dcpl.get(), rank, dims);
+  // In double: a crafted product must not wrap around.
+  double bytes = static_cast<double>(H5Tget_size(type.get()));
+  for (int i = 0; i < rank; ++i) bytes *= static_cast<double>(dims[i]);
+  const double most = 4.0 * static_cast<double>(dataset_bytes) + static_cast<double>(1 << 20);
+  if (bytes > most)
+    throw InputError(where + ": declares chunks of " + std::to_string(static_cast<long long>(bytes)) +
+                     " bytes for a dataset of " + std::to_string(dataset_bytes) +
+                     ": damaged or crafted file");
+  const int filters = H5Pget_nfilters(dcpl.get());
+  for (int i = 0; i < filters; ++i) {
+    unsigned flags = 0, cd[8];
+    std::size_t ncd = 8;
+    const H5Z_filter_t id = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &ncd, cd, 0,
+                                           nullptr, nullptr);
+    if (id == H5Z_FILTER_DEFLATE || id == H5Z_FILTER_SHUFFLE || id == H5Z_FILTER_FLETCHER32 ||
+        id == H5Z_FILTER_NBIT || id == H5Z_FILTER_SCALEOFFSET)
+      continue;
+    throw InputError(where + ": stored with the filter " + filter_name(id) + " (id " +
+                     std::to_string(id) +
+                     "), which src-compress does not read (its output size is not bounded); "
+                     "store it uncompressed or with gzip (h5repack -f GZIP=4)");
+  }
+  return static_cast<std::size_t>(bytes);
 }
 
 bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "srcc/core/dtype.hpp"
+#include "srcc/io/pinned_file.hpp"
 
 namespace srcc::h5 {
 
@@ -46,8 +47,15 @@ void quiet_errors();
 
 // Opens an existing HDF5 file read-only, or throws InputError saying why not: no such file, a
 // path too long, permission denied, not a regular file (a FIFO would block the reader forever,
-// a directory or device is no input), not an HDF5 file, or a file HDF5 cannot open.
+// a directory or device is no input), not an HDF5 file, a file another program has open for
+// writing (named), or a file HDF5 cannot open.
 Handle open_for_reading(const std::string& path);
+// The same for a pinned file (io/pinned_file.hpp): the HDF5 handle is checked to be on that
+// very file (else InputError ending in kReplacedWhileOpened). `lock` = false skips HDF5's shared lock (for a caller that holds the file's
+// exclusive lock itself).
+Handle open_pinned(const PinnedFile& pin, bool lock = true);
+inline constexpr const char* kReplacedWhileOpened =
+    "the file was replaced while it was being opened (by a rename); run again";
 
 // The in-memory HDF5 type of a scalar type; complex as a compound with members named `re`, `im`.
 Handle memory_type(DType t, const char* re, const char* im);
@@ -56,6 +64,14 @@ Handle file_type(DType t);
 
 // The type of a variable-length string in memory and in our files (NUL-terminated char*).
 Handle vlen_string_type(H5T_cset_t cset = H5T_CSET_UTF8);
+
+// What reading a dataset may cost beyond its own size, checked from its metadata: a chunked
+// dataset's chunk may not be far larger than the dataset (HDF5 allocates whole chunks), and only
+// filters whose output is bounded by the chunk are accepted: deflate (gzip; read by
+// io/chunk_reader, since HDF5's own inflater grows its buffer as long as a crafted stream goes
+// on), shuffle, fletcher32, nbit and scaleoffset. Returns the bytes of one chunk (0 for a
+// dataset that is not chunked). Throws InputError naming `where`.
+std::size_t check_storage(hid_t dset, std::size_t dataset_bytes, const std::string& where);
 
 // Attributes; errors (InputError) name `where` and the attribute.
 bool has_attr(hid_t obj, const char* name);

@@ -126,57 +126,59 @@ void H5Writer::double_attr(const std::string& object, const std::string& name, d
   impl_->attr(object, name, H5T_NATIVE_DOUBLE, &value);
 }
 
+void H5Writer::begin_train(const std::string& group, TrainKind kind, std::size_t sites) {
+  create_group(group);
+  string_attr(group, h5names::kAttrType, std::string(train_kind_name(kind)));
+  string_attr(group, h5names::kAttrLayout, std::string(default_layout(kind)));
+  int_attr(group, h5names::kAttrLength, static_cast<std::int64_t>(sites));
+}
+
+template <class T>
+void H5Writer::write_site(const std::string& group, TrainKind kind, std::size_t j, std::size_t n,
+                          const Tensor<T>& c, TransferLog& log, const std::string& what) {
+  poll_interrupt();
+  const auto t0 = std::chrono::steady_clock::now();
+  const DType dt = dtype_of<T>;
+  Handle ftype = h5::file_type(dt);
+  Handle mtype = h5::memory_type(dt, h5names::kReal, h5names::kImag);
+  std::vector<hsize_t> dims;
+  if (j != 0 || n == 1) dims.push_back(c.shape[kLegL]);
+  if (j + 1 != n) dims.push_back(c.shape[kLegR]);
+  if (j == 0 && n == 1) dims.push_back(c.shape[kLegR]);
+  dims.push_back(c.shape[kLegU]);
+  if (kind == TrainKind::kMpo) dims.push_back(c.shape[kLegD]);
+  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  const std::string path = group + "/" + std::to_string(j);
+  Handle d(H5Dcreate2(impl_->file.get(), path.c_str(), ftype.get(), space.get(), H5P_DEFAULT,
+                      H5P_DEFAULT, H5P_DEFAULT),
+           H5Dclose);
+  if (!d.valid()) throw OutputError(impl_->label + ": cannot create dataset " + path);
+  impl_->check(H5Dwrite(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.data.data()),
+               "dataset " + path);
+  const std::string dn(dtype_name(dt));
+  log.add({.what = what, .site = static_cast<std::int64_t>(j),
+           .mechanism = mechanism::kFileWrite, .source = "host",
+           .target = "file:" + impl_->label + ":" + path, .dtype_from = dn, .dtype_to = dn,
+           .bytes = static_cast<std::int64_t>(c.bytes()),
+           .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
+}
+
 template <class T>
 void H5Writer::write_train(const std::string& group, TrainKind kind,
                            const std::vector<Tensor<T>>& cores, TransferLog& log,
                            const std::string& what) {
-  create_group(group);
-  string_attr(group, h5names::kAttrType, std::string(train_kind_name(kind)));
-  string_attr(group, h5names::kAttrLayout, std::string(default_layout(kind)));
-  int_attr(group, h5names::kAttrLength, static_cast<std::int64_t>(cores.size()));
-  const DType dt = dtype_of<T>;
-  Handle ftype = h5::file_type(dt);
-  Handle mtype = h5::memory_type(dt, h5names::kReal, h5names::kImag);
-  const std::size_t n = cores.size();
-  for (std::size_t j = 0; j < n; ++j) {
-    poll_interrupt();
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto& c = cores[j];
-    std::vector<hsize_t> dims;
-    if (j != 0 || n == 1) dims.push_back(c.shape[kLegL]);
-    if (j + 1 != n) dims.push_back(c.shape[kLegR]);
-    if (j == 0 && n == 1) dims.push_back(c.shape[kLegR]);
-    dims.push_back(c.shape[kLegU]);
-    if (kind == TrainKind::kMpo) dims.push_back(c.shape[kLegD]);
-    Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
-    const std::string path = group + "/" + std::to_string(j);
-    Handle d(H5Dcreate2(impl_->file.get(), path.c_str(), ftype.get(), space.get(), H5P_DEFAULT,
-                        H5P_DEFAULT, H5P_DEFAULT),
-             H5Dclose);
-    if (!d.valid()) throw OutputError(impl_->label + ": cannot create dataset " + path);
-    impl_->check(H5Dwrite(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.data.data()),
-                 "dataset " + path);
-    const std::string dn(dtype_name(dt));
-    log.add({.what = what, .site = static_cast<std::int64_t>(j),
-             .mechanism = mechanism::kFileWrite, .source = "host",
-             .target = "file:" + impl_->label + ":" + path, .dtype_from = dn, .dtype_to = dn,
-             .bytes = static_cast<std::int64_t>(c.bytes()),
-             .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                            .count()});
-  }
+  begin_train(group, kind, cores.size());
+  for (std::size_t j = 0; j < cores.size(); ++j) write_site(group, kind, j, cores.size(), cores[j], log, what);
 }
 
-template void H5Writer::write_train(const std::string&, TrainKind, const std::vector<Tensor<float>>&,
-                                    TransferLog&, const std::string&);
-template void H5Writer::write_train(const std::string&, TrainKind,
-                                    const std::vector<Tensor<double>>&, TransferLog&,
-                                    const std::string&);
-template void H5Writer::write_train(const std::string&, TrainKind,
-                                    const std::vector<Tensor<cfloat>>&, TransferLog&,
-                                    const std::string&);
-template void H5Writer::write_train(const std::string&, TrainKind,
-                                    const std::vector<Tensor<cdouble>>&, TransferLog&,
-                                    const std::string&);
+#define SRCC_INSTANTIATE(T)                                                                   \
+  template void H5Writer::write_train(const std::string&, TrainKind,                        \
+                                      const std::vector<Tensor<T>>&, TransferLog&,          \
+                                      const std::string&);                                  \
+  template void H5Writer::write_site(const std::string&, TrainKind, std::size_t, std::size_t, \
+                                     const Tensor<T>&, TransferLog&, const std::string&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
 
 namespace {
 

@@ -29,6 +29,11 @@ class H5Writer {
   template <class T>
   void write_train(const std::string& group, TrainKind kind, const std::vector<Tensor<T>>& cores,
                    TransferLog& log, const std::string& what);
+  // The same one site at a time: the group and its attributes, then site j of n.
+  void begin_train(const std::string& group, TrainKind kind, std::size_t sites);
+  template <class T>
+  void write_site(const std::string& group, TrainKind kind, std::size_t j, std::size_t sites,
+                  const Tensor<T>& core, TransferLog& log, const std::string& what);
 
   void create_group(const std::string& group);
   bool exists(const std::string& path) const;  // an object at this absolute path

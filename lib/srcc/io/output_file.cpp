@@ -1,35 +1,109 @@
 #include "srcc/io/output_file.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/process_tag.hpp"
 #include "srcc/core/rng.hpp"
 
 namespace srcc {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+fs::path directory_of(const fs::path& p) { return p.has_parent_path() ? p.parent_path() : fs::path("."); }
+
+// What a non-regular file is, for messages.
+std::string file_kind(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
+// The longest name the directory's file system takes (255 almost everywhere).
+std::size_t name_max(const fs::path& dir) {
+  const long n = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  return n > 0 ? static_cast<std::size_t>(n) : NAME_MAX;
+}
+
+// ".tmp-" + tag (16) + "-" + pid (up to 10 digits) + "-" + 8 hex digits.
+constexpr std::size_t kTempSuffixBytes = 5 + 16 + 1 + 10 + 1 + 8;
+
+// The part of the temporary name that stands for the final name: the name itself when it
+// fits, else its first bytes and a hash of the whole (the same for every process, so that a
+// later run finds what a killed one left).
+std::string temp_stem(const std::string& filename, std::size_t limit) {
+  const std::size_t room = limit > kTempSuffixBytes + 1 ? limit - kTempSuffixBytes - 1 : 0;
+  if (filename.size() <= room) return filename;
+  const std::string hash = hash_hex(filename).substr(0, 8);
+  std::size_t keep = room > hash.size() + 1 ? room - hash.size() - 1 : 0;
+  // Not in the middle of a UTF-8 sequence, so that the name stays printable.
+  while (keep > 0 && (static_cast<unsigned char>(filename[keep]) & 0xC0) == 0x80) --keep;
+  return filename.substr(0, keep) + "~" + hash;
+}
+
+std::string temp_prefix(const fs::path& target) {
+  return "." + temp_stem(target.filename().string(), name_max(directory_of(target))) + ".tmp-";
+}
+
+// Removes temporary files of `target` whose process certainly no longer exists: what a
+// SIGKILL'd or OOM-killed run of the same output on this host left. Files of other hosts (a
+// shared file system) and of live processes are never touched.
+void remove_stale_temps(const fs::path& target) {
+  const std::string prefix = temp_prefix(target);
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(directory_of(target), ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    Owner owner;
+    if (parse_owner(std::string_view(name).substr(prefix.size()), owner) && owner_is_gone(owner))
+      fs::remove(e.path(), ec);
+  }
+}
+
+}  // namespace
+
 void check_output_path(const std::string& path, bool force) {
   if (path.empty()) throw UsageError("-o/--output: no output file given");
   std::error_code ec;
   const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const fs::path dir = directory_of(p);
   if (!fs::is_directory(dir, ec))
     throw OutputError(path + ": directory " + dir.string() + " does not exist");
-  if (fs::is_directory(p, ec)) throw OutputError(path + ": is a directory");
-  if (fs::exists(p, ec) && !force)
-    throw OutputError(path + ": file exists (use --force to replace it)");
+  struct stat lst {};
+  if (::lstat(path.c_str(), &lst) == 0) {
+    struct stat st {};
+    if (S_ISLNK(lst.st_mode) && ::stat(path.c_str(), &st) != 0)
+      throw OutputError(path + ": is a symbolic link to a file that does not exist; give the "
+                               "output's real path");
+    if (!S_ISLNK(lst.st_mode)) st = lst;
+    if (S_ISDIR(st.st_mode)) throw OutputError(path + ": is a directory");
+    if (!S_ISREG(st.st_mode))
+      throw OutputError(path + ": is " + file_kind(st.st_mode) +
+                        ", not a regular file; it is never replaced (not even with --force)");
+    if (!force) throw OutputError(path + ": file exists (use --force to replace it)");
+  }
+  const std::string name = p.filename().string();
+  if (name.size() > name_max(dir))
+    throw OutputError(path + ": the file name is " + std::to_string(name.size()) +
+                      " bytes, longer than its file system allows (" +
+                      std::to_string(name_max(dir)) + ")");
   // Writability is tried, not inferred from permission bits (root ignores them, a read-only
   // mount does not): a file is created and removed, before any work is done.
-  const fs::path probe = dir / (".src-compress-probe-" + std::to_string(getpid()));
+  const fs::path probe = dir / (".src-compress-probe-" + process_tag() + "-" + std::to_string(getpid()));
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
     const int err = errno;
@@ -40,34 +114,32 @@ void check_output_path(const std::string& path, bool force) {
   ::unlink(probe.c_str());
 }
 
-namespace {
-
-// Removes temporary files of `target` (".NAME.tmp-PID-XXXXXXXX" beside it) whose process no
-// longer exists: what a SIGKILL'd or OOM-killed run of the same output left.
-void remove_stale_temps(const fs::path& target) {
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string prefix = "." + target.filename().string() + ".tmp-";
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-    if (pid > 0 && pid != getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
-      fs::remove(e.path(), ec);
+void check_output_not_input(const std::string& output, const std::vector<std::string>& inputs) {
+  struct stat out {};
+  if (::stat(output.c_str(), &out) != 0) return;  // a new file cannot be an input
+  for (const auto& in : inputs) {
+    struct stat st {};
+    if (::stat(in.c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+      throw OutputError("-o " + output + ": is the input " + in +
+                        (in == output ? "" : " (the same file)") +
+                        "; writing the result there would destroy it: give another output file");
   }
 }
 
-}  // namespace
+std::string temporary_name(const std::string& final_path) {
+  const fs::path p(final_path);
+  char suffix[48];
+  std::snprintf(suffix, sizeof suffix, "%s-%d-%08llx", process_tag().c_str(),
+                static_cast<int>(getpid()),
+                static_cast<unsigned long long>(Rng::random_seed() & 0xffffffffULL));
+  return (directory_of(p) / (temp_prefix(p) + suffix)).string();
+}
 
 OutputFile::OutputFile(std::string final_path, bool force)
     : final_(std::move(final_path)), force_(force) {
   check_output_path(final_, force_);
   remove_stale_temps(final_);
-  const fs::path p(final_);
-  char suffix[32];
-  std::snprintf(suffix, sizeof suffix, ".tmp-%d-%08llx", static_cast<int>(getpid()),
-                static_cast<unsigned long long>(Rng::random_seed() & 0xffffffffULL));
-  temp_ = (p.parent_path() / ("." + p.filename().string() + suffix)).string();
+  temp_ = temporary_name(final_);
 }
 
 OutputFile::~OutputFile() {
@@ -93,6 +165,11 @@ void OutputFile::commit() {
   }
   ::close(fd);
   if (force_) {
+    // What appeared under the name meanwhile must still be a file we may replace.
+    struct stat st {};
+    if (::lstat(final_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+      throw OutputError(final_ + ": became " + file_kind(st.st_mode) +
+                        " while the result was computed; not replaced");
     if (std::rename(temp_.c_str(), final_.c_str()) != 0)
       throw OutputError(final_ + ": cannot move the result into place: " + std::strerror(errno));
   } else {
@@ -104,8 +181,7 @@ void OutputFile::commit() {
     std::remove(temp_.c_str());
   }
   committed_ = true;
-  const fs::path dir = fs::path(final_).has_parent_path() ? fs::path(final_).parent_path() : fs::path(".");
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const int dfd = ::open(directory_of(final_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     ::fsync(dfd);  // the rename itself; a failure here loses nothing already visible
     ::close(dfd);

@@ -1,13 +1,16 @@
 #pragma once
 // Atomic output: everything is written to a temporary file beside the target and renamed into
 // place only once complete, so a killed job leaves no half-written result under the final name.
+// The temporary name is `.NAME.tmp-TAG-PID-XXXXXXXX` (TAG: core/process_tag.hpp), shortened to
+// fit the file system's name limit when NAME is long.
 #include <string>
+#include <vector>
 
 namespace srcc {
 
 class OutputFile {
  public:
-  // Fails with OutputError when the target exists (and !force) or its directory is missing.
+  // Fails with OutputError as check_output_path does.
   OutputFile(std::string final_path, bool force);
   ~OutputFile();  // removes the temporary file unless committed
   OutputFile(const OutputFile&) = delete;
@@ -28,8 +31,20 @@ class OutputFile {
   bool committed_ = false;
 };
 
-// Throws OutputError when `path` exists and !force, or its directory does not exist; the
-// check a run makes before any work, so a mistake costs nothing.
+// The check a run makes before any work, so that a mistake costs nothing. Throws OutputError
+// when `path` exists and !force; when it exists but is not a regular file (a device, a FIFO, a
+// socket, a directory: never replaced, whatever the flags) or is a symbolic link to nothing;
+// when its directory does not exist or cannot be written; when its name is longer than the
+// file system allows.
 void check_output_path(const std::string& path, bool force);
+
+// Throws OutputError (before any work, whatever the flags) when `output` is one of `inputs`
+// under any spelling: the same file by device and inode (relative paths, `./`, `..`, symbolic
+// and hard links). Writing the result there would replace the input.
+void check_output_not_input(const std::string& output, const std::vector<std::string>& inputs);
+
+// The temporary name beside `final_path` for a file being written by this process (the
+// random part makes it unique among this process's writers).
+std::string temporary_name(const std::string& final_path);
 
 }  // namespace srcc

@@ -1,6 +1,7 @@
 #include "srcc/io/read_probe.hpp"
 
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,7 +9,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
-#include <optional>
+#include <cstdio>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -28,20 +29,67 @@ bool write_all(int fd, const char* p, std::size_t n) {
   return true;
 }
 
-// A child reads one file and writes kRead and what read() returned to its pipe; nothing when
-// read() threw (an ordinary error: the real read reports it).
+// A child reads one file and writes to its pipe kRead and what read() returned, or kError, the
+// error's kind and its message.
 constexpr char kRead = 'R';
+constexpr char kError = 'E';
+constexpr char kOutOfMemory = 'M';
+
+// Bounds what the child may map beyond its inherited address space (Linux's VmSize), so that a
+// file claiming gigabytes of metadata fails in the child. Not under AddressSanitizer, whose
+// reservations make the address space meaningless as a bound.
+void limit_memory() {
+#if defined(__SANITIZE_ADDRESS__)
+  return;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return;
+#endif
+#endif
+  long pages = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  if (pages <= 0) return;
+  const rlim_t have = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_AS, &lim) != 0) return;
+  const rlim_t want = have + kProbeMemoryBytes;
+  if (lim.rlim_max == RLIM_INFINITY || want < lim.rlim_max) {
+    lim.rlim_cur = want;
+    ::setrlimit(RLIMIT_AS, &lim);
+  }
+}
+
+std::string error_message(ErrorKind kind, const std::string& text) {
+  std::string m;
+  m.reserve(text.size() + 2);
+  m.push_back(kError);
+  m.push_back(static_cast<char>(kind));
+  m.append(text);
+  return m;
+}
 
 [[noreturn]] void child(int fd, const std::string& file,
                         const std::function<std::string(const std::string&)>& read) {
-  std::string payload;
-  bool ok = true;
+  limit_memory();
+  std::string message;
   try {
-    payload = read(file);
+    const std::string got = read(file);
+    message.reserve(got.size() + 1);
+    message.push_back(kRead);
+    message.append(got);
+  } catch (const Error& e) {
+    message = error_message(e.kind(), e.what());
+  } catch (const std::bad_alloc&) {
+    message.assign(1, kOutOfMemory);
+  } catch (const std::exception& e) {
+    message = error_message(ErrorKind::kInput, file + ": " + e.what());
   } catch (...) {
-    ok = false;
+    message.clear();
   }
-  if (ok && write_all(fd, &kRead, 1)) write_all(fd, payload.data(), payload.size());
+  write_all(fd, message.data(), message.size());
   // _exit: no exit handler or destructor of the parent's state runs here.
   ::_exit(0);
 }
@@ -119,7 +167,7 @@ void kill_all(std::vector<Child>& children) {
 
 }  // namespace
 
-std::vector<std::optional<std::string>> probe_files(
+std::vector<std::string> probe_files(
     const std::vector<std::string>& files,
     const std::function<std::string(const std::string&)>& read, double limit_seconds) {
   const auto limit = std::chrono::duration_cast<Clock::duration>(
@@ -158,7 +206,7 @@ std::vector<std::optional<std::string>> probe_files(
     kill_all(children);
     throw;
   }
-  std::vector<std::optional<std::string>> out(files.size());
+  std::vector<std::string> out(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     const int status = children[i].status;
     // A child leaves with 0 whatever it read; anything else is a crash (a signal, or a
@@ -171,7 +219,15 @@ std::vector<std::optional<std::string>> probe_files(
                        "); the file is damaged or not what it seems");
     }
     const std::string& got = children[i].received;
-    if (!got.empty() && got.front() == kRead) out[i] = got.substr(1);
+    if (got.empty())
+      throw InputError(files[i] + ": the read check stopped without an answer (damaged file?)");
+    if (got.front() == kOutOfMemory)
+      throw ResourceError(files[i] + ": reading its metadata needs more than " +
+                          std::to_string(kProbeMemoryBytes >> 20) +
+                          " MiB, far more than any real train: damaged or crafted file");
+    if (got.front() == kError && got.size() >= 2)
+      throw_error(static_cast<ErrorKind>(got[1]), got.substr(2));
+    out[i] = got.substr(1);
   }
   return out;
 }

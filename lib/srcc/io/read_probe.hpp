@@ -7,23 +7,29 @@
 // gets stuck, the command fails with an InputError naming the file instead of crashing or
 // hanging itself. What a child learnt (a train's description) comes back through a pipe, so
 // the real read does not repeat it.
-// Errors the child meets normally are left for the real read, which reports them itself.
+// An error the child meets normally (a bad attribute, say) comes back and is thrown here, so the
+// file is not read a second time; the child's memory is bounded (kProbeMemoryBytes), so a file
+// whose metadata claims gigabytes fails there, not in the command.
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace srcc {
 
-// How long the child may take: reading metadata and one element per site is quick even for
-// large trains, while a crafted file can send HDF5 into an endless loop.
+// How long the child may take: reading metadata is quick even for large trains, while a crafted
+// file can send HDF5 into an endless loop.
 inline constexpr double kProbeSeconds = 30;
 
+// What a child may allocate beyond what it inherited: metadata of any real file is far less.
+inline constexpr std::size_t kProbeMemoryBytes = std::size_t{512} << 20;
+
 // Runs read(file) for each file in a child process of its own (a few at a time) and returns
-// what each call returned (nullopt where it threw). Throws InputError naming the first file
-// whose child crashed, or a file whose child got stuck (killed `limit_seconds` after it
-// started), and InterruptedError when a stop is requested meanwhile.
-std::vector<std::optional<std::string>> probe_files(
+// what each call returned. Throws InputError naming the first file whose child crashed, or a
+// file whose child got stuck (killed `limit_seconds` after it started); the error (of the same
+// kind, with the same message) that read() threw in the child for the first such file; a
+// ResourceError when the child ran out of its memory; InterruptedError when a stop is requested
+// meanwhile.
+std::vector<std::string> probe_files(
     const std::vector<std::string>& files,
     const std::function<std::string(const std::string&)>& read,
     double limit_seconds = kProbeSeconds);

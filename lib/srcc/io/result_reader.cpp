@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/h5_names.hpp"
 
@@ -59,8 +60,14 @@ std::map<std::string, std::int64_t> read_bytes_by_mechanism(hid_t file, const st
   if (member_class(h5names::kColMechanism) != H5T_STRING || member_class(h5names::kColBytes) != H5T_INTEGER)
     throw InputError(where + ": columns 'mechanism' (string) and 'bytes' (integer) are missing");
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
-  constexpr hssize_t kMaxRows = hssize_t{1} << 26;
+  // A real log has a few rows per site and layer; more than this is a damaged or crafted file.
+  constexpr hssize_t kMaxRows = hssize_t{1} << 24;
   if (n < 0 || n > kMaxRows) throw InputError(where + ": " + std::to_string(n) + " rows is not a plausible log");
+  // We write the log uncompressed; a compressed one could inflate beyond any bound in HDF5.
+  Handle dcpl(H5Dget_create_plist(d.get()), H5Pclose);
+  if (dcpl.valid() && H5Pget_nfilters(dcpl.get()) > 0)
+    throw InputError(where + ": the table is stored compressed, which src-compress never writes; "
+                             "not read");
   struct Row {
     char* mechanism;
     std::int64_t bytes;
@@ -69,12 +76,20 @@ std::map<std::string, std::int64_t> read_bytes_by_mechanism(hid_t file, const st
   Handle t(H5Tcreate(H5T_COMPOUND, sizeof(Row)), H5Tclose);
   H5Tinsert(t.get(), h5names::kColMechanism, offsetof(Row, mechanism), str_t.get());
   H5Tinsert(t.get(), h5names::kColBytes, offsetof(Row, bytes), H5T_NATIVE_INT64);
-  std::vector<Row> rows(static_cast<std::size_t>(n), Row{nullptr, 0});
-  if (n == 0) return out;
-  if (H5Dread(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()) < 0)
-    throw InputError(where + ": cannot read the table");
-  for (const auto& row : rows) out[row.mechanism ? row.mechanism : ""] += row.bytes;
-  H5Dvlen_reclaim(t.get(), space.get(), H5P_DEFAULT, rows.data());
+  // In blocks of rows, so that what a read holds is bounded whatever the table declares.
+  constexpr hsize_t kBlock = hsize_t{1} << 16;
+  std::vector<Row> rows;
+  for (hsize_t first = 0; first < static_cast<hsize_t>(n); first += kBlock) {
+    poll_interrupt();
+    hsize_t count = std::min<hsize_t>(kBlock, static_cast<hsize_t>(n) - first);
+    rows.assign(static_cast<std::size_t>(count), Row{nullptr, 0});
+    Handle mem(H5Screate_simple(1, &count, nullptr), H5Sclose);
+    if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &first, nullptr, &count, nullptr) < 0 ||
+        H5Dread(d.get(), t.get(), mem.get(), space.get(), H5P_DEFAULT, rows.data()) < 0)
+      throw InputError(where + ": cannot read the table");
+    for (const auto& row : rows) out[row.mechanism ? row.mechanism : ""] += row.bytes;
+    H5Dvlen_reclaim(t.get(), mem.get(), H5P_DEFAULT, rows.data());
+  }
   return out;
 }
 

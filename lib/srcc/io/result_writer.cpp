@@ -6,9 +6,12 @@
 #include <filesystem>
 
 #include "srcc/core/error.hpp"
+#include "srcc/io/file_lock.hpp"
+#include "srcc/io/h5_handle.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/output_file.hpp"
+#include "srcc/io/read_probe.hpp"
 #include "srcc/version.hpp"
 
 namespace srcc {
@@ -23,6 +26,30 @@ std::string utc_now() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
+
+namespace {
+
+// The read check of a file about to be updated: every object of it visited in a child process
+// (read_probe.hpp), so that a file that would crash HDF5 is refused (exit 3) before we open it.
+// The caller holds the file's lock, hence no HDF5 lock of our own here.
+// A file HDF5 cannot open is no file to add to (OutputError, as for any output we cannot write).
+void check_file_to_update(const std::string& path) {
+  const auto answer = probe_files({path}, [](const std::string& file) {
+    try {
+      const PinnedFile pin(file);
+      h5::Handle f = h5::open_pinned(pin, false);
+      H5Ovisit(f.get(), H5_INDEX_NAME, H5_ITER_INC,
+               [](hid_t, const char*, const H5O_info_t*, void*) -> herr_t { return 0; }, nullptr);
+      return std::string();
+    } catch (const InputError&) {
+      return std::string("unreadable");
+    }
+  });
+  if (!answer.front().empty())
+    throw OutputError(path + ": HDF5 cannot open it for writing (not an HDF5 file, or damaged?)");
+}
+
+}  // namespace
 
 ResultWriter::ResultWriter(const std::string& path, bool force, Mode mode,
                            const std::string& group) {
@@ -39,6 +66,9 @@ ResultWriter::ResultWriter(const std::string& path, bool force, Mode mode,
   // file the user cannot write is refused as it would be if written in place.
   if (::access(path.c_str(), W_OK) != 0)
     throw OutputError(path + ": cannot add " + group + ": the file is not writable");
+  // From here to the rename, concurrent updates wait for this one (file_lock.hpp).
+  lock_ = std::make_unique<FileLock>(path);
+  check_file_to_update(path);
   fs::copy_file(path, out_->temp_path(), ec);
   if (ec) throw OutputError(path + ": cannot copy it to add " + group + ": " + ec.message());
   h5_ = std::make_unique<H5Writer>(out_->temp_path(), path, H5Writer::Open::kExisting);
@@ -59,6 +89,17 @@ void ResultWriter::write_train(const std::string& group, TrainKind kind,
   // that commit()'s fsync waits for little (n = 100, D = 16: commit 4.8 → 2.3 ms).
   h5_->flush();
   out_->start_writeback();
+}
+
+void ResultWriter::begin_train(const std::string& group, TrainKind kind, std::size_t sites) {
+  h5_->begin_train(group, kind, sites);
+}
+
+template <class T>
+void ResultWriter::write_site(const std::string& group, TrainKind kind, std::size_t j,
+                              std::size_t sites, const Tensor<T>& core, TransferLog& log,
+                              const std::string& what) {
+  h5_->write_site(group, kind, j, sites, core, log, what);
 }
 
 void ResultWriter::write_log(const RunRecord& r, const TransferLog& log) {
@@ -94,7 +135,10 @@ void ResultWriter::commit() {
 #define SRCC_INSTANTIATE(T)                                                                 \
   template void ResultWriter::write_train(const std::string&, TrainKind,                  \
                                           const std::vector<Tensor<T>>&, TransferLog&,    \
-                                          const std::string&);
+                                          const std::string&);     \
+  template void ResultWriter::write_site(const std::string&, TrainKind, std::size_t,         \
+                                         std::size_t, const Tensor<T>&, TransferLog&,      \
+                                         const std::string&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -17,6 +17,7 @@
 
 namespace srcc {
 
+class FileLock;
 class H5Writer;
 class OutputFile;
 
@@ -44,7 +45,9 @@ class ResultWriter {
                 // name is replaced only with `force`
   };
   // Checks the target before any work (OutputError: exists without force, directory missing
-  // or not writable). kAddGroup copies the existing file to the temporary one.
+  // or not writable). kAddGroup locks the existing file (io/file_lock.hpp: OutputError when
+  // another program has it open for writing), checks it in a child process (InputError when it
+  // would crash HDF5) and copies it to the temporary one.
   ResultWriter(const std::string& path, bool force, Mode mode = Mode::kNewFile,
                const std::string& group = "");
   ~ResultWriter();  // without commit(): the temporary file is removed, the target untouched
@@ -56,6 +59,13 @@ class ResultWriter {
   void write_train(const std::string& group, TrainKind kind, const std::vector<Tensor<T>>& cores,
                    TransferLog& log, const std::string& what);
 
+  // The same one site at a time (sites 0 … n−1 in order after begin_train), for trains that
+  // need not be in memory all at once.
+  void begin_train(const std::string& group, TrainKind kind, std::size_t sites);
+  template <class T>
+  void write_site(const std::string& group, TrainKind kind, std::size_t j, std::size_t sites,
+                  const Tensor<T>& core, TransferLog& log, const std::string& what);
+
   // /log: the run's attributes, /log/transfers from `log`, /log/sites; /log@complete last.
   void write_log(const RunRecord& run, const TransferLog& log);
 
@@ -63,6 +73,7 @@ class ResultWriter {
   void commit();
 
  private:
+  std::unique_ptr<FileLock> lock_;  // kAddGroup: held until after the rename
   std::unique_ptr<OutputFile> out_;
   std::unique_ptr<H5Writer> h5_;
 };

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "srcc/core/error.hpp"
+#include "srcc/io/chunk_reader.hpp"
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/read_probe.hpp"
@@ -55,6 +56,16 @@ StoredType stored_type(hid_t dset, const std::string& where) {
     const std::size_t ms = H5Tget_size(m0.get());
     if (names_ok && H5Tget_class(m0.get()) == H5T_FLOAT && H5Tget_class(m1.get()) == H5T_FLOAT &&
         ms == H5Tget_size(m1.get()) && (ms == 4 || ms == 8)) {
+      // The members must lie inside a record of plausible size without overlapping: HDF5's
+      // conversion trusts the offsets, and a crafted one (2^28) sends it far outside its buffers.
+      const std::size_t o0 = H5Tget_member_offset(t.get(), 0), o1 = H5Tget_member_offset(t.get(), 1);
+      const bool inside = size <= 8 * ms && o0 + ms <= size && o1 + ms <= size &&
+                          (o0 + ms <= o1 || o1 + ms <= o0);
+      if (!inside)
+        throw InputError(where + ": complex compound of size " + std::to_string(size) +
+                         " with members at offsets " + std::to_string(o0) + " and " +
+                         std::to_string(o1) + " (" + std::to_string(ms) +
+                         " bytes each) is not a valid record: damaged or crafted file");
       st.dtype = ms == 4 ? DType::kComplex64 : DType::kComplex128;
       return st;
     }
@@ -157,6 +168,7 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
     auto shape = dataset_shape(d.get());
     const std::string letters = layout.dataset_letters(j, n, shape.size(), ds_where);
     const StoredType st = stored_type(d.get(), ds_where);
+    h5::check_storage(d.get(), shape_size(shape) * dtype_size(st.dtype), ds_where);
     info.dtypes.push_back(st.dtype);
     info.raw_offsets.push_back(raw_offset(d.get(), st, shape_size(shape)));
     info.dims.push_back(internal_dims(letters, shape.data()));
@@ -214,34 +226,46 @@ std::vector<TrainInfo> list_trains(const std::string& file) {
 }
 
 struct TrainReader::Impl {
+  std::shared_ptr<const PinnedFile> pin;  // the file, for direct reads (raw_offsets)
   Handle file;
   TrainInfo info;
-  int fd = -1;  // the file for direct reads (raw_offsets), opened at the first one
-  ~Impl() {
-    if (fd >= 0) ::close(fd);
-  }
 };
 
-TrainReader::TrainReader(const TrainRef& ref) : impl_(std::make_unique<Impl>()) {
-  impl_->file = h5::open_for_reading(ref.file);
-  std::string group = ref.group;
-  if (group.empty()) {
-    const auto groups = train_groups(impl_->file.get());
-    if (groups.empty())
-      throw InputError(ref.file + ": holds no train (no group with a 'type' attribute)");
-    if (groups.size() > 1) {
-      std::string list;
-      for (const auto& g : groups) list += (list.empty() ? "" : ", ") + g;
-      throw InputError(ref.file + ": holds " + std::to_string(groups.size()) +
-                       " trains (" + list + "); name one as " + ref.file + ":/group");
-    }
-    group = groups.front();
+namespace {
+
+// The file's only train when `group` is empty.
+std::string resolve_group(hid_t file, const TrainRef& ref) {
+  if (!ref.group.empty()) return ref.group;
+  const auto groups = train_groups(file);
+  if (groups.empty())
+    throw InputError(ref.file + ": holds no train (no group with a 'type' attribute)");
+  if (groups.size() > 1) {
+    std::string list;
+    for (const auto& g : groups) list += (list.empty() ? "" : ", ") + g;
+    throw InputError(ref.file + ": holds " + std::to_string(groups.size()) + " trains (" + list +
+                     "); name one as " + ref.file + ":/group");
   }
-  impl_->info = describe(impl_->file.get(), ref.file, group);
+  return groups.front();
 }
 
-TrainReader::TrainReader(const TrainRef& ref, TrainInfo described) : impl_(std::make_unique<Impl>()) {
-  impl_->file = h5::open_for_reading(ref.file);
+}  // namespace
+
+TrainReader::TrainReader(const TrainRef& ref)
+    : TrainReader(ref, std::make_shared<const PinnedFile>(ref.file)) {}
+
+TrainReader::TrainReader(const TrainRef& ref, std::shared_ptr<const PinnedFile> pin)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->pin = std::move(pin);
+  impl_->file = h5::open_pinned(*impl_->pin);
+  impl_->info = describe(impl_->file.get(), ref.file, resolve_group(impl_->file.get(), ref));
+}
+
+TrainReader::TrainReader(const TrainRef& ref, TrainInfo described,
+                         std::shared_ptr<const PinnedFile> pin)
+    : impl_(std::make_unique<Impl>()) {
+  (void)ref;
+  impl_->pin = std::move(pin);
+  impl_->file = h5::open_pinned(*impl_->pin);
   impl_->info = std::move(described);
 }
 
@@ -249,21 +273,21 @@ TrainReader::~TrainReader() = default;
 TrainReader::TrainReader(TrainReader&&) noexcept = default;
 TrainReader& TrainReader::operator=(TrainReader&&) noexcept = default;
 
+void TrainReader::check_unchanged() const { impl_->pin->check_unchanged(); }
+
 const TrainInfo& TrainReader::info() const { return impl_->info; }
 
 // A dataset HDF5 described as plain bytes at `offset`: one pread, no HDF5 call (at small bonds
 // HDF5's per-read bookkeeping was most of a read: 42 µs for a 16 KiB site).
+// A dataset HDF5 described as plain bytes at `offset`: one pread, no HDF5 call (HDF5's per-read
+// bookkeeping dominates reading a small site; docs/PERFORMANCE.md).
 void TrainReader::read_raw(const std::string& where, std::int64_t offset, void* out,
                            std::size_t bytes) const {
-  if (impl_->fd < 0) {
-    impl_->fd = ::open(impl_->info.file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (impl_->fd < 0)
-      throw InputError(impl_->info.file + ": cannot open it again to read: " + std::strerror(errno));
-  }
   auto* p = static_cast<char*>(out);
   std::size_t done = 0;
   while (done < bytes) {
-    const ssize_t n = ::pread(impl_->fd, p + done, bytes - done, static_cast<off_t>(offset) + static_cast<off_t>(done));
+    const ssize_t n = ::pread(impl_->pin->fd(), p + done, bytes - done,
+                              static_cast<off_t>(offset) + static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
       throw InputError(where + ": reading the dataset failed (" +
@@ -284,6 +308,11 @@ AnyTensor TrainReader::read_site(std::size_t site, TransferLog& log) const {
   if (raw < 0) {
     d = Handle(H5Dopen2(impl_->file.get(), info.dataset_path(site).c_str(), H5P_DEFAULT), H5Dclose);
     if (!d.valid()) throw InputError(where + ": cannot open dataset");
+    // The buffer below is sized from the description: a dataset that no longer matches it (a
+    // file written into meanwhile) must not be read into it.
+    if (dataset_shape(d.get()) != shape)
+      throw InputError(where + ": the dataset changed since the file was checked (written into "
+                               "while being read?)");
     st = stored_type(d.get(), where);
   }
   AnyTensor out = visit_dtype(st.dtype, [&](auto zero) -> AnyTensor {
@@ -293,7 +322,9 @@ AnyTensor TrainReader::read_site(std::size_t site, TransferLog& log) const {
       read_raw(where, raw, t.data.data(), t.size() * sizeof(T));
     } else {
       Handle mtype = h5::memory_type(st.dtype, st.re.c_str(), st.im.c_str());
-      if (H5Dread(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, t.data.data()) < 0)
+      h5::check_storage(d.get(), t.size() * sizeof(T), where);
+      if (!read_deflated(d.get(), mtype.get(), t.data.data(), where) &&
+          H5Dread(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, t.data.data()) < 0)
         throw InputError(where + ": reading the dataset failed");
     }
     std::size_t bad = 0;
@@ -397,22 +428,26 @@ TrainInfo from_bytes(std::string_view bytes) {
 
 }  // namespace
 
-std::vector<TrainReader> open_trains(const std::vector<TrainRef>& refs) {
-  std::vector<std::string> files;
-  for (const auto& r : refs)
-    if (std::find(files.begin(), files.end(), r.file) == files.end()) files.push_back(r.file);
+namespace {
+
+// One attempt of open_trains with the files pinned in `pins` (one per distinct file, in order).
+std::vector<TrainReader> open_pinned_trains(const std::vector<TrainRef>& refs,
+                                            const std::vector<std::string>& files,
+                                            const std::vector<std::shared_ptr<const PinnedFile>>& pins) {
+  auto index_of = [&](const std::string& file) {
+    return static_cast<std::size_t>(std::find(files.begin(), files.end(), file) - files.begin());
+  };
   // The child describes every train of a file (all the metadata the run will read); the
   // descriptions of a file's trains come back concatenated, each with its length. The site
-  // data is not read there: a second read of one element per site cost more than the whole
-  // check otherwise (5-11 ms for 40-100 sites), and its datatypes were already examined.
-  // The library is set up once, here, so that the children inherit it instead of each setting
-  // it up again (about 1 ms each).
+  // data is not read there: its datatypes were already examined, and reading it twice would
+  // cost more than the whole check. The library is set up once, here, so that the children
+  // inherit it instead of each setting it up again (about 1 ms each).
   H5open();
-  const auto described = probe_files(files, [&refs](const std::string& file) {
+  const auto described = probe_files(files, [&](const std::string& file) {
     Bytes b;
     for (const auto& ref : refs) {
       if (ref.file != file) continue;
-      b.str(to_bytes(TrainReader(ref).info()));
+      b.str(to_bytes(TrainReader(ref, pins[index_of(file)]).info()));
     }
     return b.take();
   });
@@ -420,20 +455,37 @@ std::vector<TrainReader> open_trains(const std::vector<TrainRef>& refs) {
   std::vector<std::size_t> used(files.size(), 0);  // descriptions taken per file
   std::vector<std::vector<std::string>> infos(files.size());
   for (std::size_t f = 0; f < files.size(); ++f) {
-    if (!described[f]) continue;
-    Unbytes b(*described[f]);
+    Unbytes b(described[f]);
     for (const auto& ref : refs)
       if (ref.file == files[f]) infos[f].push_back(b.str());
   }
   for (const auto& ref : refs) {
-    const auto f = static_cast<std::size_t>(std::find(files.begin(), files.end(), ref.file) - files.begin());
-    if (infos[f].empty()) {
-      out.emplace_back(ref);  // the check met an ordinary error: this read reports it
-      continue;
-    }
-    out.emplace_back(ref, from_bytes(infos[f][used[f]++]));
+    const std::size_t f = index_of(ref.file);
+    out.emplace_back(ref, from_bytes(infos[f][used[f]++]), pins[f]);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<TrainReader> open_trains(const std::vector<TrainRef>& refs) {
+  std::vector<std::string> files;
+  for (const auto& r : refs)
+    if (std::find(files.begin(), files.end(), r.file) == files.end()) files.push_back(r.file);
+  // A file replaced between its pinning and an HDF5 open (by name) fails the open; then all is
+  // done again on the new version, a few times before giving up.
+  constexpr int kAttempts = 5;
+  for (int attempt = 1;; ++attempt) {
+    std::vector<std::shared_ptr<const PinnedFile>> pins;
+    for (const auto& f : files) pins.push_back(std::make_shared<const PinnedFile>(f));
+    try {
+      return open_pinned_trains(refs, files, pins);
+    } catch (const InputError&) {
+      const bool moved = std::any_of(pins.begin(), pins.end(),
+                                     [](const auto& p) { return !p->still_named(); });
+      if (!moved || attempt == kAttempts) throw;
+    }
+  }
 }
 
 }  // namespace srcc

@@ -8,9 +8,12 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/json.hpp"
+#include "srcc/core/options.hpp"
+#include "srcc/core/size.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/measure/overlap.hpp"
 #include "srcc/movement/mover.hpp"
+#include "srcc/plan/budgets.hpp"
 #include "srcc/train/site_loader.hpp"
 
 namespace srcc {
@@ -42,7 +45,7 @@ std::string Comparison::to_json() const {
   return o.str();
 }
 
-Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
+Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t host_memory) {
   auto readers = open_trains({a_ref, b_ref});
   TrainReader &ra = readers[0], &rb = readers[1];
   const auto &ia = ra.info(), &ib = rb.info();
@@ -52,30 +55,51 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref) {
   for (std::size_t j = 0; j < ia.length(); ++j)
     if (ia.dims[j][kLegU] != ib.dims[j][kLegU] || ia.dims[j][kLegD] != ib.dims[j][kLegD])
       throw InputError(ia.where(j) + ": physical legs differ from " + ib.where(j));
+  const DType dt = promote(ia.dtype(), ib.dtype());
+  // Two sites of each train at a time: the budget is checked from the shapes, before reading.
+  const std::uint64_t budget = host_budget(host_memory);
+  for (std::size_t j = 0; j < ia.length(); ++j) {
+    const std::uint64_t need = static_cast<std::uint64_t>(distance_step_elements(ia.dims[j], ib.dims[j])) * dtype_size(dt);
+    if (need > budget)
+      throw ResourceError("distance, site " + std::to_string(j) + ": needs " + format_size(need) +
+                          " but the host budget is " + format_size(budget) + " (" +
+                          opt::kHostMemory.name() + ")");
+  }
   TransferLog log;
   auto backend = make_cpu_backend(0);
-  return visit_dtype(promote(ia.dtype(), ib.dtype()), [&](auto zero) {
+  return visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
-    std::vector<Tensor<T>> a, b;
-    for (std::size_t j = 0; j < ia.length(); ++j) {
-      poll_interrupt();
-      a.push_back(to_internal<T>(ra.read_site(j, log), ia, j, log));
-      b.push_back(to_internal<T>(rb.read_site(j, log), ib, j, log));
-    }
     auto& K = backend->kernels<T>();
     CountingGemm<T> gemm(K);
     Mover<T> mover(K, &log, backend->name());
-    const Scaled aa = inner_product_scaled(a, a, K), bb = inner_product_scaled(b, b, K);
-    const Scaled ab = inner_product_scaled(a, b, K);
-    const double log_na = 0.5 * aa.log_abs(), log_nb = 0.5 * bb.log_abs();
+    auto site = [&](TrainReader& r, std::size_t j) {
+      return to_internal<T>(r.read_site(j, log), r.info(), j, log);
+    };
+    // Left to right for the inner products, then right to left for the distance: two sites of
+    // each train in memory at any time.
+    InnerProduct<T> aa(K), bb(K), ab(K);
+    double ratio = 0;
+    for (std::size_t j = 0; j < ia.length(); ++j) {
+      const Tensor<T> a = site(ra, j), b = site(rb, j);
+      aa.add(a, a);
+      bb.add(b, b);
+      ab.add(a, b);
+      ratio += site_norm_log_ratio(a, b);
+    }
+    DistanceFromRight<T> dist(mover, gemm, ia.length(), ratio);
+    for (std::size_t j = ia.length(); j-- > 0;) dist.add(site(ra, j), site(rb, j));
+    ra.check_unchanged();
+    rb.check_unchanged();
+    const double log_na = 0.5 * aa.value().log_abs(), log_nb = 0.5 * bb.value().log_abs();
+    const Scaled overlap = ab.value();
     Comparison c;
     c.norm_a = std::exp(log_na);
     c.norm_b = std::exp(log_nb);
     c.log10_norm_a = log_na / std::log(10.0);
     c.log10_norm_b = log_nb / std::log(10.0);
-    c.overlap = ab.plain();
-    c.cosine = ab.value * std::exp(ab.log_scale - log_na - log_nb);
-    c.relative_distance = std::exp(log_distance(a, b, mover, gemm) - log_nb);
+    c.overlap = overlap.plain();
+    c.cosine = overlap.value * std::exp(overlap.log_scale - log_na - log_nb);
+    c.relative_distance = std::exp(dist.log_value() - log_nb);
     return c;
   });
 }

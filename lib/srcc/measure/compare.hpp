@@ -1,5 +1,6 @@
 #pragma once
 // The `distance` command: how far apart two trains stored in files are.
+#include <cstdint>
 #include <string>
 
 #include "srcc/core/dtype.hpp"
@@ -23,8 +24,10 @@ struct Comparison {
 // ("3.141593e-790").
 std::string format_log10(double log10_value);
 
-// Reads both trains in full (in the promoted type of the two) and compares them on the CPU.
-// Throws InputError when their lengths or physical legs differ.
-Comparison compare(const TrainRef& a, const TrainRef& b);
+// Compares two trains on the CPU in the promoted type of the two, reading two sites of each at a
+// time (twice: once from each end). Throws InputError when their lengths or physical legs differ,
+// ResourceError when a step would need more than the host budget (`host_memory` bytes, 0 =
+// detected).
+Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory = 0);
 
 }  // namespace srcc

@@ -15,14 +15,17 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/core/process_tag.hpp"
 
 namespace srcc {
 
 namespace fs = std::filesystem;
 
 namespace {
-// Private scratch directories are named src-compress-<pid>-XXXXXX, so that a later run can
-// tell those of processes that no longer exist (killed with SIGKILL, or by the OOM killer).
+// Private scratch directories are named src-compress-<tag>-<pid>-XXXXXX (tag:
+// core/process_tag.hpp), so that a later run can tell those of processes of this host that no
+// longer exist (killed with SIGKILL, or by the OOM killer) from those of runs on other nodes
+// sharing the directory, which it never touches.
 constexpr std::string_view kScratchPrefix = "src-compress-";
 }  // namespace
 
@@ -32,16 +35,11 @@ std::vector<std::string> remove_stale_scratch(const std::string& parent) {
   for (const auto& entry : fs::directory_iterator(parent, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(kScratchPrefix, 0) != 0) continue;
-    const std::string rest = name.substr(kScratchPrefix.size());
-    const auto dash = rest.find('-');
-    long pid = 0;
-    const auto [end, perr] = std::from_chars(rest.data(), rest.data() + (dash == std::string::npos ? 0 : dash), pid);
-    if (dash == std::string::npos || perr != std::errc() || end != rest.data() + dash || pid <= 0) continue;
+    Owner owner;
+    if (!parse_owner(std::string_view(name).substr(kScratchPrefix.size()), owner)) continue;
     struct stat st {};
     if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
-    // Only a process that certainly no longer exists; a live one (even an unrelated process
-    // that reused the pid) keeps its directory.
-    if (pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    if (!owner_is_gone(owner)) continue;
     std::error_code rm;
     fs::remove_all(entry.path(), rm);
     if (!rm) removed.push_back(entry.path().string());
@@ -50,8 +48,9 @@ std::vector<std::string> remove_stale_scratch(const std::string& parent) {
 }
 
 ScratchDir::ScratchDir(const std::string& parent) {
-  std::string tmpl =
-      (fs::path(parent) / (std::string(kScratchPrefix) + std::to_string(::getpid()) + "-XXXXXX")).string();
+  std::string tmpl = (fs::path(parent) / (std::string(kScratchPrefix) + process_tag() + "-" +
+                                          std::to_string(::getpid()) + "-XXXXXX"))
+                         .string();
   if (!mkdtemp(tmpl.data()))
     throw ResourceError(opt::kScratchDir.name() + " " + parent + ": cannot create a private directory");
   path_ = tmpl;

@@ -40,16 +40,16 @@ std::uint64_t available_memory() {
 
 }  // namespace
 
+std::uint64_t host_budget(std::uint64_t given) {
+  return given > 0 ? given : memory::detected_host_budget(available_memory());
+}
+
 Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
                         const std::string& scratch_dir) {
   Budgets b;
   b.gpu_bytes = gpu_bytes;
-  if (host_bytes > 0) {
-    b.host_bytes = host_bytes;
-  } else {
-    b.host_bytes = memory::detected_host_budget(available_memory());
-    b.host_detected = true;
-  }
+  b.host_bytes = host_budget(host_bytes);
+  b.host_detected = host_bytes == 0;
   b.scratch_dir = scratch_dir;
   if (b.scratch_dir.empty()) {
     const char* tmp = std::getenv("TMPDIR");

@@ -14,6 +14,9 @@ struct Budgets {
   std::uint64_t pinned_bytes = 0;   // page-locked staging of the GPU backends (host memory)
 };
 
+// The host budget alone: `given` (--host-memory) when not 0, else detected as below.
+std::uint64_t host_budget(std::uint64_t given);
+
 // Fills what was not given: host memory from MemAvailable (and the cgroup limit, if lower),
 // scratch directory from $TMPDIR or /tmp, and their usable parts by memory/policy.hpp. Throws
 // UsageError when the scratch directory does not exist.

@@ -22,8 +22,11 @@ SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const Swe
     poll_interrupt();
     r.cores.push_back(std::move(source.site(j).front()));
   }
-  right_canonicalize(r.cores, mover, gemm);
+  // At unit scale throughout (a long train's norm need not be a double), the scale applied last.
+  double log_scale = 0;
+  right_canonicalize(r.cores, mover, gemm, &log_scale);
   const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm);
+  apply_log_scale(r.cores.front(), log_scale);
   log.settle();
   r.sites.resize(r.cores.size());
   for (std::size_t j = 1; j < r.cores.size(); ++j)  // the cut left of site j is exact

@@ -528,32 +528,6 @@ template <class T> class Sweeper {
     return e;
   }
 
-  // Multiplies core 0 by exp(log_scale), in long double so that the factor itself may lie
-  // outside the working type's range; throws when the product's norm does not fit it.
-  void apply_scale(Tensor<T>& core, double log_scale) {
-    if (log_scale == 0) return;
-    long double norm2 = 0;
-    for (const auto& v : core.data) norm2 += std::norm(std::complex<long double>(std::complex<double>(v)));
-    if (norm2 == 0) return;
-    const long double log_norm = 0.5L * std::log(norm2) + log_scale;
-    using R = real_t<T>;
-    if (log_norm < std::log(static_cast<long double>(std::numeric_limits<R>::min())) + 8 ||
-        log_norm > std::log(static_cast<long double>(std::numeric_limits<R>::max())) - 8)
-      throw NumericalError("the product's norm is about 1e" +
-                           std::to_string(static_cast<long long>(std::floor(log_norm / std::log(10.0L)))) +
-                           ", outside the range of " + std::string(dtype_name(dtype_of<T>)) +
-                           "; use a 64-bit --dtype (float64 or complex128) or rescale the inputs");
-    const long double factor = std::exp(static_cast<long double>(log_scale));
-    for (auto& v : core.data) {
-      if constexpr (is_complex_v<T>) {
-        v = T(static_cast<R>(static_cast<long double>(v.real()) * factor),
-              static_cast<R>(static_cast<long double>(v.imag()) * factor));
-      } else {
-        v = static_cast<T>(static_cast<long double>(v) * factor);
-      }
-    }
-  }
-
   // The error a failed allocation becomes: it names the step and the site.
   static ResourceError out_of_memory(const char* step, std::size_t j) {
     return ResourceError(std::string(step) + ", site " + std::to_string(j) +
@@ -588,7 +562,7 @@ template <class T> class Sweeper {
       Buffer<T> z = right_block(j, s_env, b, &z_norm);
       if (j == 0) {
         out.cores[0] = fetch_core(z, {1, b, u, dd}, 0);
-        apply_scale(out.cores[0], log_scale);
+        apply_log_scale(out.cores[0], log_scale);
         seconds_[0] += since(t0);
         reporter_.progress("right sweep", n_, n_);
         break;

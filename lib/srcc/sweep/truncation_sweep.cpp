@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <limits>
+#include <string>
 
+#include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/train/layout.hpp"
@@ -12,6 +16,17 @@ namespace srcc {
 namespace {
 std::int64_t site(std::size_t j) { return static_cast<std::int64_t>(j); }
 }  // namespace
+
+template <class T> double scale_to_unit(Kernels<T>& K, std::size_t n, T* data) {
+  const double norm = static_cast<double>(K.norm(n, data));
+  if (!(norm > 0) || !std::isfinite(norm)) return 0;
+  int e = 0;
+  std::frexp(norm, &e);  // norm = m · 2^e, m in [1/2, 1)
+  const int first = -e / 2, second = -e - first;
+  K.scale(n, static_cast<real_t<T>>(std::ldexp(1.0, first)), data);
+  K.scale(n, static_cast<real_t<T>>(std::ldexp(1.0, second)), data);
+  return e * std::log(2.0);
+}
 
 template <class T>
 void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm,
@@ -34,15 +49,36 @@ void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, Counting
     Buffer<T> out = K.allocate(pl * kq * ud);
     gemm(Op::kTrans, Op::kNone, kq, ud, l, T(1), rf.data(), kq, 0, pb.data(), ud, l * ud, T(0),
          out.data(), ud, kq * ud, pl);
-    if (log_scale) {
-      const double norm = static_cast<double>(K.norm(pl * kq * ud, out.data()));
-      if (norm > 0 && std::isfinite(norm)) {
-        K.scale(pl * kq * ud, static_cast<real_t<T>>(1.0 / norm), out.data());
-        *log_scale += std::log(norm);
-      }
-    }
+    if (log_scale) *log_scale += scale_to_unit(K, pl * kq * ud, out.data());
     prev.data = mover.down(out, pl * kq * ud, "result site", site(j - 1));
     prev.shape[kLegR] = kq;
+  }
+}
+
+template <class T> void apply_log_scale(Tensor<T>& core, double log_scale) {
+  long double norm2 = 0;
+  for (const auto& v : core.data) norm2 += std::norm(std::complex<long double>(std::complex<double>(v)));
+  if (norm2 == 0) return;  // the exact product is zero
+  const long double log_norm = 0.5L * std::log(norm2) + log_scale;
+  using R = real_t<T>;
+  if (log_norm < std::log(static_cast<long double>(std::numeric_limits<R>::min())) + 8 ||
+      log_norm > std::log(static_cast<long double>(std::numeric_limits<R>::max())) - 8) {
+    const bool narrow = sizeof(R) < sizeof(double);
+    throw NumericalError("the product's norm is about 1e" +
+                         std::to_string(static_cast<long long>(std::floor(log_norm / std::log(10.0L)))) +
+                         ", outside the range of " + std::string(dtype_name(dtype_of<T>)) + "; " +
+                         (narrow ? "use a 64-bit --dtype (float64 or complex128) or rescale the inputs"
+                                 : "rescale the inputs (multiply a site by a constant)"));
+  }
+  if (log_scale == 0) return;
+  const long double factor = std::exp(static_cast<long double>(log_scale));
+  for (auto& v : core.data) {
+    if constexpr (is_complex_v<T>) {
+      v = T(static_cast<R>(static_cast<long double>(v.real()) * factor),
+            static_cast<R>(static_cast<long double>(v.imag()) * factor));
+    } else {
+      v = static_cast<T>(static_cast<long double>(v) * factor);
+    }
   }
 }
 
@@ -94,6 +130,8 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
 }
 
 #define SRCC_INSTANTIATE(T)                                                                  \
+  template void apply_log_scale(Tensor<T>&, double);                                         \
+  template double scale_to_unit(Kernels<T>&, std::size_t, T*);                               \
   template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&,      \
                                   double*);                                                  \
   template std::vector<double> truncate_train(std::vector<Tensor<T>>&, std::size_t, double, \

@@ -12,6 +12,11 @@
 
 namespace srcc {
 
+// Scales the n values at `data` (on the backend) to unit norm and returns the logarithm of the
+// norm taken out; 0 (nothing done) for values of norm 0 or not finite. In powers of two, in two
+// steps, so that neither a subnormal norm nor its inverse overflows on the way.
+template <class T> double scale_to_unit(Kernels<T>& K, std::size_t n, T* data);
+
 // Makes cores 1 … n−1 right-orthonormal (right-to-left QR sweep), moving the norm to core 0.
 // The train it represents is unchanged. Cores move to the backend and back through `mover`.
 // With `log_scale`, the factor carried left is brought to unit norm at every site and the
@@ -20,6 +25,12 @@ namespace srcc {
 template <class T>
 void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm,
                         double* log_scale = nullptr);
+
+// Multiplies `core` by e^log_scale, in long double so that the factor itself may lie outside the
+// working type's range. Throws NumericalError when the result's norm does not fit that type
+// (with a margin: what follows must not underflow or overflow either): the train a double
+// cannot hold is refused rather than written as zeros or infinities.
+template <class T> void apply_log_scale(Tensor<T>& core, double log_scale);
 
 // Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
 // sites j and j+1), the discarded Frobenius norm relative to the train's norm.

@@ -4,10 +4,20 @@
 #include <cstdint>
 #include <vector>
 
+#include "srcc/core/rng.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/train/layout.hpp"
 
 namespace srcc {
+
+// Site j of an n-site random train drawn from `rng` (sites are drawn in order 0, 1, …).
+template <class T>
+Tensor<T> random_site(TrainKind kind, std::size_t j, std::size_t sites, std::size_t bond,
+                      std::size_t phys, Rng& rng);
+// Site j of the identity MPO and of the Ising MPO below.
+template <class T> Tensor<T> identity_site(std::size_t phys);
+template <class T> Tensor<T> ising_site(std::size_t j, std::size_t sites, double j_coupling,
+                                        double h_field);
 
 // Entries i.i.d. Uniform[−0.5, 1] (real and imaginary parts alike), each site divided by its
 // Frobenius norm. Bonds are `bond` everywhere inside, 1 at the ends; `phys` is the physical

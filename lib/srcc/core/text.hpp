@@ -1,0 +1,18 @@
+#pragma once
+// Text from outside (file names, config files, attribute values) made safe to show: a message
+// on a terminal must not carry control bytes, and JSON must be valid UTF-8.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace srcc {
+
+// The length of the valid UTF-8 sequence at the start of `s` (1 … 4), 0 when the bytes there
+// are not one (a stray continuation byte, an overlong or truncated sequence, a surrogate).
+std::size_t utf8_sequence(std::string_view s);
+
+// `s` with control bytes and bytes that are not UTF-8 written as \xNN (a tab and a newline
+// kept): what a message may quote from an untrusted source.
+std::string printable(std::string_view s);
+
+}  // namespace srcc

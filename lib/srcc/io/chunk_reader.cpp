@@ -1,0 +1,176 @@
+#include "srcc/io/chunk_reader.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_handle.hpp"
+
+namespace srcc {
+
+namespace {
+
+using h5::Handle;
+
+constexpr int kMaxRank = 32;
+
+// Inflates `raw` into exactly `chunk.size()` bytes; false for a stream that is damaged, ends
+// early or would go on.
+bool inflate_exactly(const std::vector<unsigned char>& raw, std::vector<unsigned char>& chunk) {
+  z_stream z{};
+  z.next_in = const_cast<Bytef*>(raw.data());
+  z.avail_in = static_cast<uInt>(raw.size());
+  if (inflateInit(&z) != Z_OK) return false;
+  z.next_out = chunk.data();
+  z.avail_out = static_cast<uInt>(chunk.size());
+  const int status = inflate(&z, Z_FINISH);
+  const bool ok = status == Z_STREAM_END && z.avail_out == 0;
+  inflateEnd(&z);
+  return ok;
+}
+
+// The inverse of HDF5's shuffle: the file holds the first bytes of every element, then the
+// second bytes, and so on.
+void unshuffle(std::vector<unsigned char>& chunk, std::size_t element_size) {
+  if (element_size <= 1) return;
+  const std::size_t n = chunk.size() / element_size;
+  std::vector<unsigned char> out(chunk.size());
+  for (std::size_t b = 0; b < element_size; ++b)
+    for (std::size_t i = 0; i < n; ++i) out[i * element_size + b] = chunk[b * n + i];
+  // A tail that is no whole element is stored as it is.
+  std::copy(chunk.begin() + static_cast<std::ptrdiff_t>(n * element_size), chunk.end(),
+            out.begin() + static_cast<std::ptrdiff_t>(n * element_size));
+  chunk.swap(out);
+}
+
+// Copies a chunk at `offset` (elements, row-major, chunk dims `cdims`) into the dataset buffer
+// (dims `dims`), leaving out what lies beyond the dataset's edge.
+void place(const unsigned char* chunk, const hsize_t* offset, const hsize_t* cdims,
+           const hsize_t* dims, int rank, std::size_t esize, unsigned char* out) {
+  hsize_t idx[kMaxRank] = {0};  // position inside the chunk, last axis excluded
+  const hsize_t last = rank - 1;
+  if (offset[last] >= dims[last]) return;
+  const std::size_t run = static_cast<std::size_t>(std::min(cdims[last], dims[last] - offset[last]));
+  for (;;) {
+    bool inside = true;
+    std::size_t src = 0, dst = 0;
+    for (int a = 0; a < rank; ++a) {
+      const hsize_t i = a == static_cast<int>(last) ? 0 : idx[a];
+      if (offset[a] + i >= dims[a]) inside = false;
+      src = src * cdims[a] + i;
+      dst = dst * dims[a] + offset[a] + i;
+    }
+    if (inside) std::memcpy(out + dst * esize, chunk + src * esize, run * esize);
+    int a = static_cast<int>(last) - 1;
+    for (; a >= 0; --a) {
+      if (++idx[a] < cdims[a]) break;
+      idx[a] = 0;
+    }
+    if (a < 0) return;
+  }
+}
+
+}  // namespace
+
+bool read_deflated(hid_t dset, hid_t mem_type, void* out, const std::string& where) {
+  Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
+  if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED) return false;
+  const int nfilters = H5Pget_nfilters(dcpl.get());
+  std::vector<H5Z_filter_t> filters;
+  bool deflated = false;
+  for (int i = 0; i < nfilters; ++i) {
+    unsigned flags = 0, cd[8];
+    std::size_t ncd = 8;
+    filters.push_back(H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &ncd, cd, 0,
+                                     nullptr, nullptr));
+    deflated = deflated || filters.back() == H5Z_FILTER_DEFLATE;
+  }
+  if (!deflated) return false;
+  for (const H5Z_filter_t f : filters)
+    if (f != H5Z_FILTER_DEFLATE && f != H5Z_FILTER_SHUFFLE && f != H5Z_FILTER_FLETCHER32)
+      throw InputError(where + ": gzip together with filter " + std::to_string(f) +
+                       " is not read; store it with gzip, shuffle and fletcher32 only");
+
+  Handle ftype(H5Dget_type(dset), H5Tclose);
+  Handle space(H5Dget_space(dset), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank <= 0 || rank > kMaxRank || H5Pget_chunk(dcpl.get(), rank, nullptr) != rank)
+    throw InputError(where + ": damaged chunk description");
+  hsize_t dims[kMaxRank], cdims[kMaxRank];
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  H5Pget_chunk(dcpl.get(), rank, cdims);
+  const std::size_t fsize = H5Tget_size(ftype.get()), msize = H5Tget_size(mem_type);
+  std::size_t elements = 1, chunk_elements = 1;
+  for (int a = 0; a < rank; ++a) {
+    elements *= dims[a];
+    chunk_elements *= cdims[a];
+  }
+  const std::size_t chunk_bytes = chunk_elements * fsize;  // bounded by check_storage
+
+  // The dataset in its file type; chunks never written hold the fill value.
+  std::vector<unsigned char> buf(elements * std::max(fsize, msize), 0);
+  H5D_fill_value_t fill = H5D_FILL_VALUE_DEFAULT;
+  H5Pfill_value_defined(dcpl.get(), &fill);
+  if (fill == H5D_FILL_VALUE_USER_DEFINED) {
+    std::vector<unsigned char> one(fsize);
+    if (H5Pget_fill_value(dcpl.get(), ftype.get(), one.data()) >= 0)
+      for (std::size_t i = 0; i < elements; ++i) std::memcpy(buf.data() + i * fsize, one.data(), fsize);
+  }
+
+  hsize_t nchunks = 0;
+  if (H5Dget_num_chunks(dset, space.get(), &nchunks) < 0)
+    throw InputError(where + ": cannot list the dataset's chunks");
+  // zlib's output exceeds its input by a few bytes per 16 KiB at worst; a stored chunk beyond
+  // that cannot be one chunk's data.
+  const std::size_t stored_limit = chunk_bytes + chunk_bytes / 64 + 4096;
+  std::vector<unsigned char> raw, chunk(chunk_bytes);
+  for (hsize_t c = 0; c < nchunks; ++c) {
+    hsize_t offset[kMaxRank];
+    unsigned mask = 0;
+    haddr_t addr = 0;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info(dset, space.get(), c, offset, &mask, &addr, &size) < 0)
+      throw InputError(where + ": cannot read the description of chunk " + std::to_string(c));
+    if (size > stored_limit)
+      throw InputError(where + ": chunk " + std::to_string(c) + " is stored in " +
+                       std::to_string(size) + " bytes, more than its " + std::to_string(chunk_bytes) +
+                       " bytes of data can take: damaged or crafted file");
+    raw.assign(static_cast<std::size_t>(size), 0);
+    uint32_t read_mask = 0;
+    if (H5Dread_chunk(dset, H5P_DEFAULT, offset, &read_mask, raw.data()) < 0)
+      throw InputError(where + ": reading chunk " + std::to_string(c) + " failed");
+    // Undo the filters last applied first; bit i of the mask marks filter i as skipped.
+    for (int i = static_cast<int>(filters.size()) - 1; i >= 0; --i) {
+      if ((read_mask >> i) & 1u) continue;
+      if (filters[static_cast<std::size_t>(i)] == H5Z_FILTER_FLETCHER32) {
+        if (raw.size() < 4) throw InputError(where + ": chunk " + std::to_string(c) + " is truncated");
+        raw.resize(raw.size() - 4);  // the checksum
+      } else if (filters[static_cast<std::size_t>(i)] == H5Z_FILTER_DEFLATE) {
+        if (!inflate_exactly(raw, chunk))
+          throw InputError(where + ": chunk " + std::to_string(c) +
+                           " does not inflate to its declared " + std::to_string(chunk_bytes) +
+                           " bytes: damaged or crafted file");
+        raw.swap(chunk);
+        chunk.assign(chunk_bytes, 0);
+      } else {
+        unshuffle(raw, fsize);
+      }
+    }
+    if (raw.size() != chunk_bytes)
+      throw InputError(where + ": chunk " + std::to_string(c) + " holds " + std::to_string(raw.size()) +
+                       " bytes instead of " + std::to_string(chunk_bytes));
+    place(raw.data(), offset, cdims, dims, rank, fsize, buf.data());
+  }
+  if (H5Tequal(ftype.get(), mem_type) <= 0) {
+    std::vector<unsigned char> background(elements * msize, 0);
+    if (H5Tconvert(ftype.get(), mem_type, elements, buf.data(), background.data(), H5P_DEFAULT) < 0)
+      throw InputError(where + ": cannot convert the stored values");
+  }
+  std::memcpy(out, buf.data(), elements * msize);
+  return true;
+}
+
+}  // namespace srcc

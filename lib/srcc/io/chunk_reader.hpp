@@ -1,0 +1,22 @@
+#pragma once
+// Reading gzip-compressed (deflate-filtered) datasets ourselves, chunk by chunk. HDF5's own
+// inflater grows its output buffer for as long as a stream goes on, so a crafted chunk of a few
+// megabytes can make it allocate gigabytes, whatever the dataset declares. Here each chunk's raw
+// bytes are taken as stored (H5Dread_chunk), checked against the chunk's declared size, and
+// inflated into exactly one chunk's worth of memory: anything longer is a damaged file (exit 3).
+// Only code under io/ includes this header.
+#include <hdf5.h>
+
+#include <string>
+
+namespace srcc {
+
+// Reads all of `dset` into `out` (its elements in `mem_type`, row-major) when the dataset is
+// chunked and its filters include deflate; returns false, reading nothing, for any other
+// dataset (the caller reads it with H5Dread: no other accepted filter outgrows its chunk, see
+// h5::check_storage). Filters it undoes: shuffle, deflate, fletcher32 (in any order HDF5 applied
+// them). Throws InputError naming `where` for a chunk that is larger than its declared size
+// allows, inflates to anything but one chunk, or that HDF5 cannot read.
+bool read_deflated(hid_t dset, hid_t mem_type, void* out, const std::string& where);
+
+}  // namespace srcc
