@@ -143,6 +143,7 @@ Cli::Cli() {
   add(app, opt::kGpuMemory, c.gpu_memory);
   add(app, opt::kDevice, c.device);
   add(app, opt::kScratchDir, c.scratch_dir);
+  add(app, opt::kFormat, c.format);
   add_switch(app, opt::kDryRun, c.dry_run);
   add_switch(app, opt::kProfileGemm, c.profile_gemm);
   add_switch(app, opt::kForce, c.force);

@@ -28,6 +28,7 @@ struct CommonFlags {
   std::string gpu_memory;              // --gpu-memory ("" = detected)
   std::string scratch_dir;             // --scratch-dir ("" = $TMPDIR or /tmp)
   std::string device = "cpu";          // --device
+  std::string format = "auto";         // --format (of the inputs)
   bool dry_run = false;                // --dry-run
   bool profile_gemm = false;           // --profile-gemm
   bool force = false;                  // --force

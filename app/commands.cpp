@@ -36,6 +36,13 @@ std::uint64_t resolve_seed(const CommonFlags& c) {
   return s;
 }
 
+// A train argument with the --format the user gave.
+TrainRef train_ref(const Cli& cli, const std::string& arg) {
+  TrainRef ref = parse_train_ref(arg);
+  ref.format = parse_train_format(cli.common.format, opt::kFormat.name());
+  return ref;
+}
+
 std::optional<DType> resolve_dtype(const std::string& name) {
   if (name == "auto") return std::nullopt;
   return parse_dtype(name, opt::kDtype.name());
@@ -64,7 +71,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   validate(sweep, method == Method::kSrc);  // before anything is read or skipped
   RunOptions o;
   o.method = method;
-  for (const auto& t : args.trains) o.trains.push_back(parse_train_ref(t));
+  for (const auto& t : args.trains) o.trains.push_back(train_ref(cli, t));
   // An output that names an input is refused before --skip-existing could take it for an
   // incomplete output to replace.
   check_output_not_input(args.output, input_files(o));
@@ -141,8 +148,8 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
 }
 
 void cmd_distance(const Cli& cli) {
-  const auto a = parse_train_ref(cli.distance_trains.at(0));
-  const auto b = parse_train_ref(cli.distance_trains.at(1));
+  const auto a = train_ref(cli, cli.distance_trains.at(0));
+  const auto b = train_ref(cli, cli.distance_trains.at(1));
   const auto& common = cli.common;
   const Comparison c =
       compare(a, b, common.host_memory.empty() ? 0 : parse_size(common.host_memory, opt::kHostMemory.name()));
@@ -212,13 +219,26 @@ void cmd_inspect(const Cli& cli) {
   });
   const auto trains = list_trains(cli.inspect_file);
   std::string json = "[";
-  for (const auto& t : trains) {
+  for (const auto& listed : trains) {
+    const std::string format(train_format_name(listed.format));
+    if (!listed.info) {
+      if (cli.common.json) {
+        JsonObject o;
+        o.add("group", listed.group).add("format", format).add("refused", listed.refused);
+        json += (json.size() > 1 ? ", " : "") + o.str();
+      } else {
+        std::printf("%s  not read (format %s)\n", listed.group.c_str(), format.c_str());
+      }
+      continue;
+    }
+    const TrainInfo& t = *listed.info;
     std::vector<std::size_t> bonds, phys;
     for (std::size_t j = 0; j + 1 < t.length(); ++j) bonds.push_back(t.dims[j][kLegR]);
     for (const auto& d : t.dims) phys.push_back(d[kLegU]);
     if (cli.common.json) {
       JsonObject o;
       o.add("group", t.group)
+          .add("format", format)
           .add("type", std::string(train_kind_name(t.kind)))
           .add("layout", t.layout)
           .add("length", t.length())
@@ -229,13 +249,16 @@ void cmd_inspect(const Cli& cli) {
       json += (json.size() > 1 ? ", " : "") + o.str();
       continue;
     }
-    std::printf("%s  %s  length %zu  layout %s  %s  max bond %zu\n", t.group.c_str(),
+    std::printf("%s  %s  length %zu  layout %s  %s  max bond %zu  format %s\n", t.group.c_str(),
                 std::string(train_kind_name(t.kind)).c_str(), t.length(), t.layout.c_str(),
-                std::string(dtype_name(t.dtype())).c_str(), t.max_bond());
+                std::string(dtype_name(t.dtype())).c_str(), t.max_bond(), format.c_str());
     std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
   }
   if (cli.common.json) std::printf("%s]\n", json.c_str());
   else if (trains.empty()) std::printf("%s: no trains\n", cli.inspect_file.c_str());
+  // The whole list is shown; a train that cannot be read still makes it an input error.
+  for (const auto& listed : trains)
+    if (!listed.info) throw InputError(listed.refused);
 }
 
 void cmd_generate(const Cli& cli) {

@@ -25,8 +25,9 @@ std::string scratch_file() {
 }
 
 void read_everything(const std::string& path) {
-  for (const auto& info : srcc::list_trains(path)) {
-    srcc::TrainReader reader(srcc::TrainRef{path, info.group});
+  for (const auto& listed : srcc::list_trains(path)) {
+    if (!listed.info) continue;
+    srcc::TrainReader reader(srcc::TrainRef{path, listed.group, listed.format});
     srcc::TransferLog log;
     for (std::size_t j = 0; j < reader.info().length(); ++j) {
       std::size_t elements = 1;

@@ -37,6 +37,7 @@ std::int64_t peak_rss_bytes() {
 struct Inputs {
   std::vector<TrainReader> readers;
   Stack stack;
+  std::vector<std::string> notes;  // what could not be checked (check_bases), for /log
 };
 
 Inputs open_inputs(const RunOptions& o) {
@@ -45,6 +46,7 @@ Inputs open_inputs(const RunOptions& o) {
   in.readers = open_trains(o.trains);
   for (const auto& r : in.readers) in.stack.layers.push_back(r.info());
   validate_stack(in.stack);
+  in.notes = check_bases(in.stack);
   return in;
 }
 
@@ -141,6 +143,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                    .error_estimate = sum.error_estimate,
                    .summary_json = sum.to_json(),
                    .sites = std::move(result.sites)};
+  for (const auto& note : in.notes) record.notes += (record.notes.empty() ? "" : "\n") + note;
   for (const auto& b : backends)
     record.devices += (record.devices.empty() ? "" : ",") + b->name();
   out.write_log(record, log);
@@ -245,6 +248,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   auto planned = plan_and_backend(options, in.stack, dt, true);
   Plan& plan = planned.first;  // named, not bound: lambdas capture them (clang 14)
   auto& backend = planned.second;
+  for (const auto& note : in.notes) reporter.warning(note);
   for (const auto& dir : remove_stale_scratch(plan.budgets.scratch_dir))
     reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
   return visit_dtype(dt, [&](auto zero) {

@@ -80,6 +80,11 @@ inline constexpr Option kMaxTime{"--max-time", "DURATION",
     "Stop cleanly (exit 130, nothing written) if the run is still going after this long: "
     "3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00", "no limit"};
 
+// --- File formats -----------------------------------------------------------------------------
+inline constexpr Option kFormat{"--format", "FORMAT",
+    "Format of the input trains: auto (told from each group's structure), srcc, tenpy, itensor "
+    "(docs/FORMAT.md)", ""};
+
 // --- Output and batch behaviour -------------------------------------------------------------
 inline constexpr Option kDryRun{"--dry-run", "",
     "apply/compress/truncate: print the plan (with --json: as JSON) and exit without reading "

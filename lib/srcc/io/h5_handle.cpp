@@ -139,73 +139,132 @@ bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
 
 namespace {
 
-// Strings longer than this in an attribute are taken for a damaged file, not allocated.
+// Strings longer than this in an attribute or a scalar dataset are taken for a damaged file.
 constexpr std::size_t kMaxStringBytes = std::size_t{16} << 20;
 
-// The attribute, opened, holding exactly one value of the given class (a crafted file may store
-// an array where we read one value: reading it whole would overrun the one-value buffer).
-Handle open_single(hid_t obj, const char* name, H5T_class_t want, const char* what,
-                   const std::string& where) {
-  const std::string attr = where + ": attribute '" + name + "'";
-  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
-  if (!a.valid()) throw InputError(attr + " cannot be opened");
-  Handle space(H5Aget_space(a.get()), H5Sclose);
-  const H5S_class_t shape = space.valid() ? H5Sget_simple_extent_type(space.get()) : H5S_NO_CLASS;
-  const hssize_t points = space.valid() ? H5Sget_simple_extent_npoints(space.get()) : -1;
-  if (shape != H5S_SCALAR && !(shape == H5S_SIMPLE && points == 1))
-    throw InputError(attr + " holds " + (points >= 0 ? std::to_string(points) : "no") +
-                     " values; expected a single " + what);
-  Handle type(H5Aget_type(a.get()), H5Tclose);
-  const H5T_class_t cls = type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
-  const bool ok = cls == want || (want == H5T_FLOAT && cls == H5T_INTEGER);
-  if (!ok) throw InputError(attr + " is not " + what);
-  return a;
+// One value of an attribute or of a scalar dataset: the two HDF5 kinds read alike.
+class Value {
+ public:
+  // The attribute `name` of `obj`, or (dataset) the dataset `name` in the group `obj`.
+  Value(hid_t obj, const char* name, bool dataset, const std::string& where)
+      : dataset_(dataset),
+        what_(where + (dataset ? ": dataset '" : ": attribute '") + name + "'") {
+    id_ = dataset ? Handle(H5Dopen2(obj, name, H5P_DEFAULT), H5Dclose)
+                  : Handle(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+    if (!id_.valid()) throw InputError(what_ + " cannot be opened");
+    space_ = Handle(dataset ? H5Dget_space(id_.get()) : H5Aget_space(id_.get()), H5Sclose);
+    type_ = Handle(dataset ? H5Dget_type(id_.get()) : H5Aget_type(id_.get()), H5Tclose);
+  }
+  const std::string& what() const { return what_; }
+  hid_t type() const { return type_.get(); }
+
+  // Throws unless it holds exactly one value of class `want` (a crafted file may store an array
+  // where we read one value: reading it whole would overrun the one-value buffer).
+  void expect_single(H5T_class_t want, const char* kind) const {
+    const H5S_class_t shape = space_.valid() ? H5Sget_simple_extent_type(space_.get()) : H5S_NO_CLASS;
+    const hssize_t points = space_.valid() ? H5Sget_simple_extent_npoints(space_.get()) : -1;
+    if (shape != H5S_SCALAR && !(shape == H5S_SIMPLE && points == 1))
+      throw InputError(what_ + " holds " + (points >= 0 ? std::to_string(points) : "no") +
+                       " values; expected a single " + kind);
+    const H5T_class_t cls = type_.valid() ? H5Tget_class(type_.get()) : H5T_NO_CLASS;
+    const bool ok = cls == want || (want == H5T_FLOAT && cls == H5T_INTEGER) ||
+                    (want == H5T_INTEGER && cls == H5T_ENUM);
+    if (!ok) throw InputError(what_ + " is not " + kind);
+  }
+  bool read(hid_t mem_type, void* out) const {
+    return (dataset_ ? H5Dread(id_.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out)
+                     : H5Aread(id_.get(), mem_type, out)) >= 0;
+  }
+
+ private:
+  bool dataset_;
+  std::string what_;
+  Handle id_, space_, type_;
+};
+
+std::string read_string(const Value& v) {
+  v.expect_single(H5T_STRING, "a string");
+  if (H5Tis_variable_str(v.type()) > 0) {
+    Handle mtype = vlen_string_type(H5Tget_cset(v.type()));
+    char* s = nullptr;
+    if (!v.read(mtype.get(), &s) || s == nullptr) throw InputError(v.what() + " cannot be read");
+    const std::size_t len = strnlen(s, kMaxStringBytes + 1);
+    std::string out(s, std::min(len, kMaxStringBytes));
+    H5free_memory(s);
+    if (len > kMaxStringBytes) throw InputError(v.what() + " is longer than 16 MiB");
+    return out;
+  }
+  // Fixed length: read as stored (its own size, character set and padding), so that nothing is
+  // converted: HDF5 refuses UTF-8 to ASCII, and a NULL-terminated string of exactly its size
+  // (what HDF5.jl writes) would lose its last byte to the terminator.
+  const std::size_t size = H5Tget_size(v.type());
+  if (size == 0 || size > kMaxStringBytes)
+    throw InputError(v.what() + " has an invalid string size (" + std::to_string(size) + " bytes)");
+  Handle mtype(H5Tcopy(v.type()), H5Tclose);
+  std::string out(size, '\0');
+  if (!v.read(mtype.get(), out.data())) throw InputError(v.what() + " cannot be read");
+  const std::size_t nul = out.find('\0');
+  if (nul != std::string::npos) out.resize(nul);  // NULLTERM and NULLPAD end at the first NUL
+  if (H5Tget_strpad(v.type()) == H5T_STR_SPACEPAD) out.erase(out.find_last_not_of(' ') + 1);
+  return out;
+}
+
+long long read_int(const Value& v) {
+  v.expect_single(H5T_INTEGER, "an integer");
+  long long out = 0;
+  if (H5Tget_class(v.type()) == H5T_ENUM) {
+    // A boolean as h5py writes it (an enum FALSE/TRUE over int8): the stored integer.
+    Handle base(H5Tget_super(v.type()), H5Tclose);
+    if (!base.valid() || H5Tget_class(base.get()) != H5T_INTEGER || H5Tget_size(base.get()) > sizeof out)
+      throw InputError(v.what() + " is not an integer");
+    Handle mtype(H5Tcopy(v.type()), H5Tclose);
+    std::vector<unsigned char> raw(sizeof out, 0);
+    if (!v.read(mtype.get(), raw.data()) ||
+        H5Tconvert(base.get(), H5T_NATIVE_LLONG, 1, raw.data(), nullptr, H5P_DEFAULT) < 0)
+      throw InputError(v.what() + " cannot be read as an integer");
+    std::memcpy(&out, raw.data(), sizeof out);
+    return out;
+  }
+  if (!v.read(H5T_NATIVE_LLONG, &out)) throw InputError(v.what() + " cannot be read as a 64-bit integer");
+  return out;
+}
+
+unsigned long long read_unsigned(const Value& v) {
+  v.expect_single(H5T_INTEGER, "an integer");
+  unsigned long long out = 0;
+  if (!v.read(H5T_NATIVE_ULLONG, &out)) throw InputError(v.what() + " cannot be read as a 64-bit integer");
+  return out;
+}
+
+double read_double(const Value& v) {
+  v.expect_single(H5T_FLOAT, "a number");
+  double out = 0;
+  if (!v.read(H5T_NATIVE_DOUBLE, &out)) throw InputError(v.what() + " cannot be read");
+  return out;
 }
 
 }  // namespace
 
 std::string read_string_attr(hid_t obj, const char* name, const std::string& where) {
-  Handle a = open_single(obj, name, H5T_STRING, "a string", where);
-  Handle ftype(H5Aget_type(a.get()), H5Tclose);
-  if (H5Tis_variable_str(ftype.get()) > 0) {
-    Handle mtype = vlen_string_type(H5Tget_cset(ftype.get()));
-    char* s = nullptr;
-    if (H5Aread(a.get(), mtype.get(), &s) < 0 || s == nullptr)
-      throw InputError(where + ": cannot read attribute '" + name + "'");
-    const std::size_t len = strnlen(s, kMaxStringBytes + 1);
-    std::string out(s, std::min(len, kMaxStringBytes));
-    H5free_memory(s);
-    if (len > kMaxStringBytes)
-      throw InputError(where + ": attribute '" + name + "' is longer than 16 MiB");
-    return out;
-  }
-  const std::size_t size = H5Tget_size(ftype.get());
-  if (size == 0 || size > kMaxStringBytes)
-    throw InputError(where + ": attribute '" + name + "' has an invalid string size (" +
-                     std::to_string(size) + " bytes)");
-  std::string out(size, '\0');
-  Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(mtype.get(), size);
-  if (H5Aread(a.get(), mtype.get(), out.data()) < 0)
-    throw InputError(where + ": cannot read attribute '" + name + "'");
-  out.resize(out.find('\0') == std::string::npos ? size : out.find('\0'));
-  return out;
+  return read_string(Value(obj, name, false, where));
 }
-
 long long read_int_attr(hid_t obj, const char* name, const std::string& where) {
-  Handle a = open_single(obj, name, H5T_INTEGER, "an integer", where);
-  long long v = 0;
-  if (H5Aread(a.get(), H5T_NATIVE_LLONG, &v) < 0)
-    throw InputError(where + ": cannot read attribute '" + name + "' as a 64-bit integer");
-  return v;
+  return read_int(Value(obj, name, false, where));
 }
-
 double read_double_attr(hid_t obj, const char* name, const std::string& where) {
-  Handle a = open_single(obj, name, H5T_FLOAT, "a number", where);
-  double v = 0;
-  if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0)
-    throw InputError(where + ": cannot read attribute '" + name + "'");
-  return v;
+  return read_double(Value(obj, name, false, where));
+}
+std::string read_string_dataset(hid_t group, const char* name, const std::string& where) {
+  return read_string(Value(group, name, true, where));
+}
+long long read_int_dataset(hid_t group, const char* name, const std::string& where) {
+  return read_int(Value(group, name, true, where));
+}
+unsigned long long read_uint_dataset(hid_t group, const char* name, const std::string& where) {
+  return read_unsigned(Value(group, name, true, where));
+}
+double read_double_dataset(hid_t group, const char* name, const std::string& where) {
+  return read_double(Value(group, name, true, where));
 }
 
 }  // namespace srcc::h5

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "srcc/core/dtype.hpp"
 #include "srcc/io/pinned_file.hpp"
@@ -73,10 +74,18 @@ Handle vlen_string_type(H5T_cset_t cset = H5T_CSET_UTF8);
 // dataset that is not chunked). Throws InputError naming `where`.
 std::size_t check_storage(hid_t dset, std::size_t dataset_bytes, const std::string& where);
 
-// Attributes; errors (InputError) name `where` and the attribute.
+// Attributes, and scalar datasets of a group (how TeNPy and HDF5.jl store single values): each
+// read only when it holds one value of the expected class. Strings of every HDF5 kind (fixed or
+// variable length, ASCII or UTF-8, NULLTERM, NULLPAD or SPACEPAD) come back exactly; integers
+// include h5py's booleans (an enum over int8). Errors (InputError) name `where` and the object.
 bool has_attr(hid_t obj, const char* name);
 std::string read_string_attr(hid_t obj, const char* name, const std::string& where);
 long long read_int_attr(hid_t obj, const char* name, const std::string& where);
 double read_double_attr(hid_t obj, const char* name, const std::string& where);
+std::string read_string_dataset(hid_t group, const char* name, const std::string& where);
+long long read_int_dataset(hid_t group, const char* name, const std::string& where);
+double read_double_dataset(hid_t group, const char* name, const std::string& where);
+// An unsigned 64-bit value (ITensor's index ids use all 64 bits).
+unsigned long long read_uint_dataset(hid_t group, const char* name, const std::string& where);
 
 }  // namespace srcc::h5

@@ -37,6 +37,7 @@ inline constexpr const char* kAttrEnd = "end_time";
 inline constexpr const char* kAttrWall = "wall_seconds";
 inline constexpr const char* kAttrSummary = "summary";      // JSON summary of the run
 inline constexpr const char* kAttrErrorEstimate = "error_estimate";  // global, relative
+inline constexpr const char* kAttrNotes = "notes";          // what the run could not check
 inline constexpr const char* kAttrComplete = "complete";    // 1 once everything is written
 
 // /log/transfers columns.

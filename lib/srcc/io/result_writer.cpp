@@ -121,6 +121,7 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log) {
   w.double_attr(lg, n::kAttrWall, r.wall_seconds);
   w.double_attr(lg, n::kAttrErrorEstimate, r.error_estimate);
   w.string_attr(lg, n::kAttrSummary, r.summary_json);
+  if (!r.notes.empty()) w.string_attr(lg, n::kAttrNotes, r.notes);
   w.write_transfers(n::kTransfers, log.records());
   w.write_sites(n::kSites, r.sites);
   // Written last: a reader that sees complete = 1 knows every other part is there.

@@ -34,6 +34,7 @@ struct RunRecord {
   double wall_seconds = 0;
   double error_estimate = 0;      // relative, combined over the cuts
   std::string summary_json;       // the --json summary
+  std::string notes;              // what could not be checked (a line each), "" for none
   std::vector<SiteStats> sites;   // /log/sites, one row per site
 };
 

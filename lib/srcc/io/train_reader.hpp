@@ -2,6 +2,7 @@
 // Reading trains from HDF5 files (schema v1): descriptions from metadata only, tensor data
 // lazily one site at a time.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,15 +13,24 @@
 
 namespace srcc {
 
-// Every train (group with a "type" attribute) in a file, described from its metadata.
-std::vector<TrainInfo> list_trains(const std::string& file);
+// Every train in a file, of every format we read (io/train_discovery.hpp), described from its
+// metadata; other groups are left out. A train whose description fails (a TeNPy iMPS, a damaged
+// group) is listed with the reason instead of failing the whole list.
+struct ListedTrain {
+  std::string group;
+  TrainFormat format = TrainFormat::kSrcc;
+  std::optional<TrainInfo> info;  // empty when `refused` says why not
+  std::string refused;
+};
+std::vector<ListedTrain> list_trains(const std::string& file);
 
 
 // Keeps one input file open and reads the sites of one train from it.
 class TrainReader {
  public:
-  // Opens the file and describes the train without reading tensor data. With an empty group
-  // the file must hold exactly one train. Throws InputError naming file and group.
+  // Opens the file and describes the train without reading tensor data, in the format the
+  // reference names or its structure shows. With an empty group the file must hold exactly one
+  // train. Throws InputError naming file and group.
   explicit TrainReader(const TrainRef& ref);
   // The same on a file already pinned (the train's file).
   TrainReader(const TrainRef& ref, std::shared_ptr<const PinnedFile> pin);
@@ -39,8 +49,6 @@ class TrainReader {
   void check_unchanged() const;
 
  private:
-  void read_raw(const std::string& where, std::int64_t offset, void* out, std::size_t bytes) const;
-
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -52,9 +52,13 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
   if (ia.length() != ib.length())
     throw InputError(ia.where() + " has " + std::to_string(ia.length()) + " sites but " +
                      ib.where() + " has " + std::to_string(ib.length()));
-  for (std::size_t j = 0; j < ia.length(); ++j)
+  for (std::size_t j = 0; j < ia.length(); ++j) {
     if (ia.dims[j][kLegU] != ib.dims[j][kLegU] || ia.dims[j][kLegD] != ib.dims[j][kLegD])
       throw InputError(ia.where(j) + ": physical legs differ from " + ib.where(j));
+    if (j < ia.basis.size() && j < ib.basis.size() && !ia.basis[j].empty() && !ib.basis[j].empty() &&
+        ia.basis[j] != ib.basis[j])
+      throw InputError(ia.where(j) + " and " + ib.where(j) + " order their physical basis differently");
+  }
   const DType dt = promote(ia.dtype(), ib.dtype());
   // Two sites of each train at a time: the budget is checked from the shapes, before reading.
   const std::uint64_t budget = host_budget(host_memory);

@@ -17,7 +17,25 @@ TrainRef parse_train_ref(std::string_view arg) {
   return {std::string(arg.substr(0, pos)), std::string(arg.substr(pos + 1))};
 }
 
+std::string_view train_format_name(TrainFormat f) {
+  switch (f) {
+    case TrainFormat::kAuto: return "auto";
+    case TrainFormat::kSrcc: return "srcc";
+    case TrainFormat::kTenpy: return "tenpy";
+    case TrainFormat::kItensor: return "itensor";
+  }
+  return "auto";
+}
+
+TrainFormat parse_train_format(std::string_view text, std::string_view flag) {
+  for (TrainFormat f : {TrainFormat::kAuto, TrainFormat::kSrcc, TrainFormat::kTenpy, TrainFormat::kItensor})
+    if (text == train_format_name(f)) return f;
+  throw UsageError(std::string(flag) + ": unknown format '" + std::string(text) +
+                   "' (expected auto, srcc, tenpy or itensor)");
+}
+
 std::string TrainInfo::dataset_path(std::size_t site) const {
+  if (site < site_paths.size() && !site_paths[site].empty()) return site_paths[site];
   return (group == "/" ? std::string() : group) + "/" + std::to_string(site);
 }
 
@@ -120,6 +138,57 @@ void validate_stack(const Stack& stack) {
                          " leg of size " + std::to_string(lower.dims[j][kLegU]));
     }
   }
+}
+
+}  // namespace srcc
+
+namespace srcc {
+
+std::string canonical_state_name(std::string_view name) {
+  std::string s;
+  for (char c : name) s += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (s == "up" || s == "\u2191") return "up";
+  if (s == "down" || s == "dn" || s == "\u2193") return "down";
+  if (s == "empty" || s == "emp") return "empty";
+  if (s == "full" || s == "occ" || s == "updn" || s == "\u2191\u2193") return "full";
+  return "";
+}
+
+std::vector<std::string> check_bases(const Stack& stack) {
+  auto list = [](const std::vector<std::string>& b) {
+    std::string s;
+    for (const auto& x : b) s += (s.empty() ? "" : ", ") + x;
+    return "(" + s + ")";
+  };
+  auto named = [](const TrainInfo& t, std::size_t j) {
+    return j < t.basis.size() && !t.basis[j].empty();
+  };
+  std::vector<std::string> notes;
+  for (std::size_t i = 0; i + 1 < stack.depth(); ++i) {
+    const TrainInfo &upper = stack.layers[i], &lower = stack.layers[i + 1];
+    std::size_t unchecked = 0;
+    for (std::size_t j = 0; j < upper.length(); ++j) {
+      if (!named(upper, j) && !named(lower, j)) continue;  // neither says: nothing to compare
+      if (!named(upper, j) || !named(lower, j)) {
+        ++unchecked;
+        continue;
+      }
+      if (upper.basis[j] != lower.basis[j])
+        throw InputError(upper.where(j) + " acts on the physical basis " + list(upper.basis[j]) +
+                         " but " + lower.where(j) + " is stored in the basis " +
+                         list(lower.basis[j]) +
+                         ": the product would be wrong physics; write both trains with one "
+                         "library (or with the same site conservation)");
+    }
+    if (unchecked > 0) {
+      const TrainInfo& silent = named(upper, 0) ? lower : upper;
+      const TrainInfo& said = named(upper, 0) ? upper : lower;
+      notes.push_back("the physical basis of " + silent.where() + " cannot be checked against " +
+                      said.where() + " " + list(said.basis[0]) + " (it does not name its states): " +
+                      "they are taken to agree");
+    }
+  }
+  return notes;
 }
 
 }  // namespace srcc

@@ -15,16 +15,25 @@ namespace srcc {
 
 using SiteDims = std::array<std::size_t, kSiteRank>;  // internal (l, r, u, d)
 
+// The file formats a train may be stored in (docs/FORMAT.md): ours, TeNPy's (hdf5_io) and
+// ITensor's (ITensorMPS.jl / C++ ITensor h5write). kAuto: told from the group's structure.
+enum class TrainFormat { kAuto, kSrcc, kTenpy, kItensor };
+std::string_view train_format_name(TrainFormat f);  // "auto", "srcc", "tenpy", "itensor"
+// Throws UsageError naming `flag` and listing the formats.
+TrainFormat parse_train_format(std::string_view text, std::string_view flag);
+
 // "FILE.h5:/group" or "FILE.h5" (the file's only train) as given on the command line.
 struct TrainRef {
   std::string file;
-  std::string group;  // "" = the only train in the file
+  std::string group;                         // "" = the only train in the file
+  TrainFormat format = TrainFormat::kAuto;   // --format
 };
 TrainRef parse_train_ref(std::string_view arg);
 
 struct TrainInfo {
   std::string file;
   std::string group;                        // resolved, e.g. "/psi"
+  TrainFormat format = TrainFormat::kSrcc;  // as stored (never kAuto once described)
   TrainKind kind = TrainKind::kMps;
   std::string layout;                       // leg letters of the full-rank site datasets
   std::vector<std::string> dataset_letters; // per site: letters present in its dataset
@@ -34,6 +43,12 @@ struct TrainInfo {
   // Per site: where in the file the dataset's values lie, when they can be copied out as they
   // are (contiguous, little-endian IEEE, real part first); -1 where HDF5 must convert them.
   std::vector<std::int64_t> raw_offsets;
+  // Per site, where in the file its data lies ("/psi/tensors/3"); empty: GROUP/j (our format).
+  std::vector<std::string> site_paths;
+  // Per site, the physical basis states in the order of the u (and d) leg as the file names
+  // them, in a common spelling ("up", "down", "empty", "full", …); empty where the file does not
+  // say. Used to check that a product's trains agree (basis_mismatch in train.hpp).
+  std::vector<std::vector<std::string>> basis;
 
   std::size_t length() const { return dims.size(); }
   std::string where() const { return file + ":" + group; }
@@ -63,6 +78,17 @@ struct Stack {
   // The largest of them: the largest bond the product can have at any cut.
   std::size_t largest_bond() const;
 };
+
+// A basis state's name in the common spelling of TrainInfo::basis ("Up", "↑" → "up"; "Dn",
+// "down", "↓" → "down"; "Emp", "empty" → "empty"; "Occ", "full", "UpDn", "↑↓" → "full"), or ""
+// for a name we do not know (then the basis is not checked).
+std::string canonical_state_name(std::string_view name);
+
+// What a product's physical bases say about it: a mismatch (two trains that name their basis
+// states in different orders at a contracted leg) throws InputError naming both; a contracted
+// leg where only one side (or neither) names its states cannot be checked, and a note says so
+// (returned, for the run's log). Sizes are checked by validate_stack.
+std::vector<std::string> check_bases(const Stack& stack);
 
 // Checks that a stack can be contracted: equal lengths, at least one site, bonds matching
 // between neighbours, size-1 outer bonds, d of each layer equal to u of the next, only the

@@ -1,0 +1,128 @@
+#include "srcc/io/itensor_train.hpp"
+
+#include <chrono>
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_dataset.hpp"
+#include "srcc/io/h5_handle.hpp"
+
+namespace srcc {
+
+namespace {
+
+using h5::Handle;
+
+constexpr long long kMostSites = 1LL << 24;
+
+char letter(std::size_t role) { return "lrud"[role]; }
+
+}  // namespace
+
+std::vector<std::string> itensor_site_basis(const itensor::Index& site) {
+  if (site.has_tag("S=1/2") && site.dim == 2) return {"up", "down"};
+  if (site.has_tag("Electron") && site.dim == 4) return {"empty", "up", "down", "full"};
+  if (site.has_tag("Fermion") && site.dim == 2) return {"empty", "full"};
+  return {};
+}
+
+ItensorTrain::ItensorTrain(hid_t file, const std::string& file_name, const std::string& group) : file_(file) {
+  TrainInfo& info = info_;
+  info.file = file_name;
+  info.group = group;
+  info.format = TrainFormat::kItensor;
+  const std::string where = info.where();
+  Handle g(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose);
+  if (!g.valid()) throw InputError(where + ": not a group");
+  const std::string type = h5::read_string_attr(g.get(), "type", where);
+  info.kind = type == "MPS" ? TrainKind::kMps : TrainKind::kMpo;
+  info.layout = std::string(default_layout(info.kind));
+  const long long n = h5::read_int_dataset(g.get(), "length", where);
+  if (n < 1 || n > kMostSites) throw InputError(where + ": length " + std::to_string(n));
+  for (long long k = 1; k <= n; ++k) {
+    const std::string path = group + "/" + type + "[" + std::to_string(k) + "]";
+    tensors_.push_back(itensor::read_tensor_info(file, path, file_name + ":" + path));
+    info.site_paths.push_back(path);
+  }
+  // Which index of each tensor is which leg: the links are shared with a neighbour.
+  const std::size_t sites = tensors_.size();
+  for (std::size_t j = 0; j < sites; ++j) {
+    const auto& t = tensors_[j];
+    const std::string tw = info.where(j);
+    std::vector<int> role(t.inds.size(), -1);
+    auto shared = [&](std::size_t other, const itensor::Index& ix) {
+      for (const auto& o : tensors_[other].inds)
+        if (o.same_as(ix)) return true;
+      return false;
+    };
+    for (std::size_t k = 0; k < t.inds.size(); ++k) {
+      const bool left = j > 0 && shared(j - 1, t.inds[k]), right = j + 1 < sites && shared(j + 1, t.inds[k]);
+      if (left && right)
+        throw InputError(tw + ": index " + t.inds[k].describe() + " is shared with both neighbours");
+      if (left) role[k] = static_cast<int>(kLegL);
+      if (right) role[k] = static_cast<int>(kLegR);
+    }
+    std::vector<std::size_t> site_indices;
+    for (std::size_t k = 0; k < t.inds.size(); ++k)
+      if (role[k] < 0) site_indices.push_back(k);
+    auto count = [&](std::size_t r) { return std::count(role.begin(), role.end(), static_cast<int>(r)); };
+    if (count(kLegL) > 1 || count(kLegR) > 1)
+      throw InputError(tw + ": several links to one neighbour");
+    if ((j > 0 && count(kLegL) == 0) || (j + 1 < sites && count(kLegR) == 0))
+      throw InputError(tw + ": no index is shared with the " + std::string(j > 0 && count(kLegL) == 0 ? "left" : "right") +
+                       " neighbour (the links' ids, tags or prime levels do not match)");
+    std::vector<std::string> basis;
+    if (info.kind == TrainKind::kMps) {
+      if (site_indices.size() != 1) {
+        std::string list;
+        for (auto k : site_indices) list += " " + t.inds[k].describe();
+        throw InputError(tw + ": " + std::to_string(site_indices.size()) +
+                         " indices are neither link (an MPS tensor has one site index):" + list);
+      }
+      role[site_indices[0]] = static_cast<int>(kLegU);
+      basis = itensor_site_basis(t.inds[site_indices[0]]);
+    } else {
+      // s (plev 0) is what the operator takes, s' (plev 1) what it gives.
+      if (site_indices.size() != 2 || t.inds[site_indices[0]].id != t.inds[site_indices[1]].id ||
+          t.inds[site_indices[0]].plev == t.inds[site_indices[1]].plev)
+        throw InputError(tw + ": an MPO tensor needs one site index twice, s and s' (one id, prime "
+                              "levels 0 and 1), besides its links");
+      for (auto k : site_indices) role[k] = static_cast<int>(t.inds[k].plev == 0 ? kLegD : kLegU);
+      basis = itensor_site_basis(t.inds[site_indices[0]]);
+    }
+    // C order reverses ITensor's column-major index order.
+    std::string letters;
+    std::vector<std::size_t> shape;
+    SiteDims dims{1, 1, 1, 1};
+    for (std::size_t k = t.inds.size(); k-- > 0;) {
+      const auto r = static_cast<std::size_t>(role[k]);
+      letters += info.kind == TrainKind::kMps && r == kLegU ? 'p' : letter(r);
+      shape.push_back(static_cast<std::size_t>(t.inds[k].dim));
+      dims[r] = static_cast<std::size_t>(t.inds[k].dim);
+    }
+    info.dataset_letters.push_back(letters);
+    info.dataset_shapes.push_back(shape);
+    info.dims.push_back(dims);
+    info.dtypes.push_back(t.dtype);
+    info.raw_offsets.push_back(-1);
+    info.basis.push_back(std::move(basis));
+  }
+}
+
+AnyTensor ItensorTrain::read_site(std::size_t j, TransferLog& log) const {
+  const auto start = std::chrono::steady_clock::now();
+  const auto& shape = info_.dataset_shapes[j];
+  const DType dt = info_.dtypes[j];
+  AnyTensor out = visit_dtype(dt, [&](auto zero) -> AnyTensor {
+    using T = decltype(zero);
+    Tensor<T> t(shape);
+    std::fill(t.data.begin(), t.data.end(), T(0));
+    itensor::read_tensor_values(file_, tensors_[j], t.data.data(), info_.where(j));
+    h5::check_finite(t, shape, info_.where(j));
+    return t;
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  h5::log_site_read(log, info_.kind, j, info_.where(j), dt, shape_size(shape) * dtype_size(dt), seconds);
+  return out;
+}
+
+}  // namespace srcc

@@ -1,0 +1,31 @@
+#pragma once
+// Trains ITensor wrote (ITensorMPS.jl `h5write` of an MPS or MPO, C++ ITensor v3): a group with
+// `type` MPS/MPO, a dataset `length` and ITensor groups MPS[1] … MPS[N] (MPO[n]). Each tensor's
+// indices are told apart by identity (id, plev, tags), never by position: links are the
+// indices a tensor shares with its neighbours, the remaining one is the site index (an MPO's
+// s with plev 0 is its input d, s' with plev 1 its output u). A Dense tensor's data read in C
+// order is the tensor with its indices reversed, so a site comes out in that order and only
+// its leg letters say which is which; BlockSparse, Diag and EmptyStorage are made dense exactly
+// into the same order.
+#include "srcc/io/format_train.hpp"
+#include "srcc/io/itensor_objects.hpp"
+
+namespace srcc {
+
+class ItensorTrain final : public FormatTrain {
+ public:
+  ItensorTrain(hid_t file, const std::string& file_name, const std::string& group);
+  AnyTensor read_site(std::size_t j, TransferLog& log) const override;
+
+  const std::vector<itensor::TensorInfo>& tensors() const { return tensors_; }
+
+ private:
+  hid_t file_;
+  std::vector<itensor::TensorInfo> tensors_;
+};
+
+// The physical basis an ITensor site index names by its tags ("S=1/2" → up, down; "Electron"
+// → empty, up, down, full; "Fermion" → empty, full); empty when the tags do not say.
+std::vector<std::string> itensor_site_basis(const itensor::Index& site);
+
+}  // namespace srcc

@@ -1,0 +1,173 @@
+#include "srcc/io/tenpy_objects.hpp"
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_dataset.hpp"
+#include "srcc/io/h5_handle.hpp"
+
+namespace srcc::tenpy {
+
+namespace {
+
+using h5::Handle;
+
+// Metadata arrays larger than this are taken for a damaged file.
+constexpr std::size_t kMaxMetadata = std::size_t{1} << 24;
+
+Handle open_object(hid_t parent, const std::string& path, const std::string& where) {
+  if (!h5::exists(parent, path)) throw InputError(where + ": missing");
+  Handle o(H5Oopen(parent, path.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!o.valid()) throw InputError(where + ": cannot be opened");
+  return o;
+}
+
+std::string class_of(hid_t obj, const std::string& where) {
+  return h5::has_attr(obj, "class") ? h5::read_string_attr(obj, "class", where) : "";
+}
+
+long long mod(long long v, long long m) {
+  if (m <= 1) return v;
+  const long long r = v % m;
+  return r < 0 ? r + m : r;
+}
+
+}  // namespace
+
+std::string type_of(hid_t parent, const std::string& path, const std::string& where) {
+  Handle o = open_object(parent, path, where);
+  return h5::has_attr(o.get(), "type") ? h5::read_string_attr(o.get(), "type", where) : "";
+}
+
+bool is_none(hid_t parent, const std::string& path, const std::string& where) {
+  return type_of(parent, path, where) == "None";
+}
+
+std::size_t list_length(hid_t group, const std::string& where, std::size_t most) {
+  const long long len = h5::read_int_attr(group, "len", where);
+  if (len < 0 || static_cast<unsigned long long>(len) > most)
+    throw InputError(where + ": a list of " + std::to_string(len) + " entries is not plausible here");
+  for (long long i = 0; i < len; ++i)
+    if (H5Lexists(group, std::to_string(i).c_str(), H5P_DEFAULT) <= 0)
+      throw InputError(where + ": entry " + std::to_string(i) + " of " + std::to_string(len) +
+                       " is missing (truncated?)");
+  return static_cast<std::size_t>(len);
+}
+
+std::vector<std::string> string_list(hid_t parent, const std::string& path, const std::string& where) {
+  Handle g = open_object(parent, path, where);
+  std::vector<std::string> out;
+  const std::size_t n = list_length(g.get(), where, 64);
+  for (std::size_t i = 0; i < n; ++i) out.push_back(h5::read_string_dataset(g.get(), std::to_string(i).c_str(), where));
+  return out;
+}
+
+std::optional<long long> int_or_none(hid_t parent, const std::string& path, const std::string& where) {
+  if (is_none(parent, path, where)) return std::nullopt;
+  const auto slash = path.rfind('/');
+  Handle g = slash == std::string::npos ? Handle() : open_object(parent, path.substr(0, slash), where);
+  const hid_t at = slash == std::string::npos ? parent : g.get();
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  return h5::read_int_dataset(at, name.c_str(), where);
+}
+
+std::vector<long long> read_charge_moduli(hid_t parent, const std::string& path, const std::string& where) {
+  Handle info = open_object(parent, path, where);
+  return h5::read_int_array(info.get(), "U1_ZN", where + "/U1_ZN", 64);
+}
+
+LegCharge read_leg(hid_t parent, const std::string& path, const std::string& where) {
+  Handle g = open_object(parent, path, where);
+  const std::string cls = class_of(g.get(), where);
+  if (cls == "LegPipe")
+    throw InputError(where + ": a LegPipe (grouped sites or legs), which src-compress does not read; "
+                             "ungroup the sites in TeNPy first");
+  if (cls != "LegCharge") throw InputError(where + ": expected a LegCharge, found '" + cls + "'");
+  LegCharge leg;
+  leg.qconj = static_cast<int>(h5::read_int_attr(g.get(), "qconj", where));
+  if (leg.qconj != 1 && leg.qconj != -1) throw InputError(where + ": qconj is not +1 or -1");
+  const long long ind_len = h5::read_int_attr(g.get(), "ind_len", where);
+  const std::string format = h5::has_attr(g.get(), "format") ? h5::read_string_attr(g.get(), "format", where) : "blocks";
+  std::vector<std::size_t> shape;
+  if (format == "blocks") {
+    leg.slices = h5::read_int_array(g.get(), "slices", where + "/slices", kMaxMetadata);
+    leg.charges = h5::read_int_array(g.get(), "charges", where + "/charges", kMaxMetadata, &shape);
+  } else if (format == "compact") {
+    const auto bc = h5::read_int_array(g.get(), "blockcharges", where + "/blockcharges", kMaxMetadata, &shape);
+    if (shape.size() != 2 || shape[1] < 2) throw InputError(where + "/blockcharges: not a (blocks, 2 + charges) array");
+    const std::size_t nb = shape[0], w = shape[1];
+    for (std::size_t b = 0; b < nb; ++b) {
+      leg.slices.push_back(bc[b * w]);
+      for (std::size_t q = 2; q < w; ++q) leg.charges.push_back(bc[b * w + q]);
+    }
+    leg.slices.push_back(nb > 0 ? bc[(nb - 1) * w + 1] : 0);
+    shape = {nb, w - 2};
+  } else if (format == "flat") {
+    leg.charges = h5::read_int_array(g.get(), "charges", where + "/charges", kMaxMetadata, &shape);
+    for (long long i = 0; i <= ind_len; ++i) leg.slices.push_back(i);
+  } else {
+    throw InputError(where + ": unknown LegCharge format '" + format + "'");
+  }
+  const std::size_t nb = leg.blocks();
+  leg.num_charges = shape.size() == 2 ? shape[1] : 0;
+  if (shape.size() != 2 || shape[0] != nb)
+    throw InputError(where + ": " + std::to_string(nb) + " blocks but charges of shape " + shape_string(shape));
+  if (leg.slices.empty() || leg.slices.front() != 0 || leg.slices.back() != ind_len)
+    throw InputError(where + ": block boundaries do not run from 0 to ind_len " + std::to_string(ind_len));
+  for (std::size_t b = 0; b < nb; ++b)
+    if (leg.slices[b + 1] < leg.slices[b]) throw InputError(where + ": block boundaries decrease");
+  return leg;
+}
+
+ArrayInfo read_array_info(hid_t parent, const std::string& path, const std::string& where) {
+  Handle g = open_object(parent, path, where);
+  const std::string cls = class_of(g.get(), where);
+  if (cls != "Array") throw InputError(where + ": expected an np_conserved Array, found '" + cls + "'");
+  ArrayInfo a;
+  a.path = path;
+  a.labels = is_none(g.get(), "labels", where + "/labels") ? std::vector<std::string>{}
+                                                           : string_list(g.get(), "labels", where + "/labels");
+  Handle legs = open_object(g.get(), "legs", where + "/legs");
+  const std::size_t rank = list_length(legs.get(), where + "/legs", 16);
+  for (std::size_t k = 0; k < rank; ++k)
+    a.legs.push_back(read_leg(legs.get(), std::to_string(k), where + "/legs/" + std::to_string(k)));
+  if (a.labels.size() != rank)
+    throw InputError(where + ": " + std::to_string(a.labels.size()) + " labels for " + std::to_string(rank) + " legs");
+  Handle dt = open_object(g.get(), "dtype", where + "/dtype");
+  a.dtype = h5::read_string_attr(dt.get(), "name", where + "/dtype");
+  std::vector<std::size_t> shape;
+  a.block_inds = h5::read_int_array(g.get(), "block_inds", where + "/block_inds", kMaxMetadata, &shape);
+  Handle blocks = open_object(g.get(), "blocks", where + "/blocks");
+  a.nblocks = list_length(blocks.get(), where + "/blocks", kMaxMetadata);
+  if (a.nblocks > 0 && (shape.size() != 2 || shape[0] != a.nblocks || shape[1] != rank))
+    throw InputError(where + "/block_inds: shape " + shape_string(shape) + " for " +
+                     std::to_string(a.nblocks) + " blocks of rank " + std::to_string(rank));
+  a.total_charge = h5::read_int_array(g.get(), "total_charge", where + "/total_charge", 64);
+  a.moduli = read_charge_moduli(g.get(), "chinfo", where + "/chinfo");
+  const std::size_t nq = a.moduli.size();
+  if (a.total_charge.size() != nq)
+    throw InputError(where + ": total_charge has " + std::to_string(a.total_charge.size()) +
+                     " values for " + std::to_string(nq) + " charges");
+  for (const auto& leg : a.legs)
+    if (leg.num_charges != nq)
+      throw InputError(where + ": a leg carries " + std::to_string(leg.num_charges) + " charges, the tensor " +
+                       std::to_string(nq));
+  for (std::size_t b = 0; b < a.nblocks; ++b) {
+    std::vector<long long> sum(nq, 0);
+    for (std::size_t k = 0; k < rank; ++k) {
+      const long long q = a.block_inds[b * rank + k];
+      if (q < 0 || static_cast<std::size_t>(q) >= a.legs[k].blocks())
+        throw InputError(where + "/block_inds: block " + std::to_string(b) + " names block " +
+                         std::to_string(q) + " of leg " + a.labels[k] + ", which has " +
+                         std::to_string(a.legs[k].blocks()));
+      for (std::size_t c = 0; c < nq; ++c)
+        sum[c] += a.legs[k].qconj * a.legs[k].charges[static_cast<std::size_t>(q) * nq + c];
+    }
+    for (std::size_t c = 0; c < nq; ++c)
+      if (mod(sum[c], a.moduli[c]) != mod(a.total_charge[c], a.moduli[c]))
+        throw InputError(where + ": block " + std::to_string(b) + " violates the charge rule (charge " +
+                         std::to_string(c) + " sums to " + std::to_string(sum[c]) +
+                         ", the tensor's total charge is " + std::to_string(a.total_charge[c]) + ")");
+  }
+  return a;
+}
+
+}  // namespace srcc::tenpy

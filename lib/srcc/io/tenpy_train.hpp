@@ -1,0 +1,40 @@
+#pragma once
+// Trains TeNPy wrote (tenpy.tools.hdf5_io: hdf5_io.save, a Simulation's output): finite MPS and
+// MPO groups of np_conserved Arrays (docs/FORMAT.md, "TeNPy files"). Each site is made dense
+// exactly from its blocks; an MPS's canonical forms are resolved with its singular values and
+// its norm (the state is norm · S_0 Γ_0 S_1 … Γ_{L−1} S_L, and the stored tensor i is
+// S_i^νL Γ_i S_{i+1}^νR); an MPO's outer bonds are projected at IdL[0] and IdR[L], and
+// `explicit_plus_hc` is applied (W + W†). Where sites conserve charges, TeNPy stores the
+// physical basis sorted by charge: it is put back in the site's own order (Site.perm), so that
+// files with and without conservation agree. Infinite and segment states, purifications and
+// grouped sites are refused, saying what is read.
+#include "srcc/io/format_train.hpp"
+#include "srcc/io/tenpy_objects.hpp"
+
+namespace srcc {
+
+class TenpyTrain final : public FormatTrain {
+ public:
+  TenpyTrain(hid_t file, const std::string& file_name, const std::string& group);
+  AnyTensor read_site(std::size_t j, TransferLog& log) const override;
+
+  // How stored index values map to the dense site: per TeNPy axis the internal leg it is, and
+  // the factors and projections applied.
+  struct Site {
+    tenpy::ArrayInfo array;
+    std::vector<std::size_t> role;         // per TeNPy axis: kLegL, kLegR, kLegU or kLegD
+    std::vector<double> left, right;       // MPS: factor per index of vL / vR (empty: 1)
+    double factor = 1;                     // the MPS's norm, on site 0
+    long long keep_left = -1, keep_right = -1;  // MPO: the index kept of wL / wR at the ends
+    std::vector<std::size_t> perm;         // physical: stored index k is the site's state perm[k]
+  };
+
+ private:
+  template <class T> Tensor<T> assemble(const Site& s, std::size_t j) const;
+
+  hid_t file_;
+  std::vector<Site> sites_;
+  bool plus_hc_ = false;  // MPO: the operator is W + W†
+};
+
+}  // namespace srcc
