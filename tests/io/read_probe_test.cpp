@@ -74,12 +74,8 @@ TEST(ReadProbe, TheChildsErrorIsThrownWithItsKindAndMessage) {
 // The child's memory is bounded: metadata that claims gigabytes fails there (exit 5), and the
 // command itself never allocates it.
 TEST(ReadProbe, AChildThatAllocatesTooMuchIsAResourceError) {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef SRCC_SANITIZED
   GTEST_SKIP() << "no address-space bound under AddressSanitizer";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "no address-space bound under AddressSanitizer";
-#endif
 #endif
   try {
     probe_files({"bomb.h5"}, [](const std::string&) -> std::string {

@@ -39,12 +39,8 @@ constexpr char kOutOfMemory = 'M';
 // file claiming gigabytes of metadata fails in the child. Not under AddressSanitizer, whose
 // reservations make the address space meaningless as a bound.
 void limit_memory() {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef SRCC_SANITIZED
   return;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return;
-#endif
 #endif
   long pages = 0;
   if (FILE* f = std::fopen("/proc/self/statm", "r")) {
