@@ -144,6 +144,7 @@ Cli::Cli() {
   add(app, opt::kDevice, c.device);
   add(app, opt::kScratchDir, c.scratch_dir);
   add(app, opt::kFormat, c.format);
+  add(app, opt::kOutputFormat, c.output_format);
   add_switch(app, opt::kDryRun, c.dry_run);
   add_switch(app, opt::kProfileGemm, c.profile_gemm);
   add_switch(app, opt::kForce, c.force);

@@ -29,6 +29,7 @@ struct CommonFlags {
   std::string scratch_dir;             // --scratch-dir ("" = $TMPDIR or /tmp)
   std::string device = "cpu";          // --device
   std::string format = "auto";         // --format (of the inputs)
+  std::string output_format = "auto";  // --output-format
   bool dry_run = false;                // --dry-run
   bool profile_gemm = false;           // --profile-gemm
   bool force = false;                  // --force

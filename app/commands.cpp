@@ -50,10 +50,13 @@ std::optional<DType> resolve_dtype(const std::string& name) {
 
 void print_summary(const RunSummary& s) {
   std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s, estimated relative "
-              "error %.2e\n",
+              "error %.2e%s\n",
               s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(), s.sites,
               static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str(),
-              s.error_estimate);
+              s.error_estimate, s.output_format == "srcc" ? "" : (", as " + s.output_format).c_str());
+  if (s.dropped_weight > 0 || s.truncated_weight > 0)
+    std::printf("charge sectors: weight %.2e outside the state's total charge dropped, %.2e truncated\n",
+                s.dropped_weight, s.truncated_weight);
   std::printf("time %.3f s (sweep with reading %.3f, write %.3f), %.2f GFLOP/s in the sweep, "
               "peak memory %.1f MB, seed %llu, %d threads\n",
               s.wall_seconds, s.sweep_seconds, s.write_seconds,
@@ -116,6 +119,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.device = parse_device(c.device);
   o.command_line = command_line;
   o.profile_gemm = c.profile_gemm;
+  o.output_format = parse_train_format(c.output_format, opt::kOutputFormat.name());
   if (c.dry_run) {
     o.sweep.seed = c.seed.value_or(0);
     const Plan plan = plan_run(o);

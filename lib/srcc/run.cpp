@@ -18,6 +18,7 @@
 #include "srcc/movement/env_store.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
+#include "srcc/write_back.hpp"
 
 namespace srcc {
 
@@ -122,7 +123,23 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   sum.norm = frobenius_norm(result.cores.front());
 
   ResultWriter out(o.output, o.force);
-  out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
+  const TrainInfo& state = in.stack.layers.back();
+  const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
+  sum.output_format = std::string(train_format_name(format));
+  if (format == TrainFormat::kSrcc) {
+    out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
+  } else {
+    auto host = make_cpu_backend(o.threads);
+    const WriteBack wb = write_back(out, format, state, result.kind, result.cores, host->kernels<T>(), log);
+    sum.dropped_weight = wb.dropped_weight;
+    sum.truncated_weight = wb.truncated_weight;
+    // Both are part of the written result's error: in quadrature with the estimate.
+    sum.error_estimate = std::sqrt(sum.error_estimate * sum.error_estimate + wb.dropped_weight + wb.truncated_weight);
+    if (wb.dropped_weight > 0 || wb.truncated_weight > 0)
+      reporter.warning("written in " + sum.output_format + "'s block structure: " +
+                       std::to_string(wb.dropped_weight) + " of the weight lay outside the state's total "
+                       "charge and " + std::to_string(wb.truncated_weight) + " was truncated by sector");
+  }
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
@@ -142,6 +159,8 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                    .wall_seconds = sum.wall_seconds,
                    .error_estimate = sum.error_estimate,
                    .summary_json = sum.to_json(),
+                   .output_format = sum.output_format,
+                   .dropped_weight = sum.dropped_weight,
                    .sites = std::move(result.sites)};
   for (const auto& note : in.notes) record.notes += (record.notes.empty() ? "" : "\n") + note;
   for (const auto& b : backends)
@@ -173,6 +192,9 @@ std::string RunSummary::to_json() const {
       .add("norm", norm)
       .add("error_estimate", error_estimate)
       .add("capped_cuts", capped_cuts)
+      .add("output_format", output_format)
+      .add("dropped_weight", dropped_weight)
+      .add("truncated_weight", truncated_weight)
       .add("dtype", std::string(dtype_name(dtype)))
       .add("seed", seed)
       .add("threads", threads)

@@ -38,6 +38,7 @@ struct RunOptions {
   std::string scratch_dir;           // --scratch-dir; "" = $TMPDIR or /tmp
   std::string command_line;          // recorded in /log
   bool profile_gemm = false;         // time every GEMM by shape (RunSummary::gemm_profile)
+  TrainFormat output_format = TrainFormat::kAuto;  // --output-format; kAuto: the state's format
 };
 
 struct RunSummary {
@@ -47,7 +48,11 @@ struct RunSummary {
   std::vector<std::int64_t> bonds;   // output bond at each cut (n - 1 values)
   std::int64_t max_bond = 0;
   double norm = 0;                   // Frobenius norm of the result (= ‖core 0‖)
-  double error_estimate = 0;         // relative, per-cut estimates combined in quadrature
+  double error_estimate = 0;         // relative, per-cut estimates combined in quadrature (and,
+                                     // written back with charges, the weights below)
+  std::string output_format = "srcc";  // the layout /result was written in
+  double dropped_weight = 0;         // with charges: relative weight outside the total charge
+  double truncated_weight = 0;       // with charges: relative weight of the per-sector truncation
   std::int64_t capped_cuts = 0;      // tolerance mode: cuts that hit --chi before --tol
   DType dtype = DType::kFloat64;
   std::uint64_t seed = 0;

@@ -85,6 +85,11 @@ inline constexpr Option kFormat{"--format", "FORMAT",
     "Format of the input trains: auto (told from each group's structure), srcc, tenpy, itensor "
     "(docs/FORMAT.md)", ""};
 
+inline constexpr Option kOutputFormat{"--output-format", "FORMAT",
+    "Layout of the result: srcc (/result as docs/FORMAT.md describes), tenpy or itensor (the "
+    "state's file as template: its sites, charges and site indices; /result names the same train)",
+    "the state input's format"};
+
 // --- Output and batch behaviour -------------------------------------------------------------
 inline constexpr Option kDryRun{"--dry-run", "",
     "apply/compress/truncate: print the plan (with --json: as JSON) and exit without reading "

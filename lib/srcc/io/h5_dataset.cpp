@@ -182,6 +182,37 @@ std::vector<double> read_real_array(hid_t parent, const std::string& path, const
   return read_numbers<double>(parent, path, where, max_elements, shape, H5T_NATIVE_DOUBLE, H5T_FLOAT);
 }
 
+std::vector<std::string> read_string_array(hid_t parent, const std::string& path, const std::string& where,
+                                           std::size_t max_elements) {
+  Handle d = open_dataset(parent, path, where);
+  Handle t(H5Dget_type(d.get()), H5Tclose);
+  if (H5Tget_class(t.get()) != H5T_STRING) throw InputError(where + ": expected strings");
+  const std::size_t n = checked_size(dataset_shape(d.get()), max_elements, where);
+  std::vector<std::string> out;
+  if (n == 0) return out;
+  if (H5Tis_variable_str(t.get()) > 0) {
+    Handle m = vlen_string_type(H5Tget_cset(t.get()));
+    std::vector<char*> p(n, nullptr);
+    if (H5Dread(d.get(), m.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()) < 0)
+      throw InputError(where + ": cannot be read");
+    for (char* s : p) out.emplace_back(s ? s : "");
+    Handle space(H5Dget_space(d.get()), H5Sclose);
+    H5Dvlen_reclaim(m.get(), space.get(), H5P_DEFAULT, p.data());
+    return out;
+  }
+  const std::size_t size = H5Tget_size(t.get());
+  if (size == 0 || size > 4096) throw InputError(where + ": strings of " + std::to_string(size) + " bytes");
+  Handle m(H5Tcopy(t.get()), H5Tclose);
+  std::string raw(n * size, '\0');
+  if (H5Dread(d.get(), m.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) throw InputError(where + ": cannot be read");
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string s = raw.substr(i * size, size);
+    s.resize(std::min(s.size(), s.find('\0')));
+    out.push_back(s);
+  }
+  return out;
+}
+
 bool exists(hid_t parent, const std::string& path) {
   // Link by link: H5Lexists fails, rather than answering, when a parent is missing.
   std::string prefix;

@@ -52,6 +52,10 @@ std::vector<long long> read_int_array(hid_t parent, const std::string& path, con
 std::vector<double> read_real_array(hid_t parent, const std::string& path, const std::string& where,
                                     std::size_t max_elements, std::vector<std::size_t>* shape = nullptr);
 
+// A 1-D array of strings (variable or fixed length), at most `max_elements` of them.
+std::vector<std::string> read_string_array(hid_t parent, const std::string& path, const std::string& where,
+                                           std::size_t max_elements);
+
 // Whether `path` names an object under `parent` (every link on the way checked).
 bool exists(hid_t parent, const std::string& path);
 

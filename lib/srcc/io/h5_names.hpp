@@ -38,6 +38,8 @@ inline constexpr const char* kAttrWall = "wall_seconds";
 inline constexpr const char* kAttrSummary = "summary";      // JSON summary of the run
 inline constexpr const char* kAttrErrorEstimate = "error_estimate";  // global, relative
 inline constexpr const char* kAttrNotes = "notes";          // what the run could not check
+inline constexpr const char* kAttrOutputFormat = "output_format";  // /result's layout if not ours
+inline constexpr const char* kAttrDroppedWeight = "dropped_weight";  // outside the total charge
 inline constexpr const char* kAttrComplete = "complete";    // 1 once everything is written
 
 // /log/transfers columns.

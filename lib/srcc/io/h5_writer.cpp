@@ -92,6 +92,14 @@ void H5Writer::remove(const std::string& path) {
 
 H5Writer::~H5Writer() = default;
 
+long long H5Writer::file_id() const { return impl_->file.get(); }
+
+void H5Writer::link(const std::string& existing, const std::string& name) {
+  impl_->check(H5Lcreate_hard(impl_->file.get(), existing.c_str(), impl_->file.get(), name.c_str(),
+                              H5P_DEFAULT, H5P_DEFAULT),
+               "link " + name);
+}
+
 void H5Writer::flush() {
   impl_->check(H5Fflush(impl_->file.get(), H5F_SCOPE_LOCAL), "the file");
 }

@@ -45,6 +45,12 @@ class H5Writer {
   void write_transfers(const std::string& path, const std::vector<TransferRecord>& rows);
   void write_sites(const std::string& path, const std::vector<SiteStats>& rows);
 
+  // The open file's HDF5 identifier, for io/ writers of other formats (tenpy_writer, itensor_writer).
+  long long file_id() const;
+  // A second name for the object at `existing` (a hard link): /result beside a train written in
+  // another library's layout.
+  void link(const std::string& existing, const std::string& name);
+
   void flush();  // hands everything written so far to the operating system
   void close();  // flushes and closes; errors become OutputError
 

@@ -34,9 +34,11 @@ QN read_qn(hid_t parent, const std::string& path, const std::string& where) {
   Handle g = open_group(parent, path, where);
   if (type_attr(g.get(), where) != "QN") throw InputError(where + ": not a QN");
   QN q;
+  q.names = h5::read_string_array(g.get(), "names", where + "/names", 16);
   q.vals = h5::read_int_array(g.get(), "vals", where + "/vals", 16);
   q.mods = h5::read_int_array(g.get(), "mods", where + "/mods", 16);
-  if (q.vals.size() != q.mods.size()) throw InputError(where + ": vals and mods differ in length");
+  if (q.vals.size() != q.mods.size() || q.names.size() != q.vals.size())
+    throw InputError(where + ": names, vals and mods differ in length");
   return q;
 }
 

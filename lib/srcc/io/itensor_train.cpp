@@ -89,6 +89,7 @@ ItensorTrain::ItensorTrain(hid_t file, const std::string& file_name, const std::
       for (auto k : site_indices) role[k] = static_cast<int>(t.inds[k].plev == 0 ? kLegD : kLegU);
       basis = itensor_site_basis(t.inds[site_indices[0]]);
     }
+    roles_.emplace_back(role.begin(), role.end());
     // C order reverses ITensor's column-major index order.
     std::string letters;
     std::vector<std::size_t> shape;

@@ -18,10 +18,13 @@ class ItensorTrain final : public FormatTrain {
   AnyTensor read_site(std::size_t j, TransferLog& log) const override;
 
   const std::vector<itensor::TensorInfo>& tensors() const { return tensors_; }
+  // Which internal leg (kLegL, kLegR, kLegU, kLegD) index k of tensor j is.
+  std::size_t role(std::size_t j, std::size_t k) const { return roles_[j][k]; }
 
  private:
   hid_t file_;
   std::vector<itensor::TensorInfo> tensors_;
+  std::vector<std::vector<std::size_t>> roles_;
 };
 
 // The physical basis an ITensor site index names by its tags ("S=1/2" → up, down; "Electron"

@@ -8,7 +8,9 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/io/h5_handle.hpp"
+#include "srcc/io/format_train.hpp"
 #include "srcc/io/h5_names.hpp"
+#include "srcc/io/train_discovery.hpp"
 
 namespace srcc {
 
@@ -122,8 +124,22 @@ ResultRecord read_result_record(const std::string& path) {
   r.command_line = str(h5names::kAttrCommandLine);
   r.plan = str(h5names::kAttrPlan);
 
-  Handle res(H5Gopen2(f.get(), h5names::kResult, H5P_DEFAULT), H5Gclose);
   const std::string rwhere = path + ":" + h5names::kResult;
+  const TrainFormat format = detect_format(f.get(), h5names::kResult, rwhere);
+  if (format == TrainFormat::kTenpy || format == TrainFormat::kItensor) {
+    // Written in another library's layout: its own reader describes it.
+    const PinnedFile pin(path);
+    const TrainInfo info = open_format_train(f.get(), pin, h5names::kResult, format)->info();
+    r.kind = std::string(train_kind_name(info.kind));
+    r.sites = info.length();
+    for (std::size_t j = 0; j + 1 < info.length(); ++j) {
+      r.bonds.push_back(static_cast<std::int64_t>(info.dims[j][kLegR]));
+      r.max_bond = std::max(r.max_bond, r.bonds.back());
+    }
+    r.bytes_by_mechanism = read_bytes_by_mechanism(f.get(), path);
+    return r;
+  }
+  Handle res(H5Gopen2(f.get(), h5names::kResult, H5P_DEFAULT), H5Gclose);
   if (!res.valid()) throw InputError(rwhere + ": not a group");
   r.kind = h5::read_string_attr(res.get(), h5names::kAttrType, rwhere);
   const long long length = h5::read_int_attr(res.get(), h5names::kAttrLength, rwhere);

@@ -10,6 +10,8 @@
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/h5_writer.hpp"
+#include "srcc/io/itensor_writer.hpp"
+#include "srcc/io/tenpy_writer.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/read_probe.hpp"
 #include "srcc/version.hpp"
@@ -102,6 +104,23 @@ void ResultWriter::write_site(const std::string& group, TrainKind kind, std::siz
   h5_->write_site(group, kind, j, sites, core, log, what);
 }
 
+template <class T>
+void ResultWriter::write_tenpy_train(const std::string& group, TrainKind kind, const SectorForm<T>& form,
+                                     const std::string& template_file, const std::string& template_group) {
+  srcc::write_tenpy_train(h5_->file_id(), group, kind, form, template_file, template_group, out_->final_path());
+  h5_->link(group, h5names::kResult);
+  tenpy_ = true;
+}
+
+template <class T>
+void ResultWriter::write_itensor_train(const std::string& group, TrainKind kind,
+                                       const std::vector<Tensor<T>>& cores, const SectorForm<T>* form,
+                                       const std::string& template_file, const std::string& template_group) {
+  srcc::write_itensor_train(h5_->file_id(), group, kind, cores, form, template_file, template_group,
+                            out_->final_path());
+  h5_->link(group, h5names::kResult);
+}
+
 void ResultWriter::write_log(const RunRecord& r, const TransferLog& log) {
   namespace n = h5names;
   H5Writer& w = *h5_;
@@ -122,11 +141,18 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log) {
   w.double_attr(lg, n::kAttrErrorEstimate, r.error_estimate);
   w.string_attr(lg, n::kAttrSummary, r.summary_json);
   if (!r.notes.empty()) w.string_attr(lg, n::kAttrNotes, r.notes);
+  if (r.output_format != "srcc") {
+    w.string_attr(lg, n::kAttrOutputFormat, r.output_format);
+    w.double_attr(lg, n::kAttrDroppedWeight, r.dropped_weight);
+  }
+  if (tenpy_) mark_ignored_by_tenpy(h5_->file_id(), lg, out_->final_path());
   w.write_transfers(n::kTransfers, log.records());
   w.write_sites(n::kSites, r.sites);
   // Written last: a reader that sees complete = 1 knows every other part is there.
   w.int_attr(lg, n::kAttrComplete, 1);
 }
+
+const std::string& ResultWriter::path() const { return out_->final_path(); }
 
 void ResultWriter::commit() {
   h5_->close();
@@ -139,7 +165,13 @@ void ResultWriter::commit() {
                                           const std::string&);     \
   template void ResultWriter::write_site(const std::string&, TrainKind, std::size_t,         \
                                          std::size_t, const Tensor<T>&, TransferLog&,      \
-                                         const std::string&);
+                                         const std::string&);     \
+  template void ResultWriter::write_tenpy_train(const std::string&, TrainKind, const SectorForm<T>&, \
+                                                const std::string&, const std::string&);      \
+  template void ResultWriter::write_itensor_train(const std::string&, TrainKind,              \
+                                                  const std::vector<Tensor<T>>&,              \
+                                                  const SectorForm<T>*, const std::string&,   \
+                                                  const std::string&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

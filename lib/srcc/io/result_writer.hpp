@@ -14,6 +14,7 @@
 #include "srcc/log/site_stats.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/train/layout.hpp"
+#include "srcc/train/sectors.hpp"
 
 namespace srcc {
 
@@ -35,6 +36,8 @@ struct RunRecord {
   double error_estimate = 0;      // relative, combined over the cuts
   std::string summary_json;       // the --json summary
   std::string notes;              // what could not be checked (a line each), "" for none
+  std::string output_format = "srcc";  // the layout of /result: srcc, tenpy, itensor
+  double dropped_weight = 0;      // other layouts with charges: relative weight outside the total charge
   std::vector<SiteStats> sites;   // /log/sites, one row per site
 };
 
@@ -67,14 +70,28 @@ class ResultWriter {
   void write_site(const std::string& group, TrainKind kind, std::size_t j, std::size_t sites,
                   const Tensor<T>& core, TransferLog& log, const std::string& what);
 
+  // The result in another library's layout at `group` (the name of the template's group), from
+  // the template train at template_group of template_file, with /result a second name for it
+  // (and, for TeNPy, /log marked as a member its loader skips, once written).
+  template <class T>
+  void write_tenpy_train(const std::string& group, TrainKind kind, const SectorForm<T>& form,
+                         const std::string& template_file, const std::string& template_group);
+  template <class T>
+  void write_itensor_train(const std::string& group, TrainKind kind, const std::vector<Tensor<T>>& cores,
+                           const SectorForm<T>* form, const std::string& template_file,
+                           const std::string& template_group);
+
   // /log: the run's attributes, /log/transfers from `log`, /log/sites; /log@complete last.
   void write_log(const RunRecord& run, const TransferLog& log);
+
+  const std::string& path() const;  // the final name
 
   // Closes the file, makes it durable and moves it into place.
   void commit();
 
  private:
   std::unique_ptr<FileLock> lock_;  // kAddGroup: held until after the rename
+  bool tenpy_ = false;               // the result is a TeNPy train: /log must say TeNPy skips it
   std::unique_ptr<OutputFile> out_;
   std::unique_ptr<H5Writer> h5_;
 };

@@ -61,12 +61,18 @@ std::pair<std::string, TrainFormat> resolve(hid_t file, const TrainRef& ref) {
   const TrainFormat f = detect_format(file, ref.group, where);
   if (f != TrainFormat::kAuto) return {ref.group, f};
   // No train of any format: our own reader says what is missing ('type', datasets 0 … n−1),
-  // unless it is another program's object.
+  // unless it is another program's object (TeNPy marks every object with a 'type').
   Handle g(H5Oopen(file, ref.group.c_str(), H5P_DEFAULT), H5Oclose);
-  if (g.valid() && h5::has_attr(g.get(), "type") && h5::has_attr(g.get(), "class") &&
-      h5::read_string_attr(g.get(), "type", where) == "instance")
-    throw InputError(where + ": a TeNPy " + h5::read_string_attr(g.get(), "class", where) +
-                     ", not an MPS or MPO; the file's trains: " + list_of(find_trains(file, ref.file)));
+  if (g.valid() && h5::has_attr(g.get(), "type")) {
+    const std::string type = h5::read_string_attr(g.get(), "type", where);
+    const bool tenpy = type == "instance" || type == "simple_dict" || type == "dict" || type == "list";
+    if (tenpy)
+      throw InputError(where + ": a TeNPy " +
+                       (type == "instance" && h5::has_attr(g.get(), "class")
+                            ? h5::read_string_attr(g.get(), "class", where)
+                            : type) +
+                       ", not an MPS or MPO; the file's trains: " + list_of(find_trains(file, ref.file)));
+  }
   return {ref.group, TrainFormat::kSrcc};
 }
 

@@ -1,0 +1,410 @@
+#include "srcc/io/itensor_writer.hpp"
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_dataset.hpp"
+#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/itensor_train.hpp"
+
+namespace srcc {
+
+namespace {
+
+using h5::Handle;
+using itensor::Index;
+
+// --- HDF5.jl's encodings ------------------------------------------------------------------------
+
+// A Julia String: fixed length of exactly its bytes (at least one), NULLTERM, UTF-8.
+Handle julia_string_type(const std::string& s) {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t.get(), std::max<std::size_t>(s.size(), 1));
+  H5Tset_cset(t.get(), H5T_CSET_UTF8);
+  H5Tset_strpad(t.get(), H5T_STR_NULLTERM);
+  return t;
+}
+
+void string_attr(hid_t obj, const char* name, const std::string& v) {
+  Handle t = julia_string_type(v);
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle a(H5Acreate2(obj, name, t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  std::string buf = v.empty() ? std::string(1, '\0') : v;
+  if (!a.valid() || H5Awrite(a.get(), t.get(), buf.data()) < 0) throw OutputError(std::string("attribute ") + name);
+}
+
+void string_dataset(hid_t g, const char* name, const std::string& v) {
+  Handle t = julia_string_type(v);
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle d(H5Dcreate2(g, name, t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  std::string buf = v.empty() ? std::string(1, '\0') : v;
+  if (!d.valid() || H5Dwrite(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) < 0)
+    throw OutputError(std::string("dataset ") + name);
+}
+
+void int_attr(hid_t obj, const char* name, long long v) {
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle a(H5Acreate2(obj, name, H5T_STD_I64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.valid() || H5Awrite(a.get(), H5T_NATIVE_LLONG, &v) < 0) throw OutputError(std::string("attribute ") + name);
+}
+
+template <class V> void scalar(hid_t g, const char* name, hid_t file_type, hid_t mem_type, V v) {
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle d(H5Dcreate2(g, name, file_type, s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.valid() || H5Dwrite(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0)
+    throw OutputError(std::string("dataset ") + name);
+}
+void int_dataset(hid_t g, const char* name, long long v) { scalar(g, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, v); }
+void uint_dataset(hid_t g, const char* name, unsigned long long v) { scalar(g, name, H5T_STD_U64LE, H5T_NATIVE_ULLONG, v); }
+
+void int_vector(hid_t g, const char* name, const std::vector<long long>& v) {
+  const hsize_t n = v.size();
+  Handle s(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  Handle d(H5Dcreate2(g, name, H5T_STD_I64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.valid() || (n > 0 && H5Dwrite(d.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0))
+    throw OutputError(std::string("dataset ") + name);
+}
+
+// A Julia Vector{String}: variable-length UTF-8 strings.
+void string_vector(hid_t g, const char* name, const std::vector<std::string>& v) {
+  const hsize_t n = v.size();
+  Handle t = h5::vlen_string_type(H5T_CSET_UTF8);
+  Handle s(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  Handle d(H5Dcreate2(g, name, t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  std::vector<const char*> p;
+  for (const auto& x : v) p.push_back(x.c_str());
+  if (!d.valid() || H5Dwrite(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()) < 0)
+    throw OutputError(std::string("dataset ") + name);
+}
+
+Handle typed_group(hid_t parent, const std::string& name, const std::string& type) {
+  Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (!g.valid()) throw OutputError("group " + name);
+  string_attr(g.get(), "type", type);
+  int_attr(g.get(), "version", 1);
+  return g;
+}
+
+// --- charges: ITensor's QN slots as the components of a charge ---------------------------------
+
+struct QnNames {
+  std::vector<std::string> names;  // in order: charge c is names[c]
+  std::vector<long long> mods;     // as stored (negative: fermionic)
+};
+
+QnNames qn_names(const std::vector<const Index*>& sites) {
+  std::map<std::string, long long> seen;
+  for (const Index* ix : sites)
+    for (const auto& q : ix->qns)
+      for (std::size_t s = 0; s < q.names.size(); ++s)
+        if (q.mods[s] != 0 && !q.names[s].empty()) seen.emplace(q.names[s], q.mods[s]);
+  QnNames out;
+  for (const auto& [name, mod] : seen) {
+    out.names.push_back(name);
+    out.mods.push_back(mod);
+  }
+  return out;
+}
+
+Charge qn_charge(const itensor::QN& q, const QnNames& names) {
+  Charge c(names.names.size(), 0);
+  for (std::size_t s = 0; s < q.names.size(); ++s)
+    for (std::size_t k = 0; k < names.names.size(); ++k)
+      if (q.mods[s] != 0 && q.names[s] == names.names[k]) c[k] = q.vals[s];
+  return c;
+}
+
+// Each index's charge, block by block, times `sign`.
+std::vector<Charge> index_charges(const Index& ix, const QnNames& names, long long sign) {
+  std::vector<Charge> out;
+  for (std::size_t b = 0; b < ix.qns.size(); ++b) {
+    Charge c = qn_charge(ix.qns[b], names);
+    for (auto& v : c) v *= sign;
+    for (long long i = 0; i < ix.block_dims[b]; ++i) out.push_back(c);
+  }
+  return out;
+}
+
+// Σ dir·qn over the indices of one of the tensor's nonzero elements: its flux.
+Charge flux(hid_t file, const itensor::TensorInfo& t, const QnNames& names, const std::string& where) {
+  const std::size_t nq = names.names.size();
+  std::vector<std::vector<Charge>> per;
+  for (const auto& ix : t.inds) per.push_back(index_charges(ix, names, ix.dir));
+  std::vector<unsigned char> buf(t.elements() * dtype_size(t.dtype), 0);
+  itensor::read_tensor_values(file, t, buf.data(), where);
+  const std::size_t es = dtype_size(t.dtype);
+  for (std::size_t e = 0; e < t.elements(); ++e) {
+    bool zero = true;
+    for (std::size_t b = 0; b < es; ++b) zero = zero && buf[e * es + b] == 0;
+    if (zero) continue;
+    Charge sum(nq, 0);
+    std::size_t rest = e;
+    for (std::size_t k = 0; k < t.inds.size(); ++k) {
+      const auto d = static_cast<std::size_t>(t.inds[k].dim);
+      const std::size_t i = rest % d;  // column-major: the first index fastest
+      rest /= d;
+      for (std::size_t c = 0; c < nq; ++c) sum[c] += per[k][i][c];
+    }
+    return sum;
+  }
+  return Charge(nq, 0);
+}
+
+bool has_qns(const Index& ix) { return !ix.qns.empty(); }
+
+}  // namespace
+
+SectorTemplate itensor_sector_template(const std::string& file, const std::string& grp, TrainKind kind) {
+  Handle f = h5::open_for_reading(file);
+  const ItensorTrain train(f.get(), file, grp);
+  const auto& tensors = train.tensors();
+  std::vector<const Index*> sites;
+  std::vector<std::pair<const Index*, const Index*>> ud;  // per site: u and d (MPS: d null)
+  for (std::size_t j = 0; j < tensors.size(); ++j) {
+    const Index* u = nullptr;
+    const Index* d = nullptr;
+    for (std::size_t k = 0; k < tensors[j].inds.size(); ++k) {
+      if (train.role(j, k) == kLegU) u = &tensors[j].inds[k];
+      if (train.role(j, k) == kLegD) d = &tensors[j].inds[k];
+    }
+    ud.emplace_back(u, d);
+    sites.push_back(u);
+  }
+  SectorTemplate t;
+  const bool charged = std::all_of(sites.begin(), sites.end(), [](const Index* ix) { return has_qns(*ix); });
+  const QnNames names = charged ? qn_names(sites) : QnNames{};
+  for (long long m : names.mods) t.rule.moduli.push_back(std::abs(m));
+  const std::size_t nq = names.names.size();
+  Charge total(nq, 0);
+  for (std::size_t j = 0; j < tensors.size(); ++j) {
+    const auto [u, d] = ud[j];
+    if (charged) {
+      t.up.push_back(index_charges(*u, names, u->dir == 0 ? 1 : u->dir));
+      t.down.push_back(kind == TrainKind::kMpo && d ? index_charges(*d, names, d->dir == 0 ? 1 : -d->dir)
+                                                    : std::vector<Charge>{Charge(nq, 0)});
+      const Charge fl = flux(f.get(), tensors[j], names, file + ":" + tensors[j].path);
+      for (std::size_t c = 0; c < nq; ++c) total[c] += fl[c];
+    } else {
+      t.up.push_back(std::vector<Charge>(static_cast<std::size_t>(u->dim), Charge{}));
+      t.down.push_back(std::vector<Charge>(d ? static_cast<std::size_t>(d->dim) : 1, Charge{}));
+    }
+    t.site_total.push_back(Charge(nq, 0));
+  }
+  t.left = Charge(nq, 0);
+  t.right = t.rule.reduce(total);
+  return t;
+}
+
+template <class T>
+void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind,
+                         const std::vector<Tensor<T>>& cores, const SectorForm<T>* form,
+                         const std::string& file, const std::string& grp, const std::string& label) {
+  Handle f = h5::open_for_reading(file);
+  const ItensorTrain tpl(f.get(), file, grp);
+  const std::size_t n = cores.size();
+  const bool qn = form != nullptr;
+  const std::vector<Tensor<T>>& c = qn ? form->cores : cores;
+  const QnNames names = [&] {
+    std::vector<const Index*> sites;
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t k = 0; k < tpl.tensors()[j].inds.size(); ++k)
+        if (tpl.role(j, k) == kLegU) sites.push_back(&tpl.tensors()[j].inds[k]);
+    return qn ? qn_names(sites) : QnNames{};
+  }();
+  // Fresh links: random 64-bit ids, as ITensor draws them.
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<Index> links(n > 0 ? n - 1 : 0);
+  for (std::size_t j = 0; j + 1 < n; ++j) {
+    Index& l = links[j];
+    l.id = rng();
+    l.dim = static_cast<long long>(c[j].shape[kLegR]);
+    l.dir = qn ? -1 : 0;  // QN: In on the tensor to its left, Out on the one to its right
+    l.tags = "Link,l=" + std::to_string(j + 1);
+    if (qn) {
+      const auto& bond = form->bonds[j + 1];
+      for (std::size_t i = 0; i < bond.size(); ++i) {
+        if (i == 0 || bond[i] != bond[i - 1]) {
+          l.block_dims.push_back(0);
+          itensor::QN q;
+          for (std::size_t s = 0; s < 4; ++s) {
+            q.names.push_back(s < names.names.size() ? names.names[s] : "");
+            q.vals.push_back(s < names.names.size() ? bond[i][s] : 0);
+            q.mods.push_back(s < names.names.size() ? names.mods[s] : 0);
+          }
+          l.qns.push_back(q);
+        }
+        ++l.block_dims.back();
+      }
+    }
+  }
+  const std::string type(train_kind_name(kind));
+  Handle g = typed_group(out, out_group, type);
+  int_dataset(g.get(), "length", static_cast<long long>(n));
+  // Site 1 carries the norm, sites 2 … N are right-orthogonal.
+  int_dataset(g.get(), "rlim", 2);
+  int_dataset(g.get(), "llim", 0);
+  auto write_index = [&](hid_t parent, const std::string& name, const Index& ix) {
+    Handle h = typed_group(parent, name, "Index");
+    uint_dataset(h.get(), "id", ix.id);
+    int_dataset(h.get(), "dim", ix.dim);
+    int_dataset(h.get(), "dir", ix.dir);
+    Handle tags = typed_group(h.get(), "tags", "TagSet");
+    string_dataset(tags.get(), "tags", ix.tags);
+    int_dataset(h.get(), "plev", ix.plev);
+    if (ix.qns.empty()) {
+      string_attr(h.get(), "space_type", "Int");
+      return;
+    }
+    string_attr(h.get(), "space_type", "QNBlocks");
+    Handle sp = typed_group(h.get(), "space", "QNBlocks");
+    int_dataset(sp.get(), "length", static_cast<long long>(ix.qns.size()));
+    int_vector(sp.get(), "dims", ix.block_dims);
+    for (std::size_t b = 0; b < ix.qns.size(); ++b) {
+      Handle q = typed_group(sp.get(), "QN[" + std::to_string(b + 1) + "]", "QN");
+      string_vector(q.get(), "names", ix.qns[b].names);
+      int_vector(q.get(), "vals", ix.qns[b].vals);
+      int_vector(q.get(), "mods", ix.qns[b].mods);
+    }
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    // The indices: the left link (Out here), the template's site index (MPO: s', s), the right link.
+    std::vector<Index> inds;
+    std::vector<std::size_t> roles;
+    if (j > 0) {
+      Index l = links[j - 1];
+      if (qn) l.dir = 1;
+      inds.push_back(l);
+      roles.push_back(kLegL);
+    }
+    for (std::size_t want : {kLegU, kLegD})
+      for (std::size_t k = 0; k < tpl.tensors()[j].inds.size(); ++k)
+        if (tpl.role(j, k) == want && !(kind == TrainKind::kMps && want == kLegD)) {
+          Index s = tpl.tensors()[j].inds[k];
+          if (!qn) s.qns.clear(), s.block_dims.clear();
+          inds.push_back(s);
+          roles.push_back(want);
+        }
+    if (j + 1 < n) {
+      inds.push_back(links[j]);
+      roles.push_back(kLegR);
+    }
+    const auto& core = c[j];
+    const auto scale = static_cast<real_t<T>>(qn && j == 0 ? form->norm : 1.0);
+    // Column-major over the indices (the first fastest).
+    std::vector<std::size_t> dims;
+    std::size_t total = 1;
+    for (const auto& ix : inds) {
+      dims.push_back(static_cast<std::size_t>(ix.dim));
+      total *= dims.back();
+    }
+    auto value = [&](const std::vector<std::size_t>& i) {
+      std::size_t idx[kSiteRank] = {0, 0, 0, 0};
+      for (std::size_t k = 0; k < inds.size(); ++k) idx[roles[k]] = i[k];
+      const Shape& s = core.shape;
+      return scale * core.data[((idx[kLegL] * s[kLegR] + idx[kLegR]) * s[kLegU] + idx[kLegU]) * s[kLegD] + idx[kLegD]];
+    };
+    Handle t = typed_group(g.get(), type + "[" + std::to_string(j + 1) + "]", "ITensor");
+    Handle is = typed_group(t.get(), "inds", "IndexSet");
+    int_dataset(is.get(), "length", static_cast<long long>(inds.size()));
+    for (std::size_t k = 0; k < inds.size(); ++k) write_index(is.get(), "index_" + std::to_string(k + 1), inds[k]);
+    const std::string el = is_complex_v<T> ? "ComplexF64" : "Float64";
+    Handle st = typed_group(t.get(), "storage", (qn ? "BlockSparse{" : "Dense{") + el + "}");
+    std::vector<cdouble> data;
+    std::vector<long long> offsets;
+    std::vector<std::size_t> i(inds.size(), 0);
+    if (!qn) {
+      for (std::size_t e = 0; e < total; ++e) {
+        data.push_back(cdouble(value(i)));
+        for (std::size_t k = 0; k < inds.size(); ++k) {
+          if (++i[k] < dims[k]) break;
+          i[k] = 0;
+        }
+      }
+    } else {
+      // Every block (one QN block per index) that the flux rule allows and that holds something,
+      // in column-major order: what the rule forbids holds rounding only (an SVD mixes columns).
+      // Links carry their bond's charge (Out on the left, In on the right), so a tensor's flux is
+      // 0 but the last one's, which is the train's total charge.
+      const ChargeRule rule{[&] {
+        std::vector<long long> m;
+        for (long long x : names.mods) m.push_back(std::abs(x));
+        return m;
+      }()};
+      const Charge want = j + 1 == n ? rule.reduce(form->bonds[n].front()) : rule.reduce(Charge(names.names.size(), 0));
+      std::vector<std::vector<std::size_t>> starts;
+      for (const auto& ix : inds) {
+        std::vector<std::size_t> s{0};
+        for (auto d : ix.block_dims) s.push_back(s.back() + static_cast<std::size_t>(d));
+        starts.push_back(s);
+      }
+      std::vector<std::size_t> b(inds.size(), 0);
+      for (;;) {
+        std::vector<cdouble> block;
+        std::vector<std::size_t> size, first;
+        std::size_t count = 1;
+        for (std::size_t k = 0; k < inds.size(); ++k) {
+          first.push_back(starts[k][b[k]]);
+          size.push_back(starts[k][b[k] + 1] - first.back());
+          count *= size.back();
+        }
+        std::vector<std::size_t> w(inds.size(), 0);
+        bool any = false;
+        for (std::size_t e = 0; e < count; ++e) {
+          std::vector<std::size_t> at(inds.size());
+          for (std::size_t k = 0; k < inds.size(); ++k) at[k] = first[k] + w[k];
+          block.push_back(cdouble(value(at)));
+          any = any || block.back() != cdouble(0);
+          for (std::size_t k = 0; k < inds.size(); ++k) {
+            if (++w[k] < size[k]) break;
+            w[k] = 0;
+          }
+        }
+        Charge flux(names.names.size(), 0);
+        for (std::size_t k = 0; k < inds.size(); ++k) {
+          const Charge q = qn_charge(inds[k].qns[b[k]], names);
+          for (std::size_t c = 0; c < q.size(); ++c) flux[c] += (inds[k].dir == 0 ? 1 : inds[k].dir) * q[c];
+        }
+        if (any && rule.reduce(flux) == want) {
+          for (auto x : b) offsets.push_back(static_cast<long long>(x + 1));
+          offsets.push_back(static_cast<long long>(data.size()));
+          data.insert(data.end(), block.begin(), block.end());
+        }
+        std::size_t k = 0;
+        for (; k < inds.size(); ++k) {
+          if (++b[k] < starts[k].size() - 1) break;
+          b[k] = 0;
+        }
+        if (k == inds.size()) break;
+      }
+      int_dataset(st.get(), "ndims", static_cast<long long>(inds.size()));
+    }
+    const hsize_t len = data.size();
+    Handle space(H5Screate_simple(1, &len, nullptr), H5Sclose);
+    const DType dt = is_complex_v<T> ? DType::kComplex128 : DType::kFloat64;
+    Handle ft = h5::file_type(dt);
+    Handle d(H5Dcreate2(st.get(), "data", ft.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+    herr_t ok;
+    if (is_complex_v<T>) {
+      Handle mt = h5::memory_type(DType::kComplex128, "r", "i");
+      ok = H5Dwrite(d.get(), mt.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data());
+    } else {
+      std::vector<double> re;
+      for (const auto& v : data) re.push_back(v.real());
+      ok = H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, re.data());
+    }
+    if (!d.valid() || (len > 0 && ok < 0)) throw OutputError(label + ": writing " + out_group + " failed");
+    if (qn) int_vector(st.get(), "offsets", offsets);
+  }
+}
+
+#define SRCC_INSTANTIATE(T)                                                                        \
+  template void write_itensor_train(hid_t, const std::string&, TrainKind, const std::vector<Tensor<T>>&, \
+                                    const SectorForm<T>*, const std::string&, const std::string&,   \
+                                    const std::string&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc

@@ -1,0 +1,423 @@
+#include "srcc/io/tenpy_writer.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "srcc/core/error.hpp"
+#include "srcc/io/h5_dataset.hpp"
+#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/tenpy_objects.hpp"
+
+namespace srcc {
+
+namespace {
+
+using h5::Handle;
+
+// --- TeNPy's encodings (as h5py writes them) ---------------------------------------------------
+
+void fail(const std::string& label, const std::string& what) {
+  throw OutputError(label + ": writing the TeNPy " + what + " failed");
+}
+
+void str_attr(hid_t obj, const char* name, const std::string& value) {
+  Handle t = h5::vlen_string_type();
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  Handle a(H5Acreate2(obj, name, t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  const char* p = value.c_str();
+  if (!a.valid() || H5Awrite(a.get(), t.get(), &p) < 0) throw OutputError(std::string("attribute ") + name);
+}
+
+void int_attr(hid_t obj, const char* name, long long v) {
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  Handle a(H5Acreate2(obj, name, H5T_STD_I64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.valid() || H5Awrite(a.get(), H5T_NATIVE_LLONG, &v) < 0) throw OutputError(std::string("attribute ") + name);
+}
+
+void double_attr(hid_t obj, const char* name, double v) {
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  Handle a(H5Acreate2(obj, name, H5T_IEEE_F64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.valid() || H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &v) < 0) throw OutputError(std::string("attribute ") + name);
+}
+
+// h5py's boolean: an enum FALSE/TRUE over int8.
+void bool_attr(hid_t obj, const char* name, bool v) {
+  Handle t(H5Tenum_create(H5T_NATIVE_INT8), H5Tclose);
+  const signed char f = 0, tr = 1;
+  H5Tenum_insert(t.get(), "FALSE", &f);
+  H5Tenum_insert(t.get(), "TRUE", &tr);
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  Handle a(H5Acreate2(obj, name, t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  const signed char value = v ? 1 : 0;
+  if (!a.valid() || H5Awrite(a.get(), t.get(), &value) < 0) throw OutputError(std::string("attribute ") + name);
+}
+
+void int_array_attr(hid_t obj, const char* name, const std::vector<long long>& v) {
+  const hsize_t n = v.size();
+  Handle s(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  Handle a(H5Acreate2(obj, name, H5T_STD_I64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.valid() || (n > 0 && H5Awrite(a.get(), H5T_NATIVE_LLONG, v.data()) < 0))
+    throw OutputError(std::string("attribute ") + name);
+}
+
+Handle group(hid_t parent, const std::string& name, const char* type) {
+  Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (!g.valid()) throw OutputError("group " + name);
+  str_attr(g.get(), "type", type);
+  return g;
+}
+
+Handle list_group(hid_t parent, const std::string& name, std::size_t len, const char* type = "list") {
+  Handle g = group(parent, name, type);
+  int_attr(g.get(), "len", static_cast<long long>(len));
+  return g;
+}
+
+Handle instance(hid_t parent, const std::string& name, const char* cls, const char* module) {
+  Handle g = group(parent, name, "instance");
+  str_attr(g.get(), "class", cls);
+  str_attr(g.get(), "module", module);
+  return g;
+}
+
+void typed_dataset(hid_t d, const char* type) { str_attr(d, "type", type); }
+
+void int_array(hid_t parent, const std::string& name, const std::vector<long long>& v,
+               const std::vector<hsize_t>& dims) {
+  Handle s(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Handle d(H5Dcreate2(parent, name.c_str(), H5T_STD_I64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.valid() || (!v.empty() && H5Dwrite(d.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0))
+    throw OutputError("dataset " + name);
+  typed_dataset(d.get(), "array");
+}
+
+void real_array(hid_t parent, const std::string& name, const std::vector<double>& v) {
+  const hsize_t n = v.size();
+  Handle s(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  Handle d(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.valid() || H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
+    throw OutputError("dataset " + name);
+  typed_dataset(d.get(), "array");
+}
+
+template <class T>
+void tensor_array(hid_t parent, const std::string& name, const std::vector<T>& v, const std::vector<hsize_t>& dims) {
+  Handle s(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Handle ft = h5::file_type(dtype_of<T>);
+  Handle mt = h5::memory_type(dtype_of<T>, "r", "i");
+  Handle d(H5Dcreate2(parent, name.c_str(), ft.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.valid() || H5Dwrite(d.get(), mt.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
+    throw OutputError("dataset " + name);
+  typed_dataset(d.get(), "array");
+}
+
+void str_dataset(hid_t parent, const std::string& name, const std::string& value, const char* type = "str") {
+  Handle t = h5::vlen_string_type();
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle d(H5Dcreate2(parent, name.c_str(), t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  const char* p = value.c_str();
+  if (!d.valid() || H5Dwrite(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &p) < 0) throw OutputError("dataset " + name);
+  typed_dataset(d.get(), type);
+}
+
+void int_dataset(hid_t parent, const std::string& name, long long v) {
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle d(H5Dcreate2(parent, name.c_str(), H5T_STD_I64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.valid() || H5Dwrite(d.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0) throw OutputError("dataset " + name);
+  typed_dataset(d.get(), "int");
+}
+
+void float_dataset(hid_t parent, const std::string& name, double v) {
+  Handle s(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle d(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.valid() || H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0) throw OutputError("dataset " + name);
+  typed_dataset(d.get(), "float");
+}
+
+void none(hid_t parent, const std::string& name) { str_dataset(parent, name, "None", "None"); }
+
+void hard_link(hid_t from_loc, const std::string& from, hid_t to_loc, const std::string& to) {
+  if (H5Lcreate_hard(from_loc, from.c_str(), to_loc, to.c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0)
+    throw OutputError("link " + to + " → " + from);
+}
+
+void remove(hid_t parent, const std::string& name) {
+  if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0) H5Ldelete(parent, name.c_str(), H5P_DEFAULT);
+}
+
+// --- the template ------------------------------------------------------------------------------
+
+const char* label_of(std::size_t role, TrainKind kind) {
+  if (kind == TrainKind::kMps) return role == kLegL ? "vL" : role == kLegR ? "vR" : "p";
+  return role == kLegL ? "wL" : role == kLegR ? "wR" : role == kLegU ? "p" : "p*";
+}
+
+std::size_t axis_of(const tenpy::ArrayInfo& a, const char* label, const std::string& where) {
+  for (std::size_t k = 0; k < a.labels.size(); ++k)
+    if (a.labels[k] == label) return k;
+  throw InputError(where + ": no leg '" + label + "'");
+}
+
+// Each index's charge (num_charges values) of a leg, in its stored order, as the standard
+// direction of its label would carry it (a leg of the other direction has its charges negated).
+std::vector<Charge> index_charges(const tenpy::LegCharge& leg, int standard) {
+  std::vector<Charge> out;
+  for (std::size_t b = 0; b < leg.blocks(); ++b)
+    for (long long i = leg.slices[b]; i < leg.slices[b + 1]; ++i) {
+      Charge q(leg.charges.begin() + static_cast<std::ptrdiff_t>(b * leg.num_charges),
+               leg.charges.begin() + static_cast<std::ptrdiff_t>((b + 1) * leg.num_charges));
+      if (leg.qconj != standard)
+        for (auto& v : q) v = -v;
+      out.push_back(std::move(q));
+    }
+  return out;
+}
+
+// stored index k of site j is its state perm[k] (empty: the identity).
+std::vector<std::size_t> site_perm(hid_t g, std::size_t j, const std::string& where) {
+  const std::string p = "sites/" + std::to_string(j) + "/perm";
+  if (!h5::exists(g, p) || tenpy::is_none(g, p, where)) return {};
+  const auto v = h5::read_int_array(g, p, where + "/" + p, 1 << 20);
+  return {v.begin(), v.end()};
+}
+
+std::vector<Charge> in_site_order(const std::vector<Charge>& stored, const std::vector<std::size_t>& perm) {
+  if (perm.empty()) return stored;
+  std::vector<Charge> out(stored.size());
+  for (std::size_t k = 0; k < stored.size() && k < perm.size(); ++k) out[perm[k]] = stored[k];
+  return out;
+}
+
+long long end_index(hid_t g, const char* list, std::size_t entry, const std::string& where) {
+  if (!h5::exists(g, list) || tenpy::is_none(g, list, where)) return 0;
+  const auto v = tenpy::int_or_none(g, std::string(list) + "/" + std::to_string(entry), where);
+  return v.value_or(0);
+}
+
+}  // namespace
+
+SectorTemplate tenpy_sector_template(const std::string& file, const std::string& grp, TrainKind kind) {
+  Handle f = h5::open_for_reading(file);
+  const std::string where = file + ":" + grp;
+  Handle g(H5Gopen2(f.get(), grp.c_str(), H5P_DEFAULT), H5Gclose);
+  if (!g.valid()) throw InputError(where + ": the template is gone");
+  SectorTemplate t;
+  t.rule.moduli = tenpy::read_charge_moduli(g.get(), "chinfo", where + "/chinfo");
+  const std::size_t n = tenpy::list_length(Handle(H5Gopen2(g.get(), "tensors", H5P_DEFAULT), H5Gclose).get(),
+                                           where + "/tensors", std::size_t{1} << 24);
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::string path = grp + "/tensors/" + std::to_string(j), tw = file + ":" + path;
+    const tenpy::ArrayInfo a = tenpy::read_array_info(f.get(), path, tw);
+    const auto perm = site_perm(g.get(), j, where);
+    t.up.push_back(in_site_order(index_charges(a.legs[axis_of(a, "p", tw)], +1), perm));
+    t.down.push_back(kind == TrainKind::kMpo
+                         ? in_site_order(index_charges(a.legs[axis_of(a, "p*", tw)], -1), perm)
+                         : std::vector<Charge>{Charge(t.rule.count(), 0)});
+    t.site_total.push_back(a.total_charge);
+    if (j == 0) {
+      const auto left = index_charges(a.legs[axis_of(a, label_of(kLegL, kind), tw)], +1);
+      const long long i = kind == TrainKind::kMpo ? end_index(g.get(), "index_identity_left", 0, where) : 0;
+      t.left = left.at(static_cast<std::size_t>(i));
+    }
+    if (j + 1 == n) {
+      const auto right = index_charges(a.legs[axis_of(a, label_of(kLegR, kind), tw)], -1);
+      const long long i = kind == TrainKind::kMpo ? end_index(g.get(), "index_identity_right", n, where) : 0;
+      t.right = right.at(static_cast<std::size_t>(i));
+    }
+  }
+  return t;
+}
+
+template <class T>
+void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, const SectorForm<T>& form,
+                       const std::string& file, const std::string& grp, const std::string& label) {
+  Handle tf = h5::open_for_reading(file);
+  // Everything TeNPy keeps beside the tensors comes from the template, hard links inside it kept.
+  Handle ocpl(H5Pcreate(H5P_OBJECT_COPY), H5Pclose);
+  if (H5Ocopy(tf.get(), grp.c_str(), out, out_group.c_str(), ocpl.get(), H5P_DEFAULT) < 0)
+    fail(label, "copy of the template " + file + ":" + grp);
+  Handle g(H5Gopen2(out, out_group.c_str(), H5P_DEFAULT), H5Gclose);
+  const std::size_t n = form.cores.size();
+  const std::size_t nq = form.bonds.front().front().size();
+  Handle old_tensors(H5Gopen2(g.get(), "tensors", H5P_DEFAULT), H5Gclose);
+  Handle tensors = list_group(g.get(), "tensors.new", n);
+  long long max_bond = 1;
+  // Legs of a bond: one block per charge (bonds come from sector_form grouped by charge).
+  auto bond_leg = [&](hid_t parent, const std::string& name, const std::vector<Charge>& bond, int qconj) {
+    Handle leg = instance(parent, name, "LegCharge", "tenpy.linalg.charges");
+    std::vector<long long> slices{0}, charges;
+    for (std::size_t i = 0; i < bond.size(); ++i) {
+      if (i == 0 || bond[i] != bond[i - 1]) {
+        if (i > 0) slices.push_back(static_cast<long long>(i));
+        charges.insert(charges.end(), bond[i].begin(), bond[i].end());
+      }
+    }
+    slices.push_back(static_cast<long long>(bond.size()));
+    str_attr(leg.get(), "format", "blocks");
+    int_attr(leg.get(), "ind_len", static_cast<long long>(bond.size()));
+    int_attr(leg.get(), "qconj", qconj);
+    int_attr(leg.get(), "block_number", static_cast<long long>(slices.size() - 1));
+    bool_attr(leg.get(), "sorted", true);
+    bool_attr(leg.get(), "bunched", true);
+    hard_link(g.get(), "chinfo", leg.get(), "chinfo");
+    int_array(leg.get(), "slices", slices, {slices.size()});
+    int_array(leg.get(), "charges", charges, {slices.size() - 1, nq});
+    return std::make_pair(slices, charges);
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::string name = std::to_string(j), tw = file + ":" + grp + "/tensors/" + name;
+    const tenpy::ArrayInfo tpl = tenpy::read_array_info(tf.get(), grp + "/tensors/" + name, tw);
+    const auto perm = site_perm(Handle(H5Gopen2(tf.get(), grp.c_str(), H5P_DEFAULT), H5Gclose).get(), j, file);
+    Handle a = instance(tensors.get(), name, "Array", "tenpy.linalg.np_conserved");
+    hard_link(g.get(), "chinfo", a.get(), "chinfo");
+    const auto& c = form.cores[j];
+    const std::vector<std::size_t> roles = kind == TrainKind::kMps ? std::vector<std::size_t>{kLegL, kLegU, kLegR}
+                                                                    : std::vector<std::size_t>{kLegL, kLegR, kLegU, kLegD};
+    Handle legs = list_group(a.get(), "legs", roles.size());
+    std::vector<std::vector<long long>> slices(roles.size());
+    std::vector<std::vector<Charge>> block_charge(roles.size());
+    for (std::size_t k = 0; k < roles.size(); ++k) {
+      const std::size_t role = roles[k];
+      if (role == kLegU || role == kLegD) {
+        // The physical leg is the template's own object (its charges sorted as TeNPy keeps them).
+        const std::size_t tk = axis_of(tpl, label_of(role, kind), tw);
+        hard_link(old_tensors.get(), name + "/legs/" + std::to_string(tk), legs.get(), std::to_string(k));
+        const auto& leg = tpl.legs[tk];
+        slices[k] = leg.slices;
+        for (std::size_t b = 0; b < leg.blocks(); ++b) {
+          Charge q(leg.charges.begin() + static_cast<std::ptrdiff_t>(b * nq), leg.charges.begin() + static_cast<std::ptrdiff_t>((b + 1) * nq));
+          if (leg.qconj != (role == kLegU ? 1 : -1))
+            for (auto& v : q) v = -v;
+          block_charge[k].push_back(q);
+        }
+      } else {
+        const auto& bond = form.bonds[role == kLegL ? j : j + 1];
+        const auto [s, q] = bond_leg(legs.get(), std::to_string(k), bond, role == kLegL ? 1 : -1);
+        slices[k] = s;
+        for (std::size_t b = 0; b + 1 < s.size(); ++b)
+          block_charge[k].push_back(Charge(q.begin() + static_cast<std::ptrdiff_t>(b * nq), q.begin() + static_cast<std::ptrdiff_t>((b + 1) * nq)));
+      }
+    }
+    max_bond = std::max<long long>(max_bond, static_cast<long long>(c.shape[kLegR]));
+    Handle dt = group(a.get(), "dtype", "dtype");
+    str_attr(dt.get(), "name", dtype_is_complex(dtype_of<T>) ? (sizeof(T) == 8 ? "complex64" : "complex128")
+                                                            : (sizeof(T) == 4 ? "float32" : "float64"));
+    int_array(a.get(), "total_charge", tpl.total_charge, {tpl.total_charge.size()});
+    Handle labels = list_group(a.get(), "labels", roles.size());
+    for (std::size_t k = 0; k < roles.size(); ++k) str_dataset(labels.get(), std::to_string(k), label_of(roles[k], kind));
+    // An MPS keeps its norm apart (attribute norm); an MPO's is in its first tensor.
+    const auto scale = static_cast<real_t<T>>(kind == TrainKind::kMpo && j == 0 ? form.norm : 1.0);
+    // Every block that the charge rule allows and that holds something.
+    ChargeRule rule{tpl.moduli};
+    std::vector<std::vector<T>> blocks;
+    std::vector<std::vector<hsize_t>> block_dims;
+    std::vector<long long> block_inds;
+    std::vector<std::size_t> b(roles.size(), 0);
+    for (;;) {
+      Charge sum(nq, 0);
+      for (std::size_t k = 0; k < roles.size(); ++k) {
+        const int sign = roles[k] == kLegL || roles[k] == kLegU ? 1 : -1;
+        for (std::size_t q = 0; q < nq; ++q) sum[q] += sign * block_charge[k][b[k]][q];
+      }
+      if (rule.reduce(sum) == rule.reduce(tpl.total_charge)) {
+        std::vector<hsize_t> dims;
+        std::size_t count = 1;
+        for (std::size_t k = 0; k < roles.size(); ++k) {
+          dims.push_back(static_cast<hsize_t>(slices[k][b[k] + 1] - slices[k][b[k]]));
+          count *= dims.back();
+        }
+        std::vector<T> data(count);
+        bool any = false;
+        std::vector<std::size_t> i(roles.size(), 0);
+        for (std::size_t e = 0; e < count; ++e) {
+          std::size_t idx[kSiteRank] = {0, 0, 0, 0};
+          for (std::size_t k = 0; k < roles.size(); ++k) {
+            std::size_t g = static_cast<std::size_t>(slices[k][b[k]]) + i[k];
+            if ((roles[k] == kLegU || roles[k] == kLegD) && !perm.empty()) g = perm[g];
+            idx[roles[k]] = g;
+          }
+          data[e] = scale * c.data[((idx[kLegL] * c.shape[kLegR] + idx[kLegR]) * c.shape[kLegU] + idx[kLegU]) * c.shape[kLegD] + idx[kLegD]];
+          any = any || data[e] != T(0);
+          for (std::size_t k = roles.size(); k-- > 0;) {
+            if (++i[k] < dims[k]) break;
+            i[k] = 0;
+          }
+        }
+        if (any) {
+          blocks.push_back(std::move(data));
+          block_dims.push_back(dims);
+          for (auto x : b) block_inds.push_back(static_cast<long long>(x));
+        }
+      }
+      // The first leg's block fastest: block_inds then come sorted as TeNPy sorts them
+      // (numpy.lexsort: the last column decides first).
+      std::size_t k = 0;
+      for (; k < roles.size(); ++k) {
+        if (++b[k] < slices[k].size() - 1) break;
+        b[k] = 0;
+      }
+      if (k == roles.size()) break;
+    }
+    Handle bl = list_group(a.get(), "blocks", blocks.size());
+    for (std::size_t m = 0; m < blocks.size(); ++m) tensor_array(bl.get(), std::to_string(m), blocks[m], block_dims[m]);
+    int_array(a.get(), "block_inds", block_inds, {blocks.size(), roles.size()});
+    bool_attr(a.get(), "block_inds_sorted", true);
+    int_attr(a.get(), "rank", static_cast<long long>(roles.size()));
+    std::vector<long long> shape;
+    for (std::size_t k = 0; k < roles.size(); ++k) shape.push_back(slices[k].back());
+    int_array_attr(a.get(), "shape", shape);
+  }
+  old_tensors.reset();
+  remove(g.get(), "tensors");
+  if (H5Lmove(g.get(), "tensors.new", g.get(), "tensors", H5P_DEFAULT, H5P_DEFAULT) < 0) fail(label, "tensors");
+  int_attr(g.get(), "L", static_cast<long long>(n));
+  int_attr(g.get(), "max_bond_dimension", max_bond);
+  if (kind == TrainKind::kMps) {
+    remove(g.get(), "singular_values");
+    Handle sv = list_group(g.get(), "singular_values", n + 1);
+    for (std::size_t i = 0; i <= n; ++i) real_array(sv.get(), std::to_string(i), form.schmidt[i]);
+    remove(g.get(), "canonical_form");
+    Handle cf = list_group(g.get(), "canonical_form", n);
+    for (std::size_t j = 0; j < n; ++j) {
+      Handle form_j = list_group(cf.get(), std::to_string(j), 2, "tuple");
+      float_dataset(form_j.get(), "0", 0.0);  // B = Γ S: (νL, νR) = (0, 1)
+      float_dataset(form_j.get(), "1", 1.0);
+    }
+    double_attr(g.get(), "norm", form.norm);
+  } else {
+    // The result's outer bonds have one index each: that is IdL[0] and IdR[L].
+    for (const char* name : {"index_identity_left", "index_identity_right"}) {
+      remove(g.get(), name);
+      Handle ids = list_group(g.get(), name, n + 1);
+      for (std::size_t i = 0; i <= n; ++i) {
+        const bool end = std::string(name) == "index_identity_left" ? i == 0 : i == n;
+        if (end) int_dataset(ids.get(), std::to_string(i), 0);
+        else none(ids.get(), std::to_string(i));
+      }
+    }
+    bool_attr(g.get(), "explicit_plus_hc", false);
+  }
+  // hdf5_io.load(file) returns the root's members when the root says it is a dict.
+  Handle root(H5Gopen2(out, "/", H5P_DEFAULT), H5Gclose);
+  str_attr(root.get(), "type", "simple_dict");
+}
+
+void mark_ignored_by_tenpy(hid_t out, const std::string& path, const std::string& label) {
+  Handle o(H5Oopen(out, path.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!o.valid()) fail(label, path);
+  str_attr(o.get(), "type", "ignore");
+}
+
+#define SRCC_INSTANTIATE(T)                                                                          \
+  template void write_tenpy_train(hid_t, const std::string&, TrainKind, const SectorForm<T>&,      \
+                                  const std::string&, const std::string&, const std::string&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc

@@ -1,0 +1,55 @@
+#pragma once
+// Charges, for writing a result back to a library that conserves them (TeNPy's ChargeInfo,
+// ITensor's QN): what the state's library requires of a train (SectorTemplate), and a train
+// brought to that block structure (SectorForm). A tensor's charge rule, in our leg order, is
+//     Q(l) + q(u) − q(d) − Q(r) = total (mod each charge's modulus),
+// with Q a bond index's charge, q a physical index's and `total` the tensor's own (TeNPy's
+// qtotal; 0 elsewhere). The sketch of SRC mixes sectors, so a result must be split by sector
+// before it can be written that way (sweep/sector_form.hpp).
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "srcc/core/tensor.hpp"
+
+namespace srcc {
+
+using Charge = std::vector<long long>;  // one value per charge
+
+struct ChargeRule {
+  std::vector<long long> moduli;  // per charge: ≤ 1 for U(1), N for Z_N
+  std::size_t count() const { return moduli.size(); }
+  // Each value brought into [0, N) for a Z_N charge.
+  Charge reduce(Charge q) const {
+    for (std::size_t c = 0; c < q.size() && c < moduli.size(); ++c)
+      if (moduli[c] > 1) q[c] = ((q[c] % moduli[c]) + moduli[c]) % moduli[c];
+    return q;
+  }
+};
+
+// The order of sectors on a bond: TeNPy's (numpy.lexsort over the charges: the last charge
+// decides first), so that the legs written claim `sorted` truthfully.
+struct ChargeOrder {
+  bool operator()(const Charge& a, const Charge& b) const {
+    return std::lexicographical_compare(a.rbegin(), a.rend(), b.rbegin(), b.rend());
+  }
+};
+
+struct SectorTemplate {
+  ChargeRule rule;
+  std::vector<std::vector<Charge>> up, down;  // per site, per index of u (of d; MPS: one zero)
+  std::vector<Charge> site_total;             // per site, the tensor's own total charge
+  Charge left;                                // the left boundary bond's charge
+  Charge right;                               // the right boundary bond's: the train's total
+};
+
+template <class T> struct SectorForm {
+  std::vector<Tensor<T>> cores;              // (l, r, u, d); cores right-orthonormal, core 0 at unit norm
+  std::vector<std::vector<Charge>> bonds;    // bonds 0 … n: each index's charge, sectors in order
+  std::vector<std::vector<double>> schmidt;  // bonds 0 … n: Schmidt values (the outer bonds: [1])
+  double norm = 0;                           // of the train written (after the projection)
+  double dropped_weight = 0;                 // relative weight outside the template's total charge
+  double truncated_weight = 0;               // relative weight the truncation per sector discarded
+};
+
+}  // namespace srcc

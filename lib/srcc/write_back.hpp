@@ -1,0 +1,28 @@
+#pragma once
+// Writing a result in the layout of the library its state came from (TeNPy, ITensor), the state's
+// file as the template: one of run()'s stages, chaining the template's charges (io/), the
+// result's sector form (sweep/) and the writer (io/).
+#include <string>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/io/result_writer.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+struct WriteBack {
+  std::string group;             // where the result went ("/psi": the template's name)
+  double dropped_weight = 0;     // relative weight outside the template's total charge
+  double truncated_weight = 0;   // relative weight the truncation per sector discarded
+};
+
+// Writes `cores` (a run's result: site 0 carrying the norm, the rest right-orthonormal) into
+// `out` in `format` (kTenpy or kItensor), on the template train `state` (the run's state input,
+// of that format). Throws UsageError when the state is of another format.
+// One "file write" row per site goes to `log`.
+template <class T>
+WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
+                     const std::vector<Tensor<T>>& cores, Kernels<T>& kernels, TransferLog& log);
+
+}  // namespace srcc
