@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"
@@ -135,10 +136,14 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
     sum.truncated_weight = wb.truncated_weight;
     // Both are part of the written result's error: in quadrature with the estimate.
     sum.error_estimate = std::sqrt(sum.error_estimate * sum.error_estimate + wb.dropped_weight + wb.truncated_weight);
-    if (wb.dropped_weight > 0 || wb.truncated_weight > 0)
-      reporter.warning("written in " + sum.output_format + "'s block structure: " +
-                       std::to_string(wb.dropped_weight) + " of the weight lay outside the state's total "
-                       "charge and " + std::to_string(wb.truncated_weight) + " was truncated by sector");
+    if (wb.dropped_weight > 1e-12 || wb.truncated_weight > 1e-12) {
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "written in %s's block structure: a weight of %.2e lay outside the state's total "
+                    "charge (dropped) and %.2e was truncated by sector",
+                    sum.output_format.c_str(), wb.dropped_weight, wb.truncated_weight);
+      reporter.warning(text);
+    }
   }
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
@@ -265,6 +270,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   check_output_path(given.output, given.force);
   check_output_not_input(given.output, input_files(given));
   Inputs in = open_inputs(given);
+  check_write_back(given.output_format, in.stack.layers.back());
   const RunOptions options = fitted(given, in.stack, &reporter);
   const DType dt = working_dtype(options, in.stack);
   auto planned = plan_and_backend(options, in.stack, dt, true);

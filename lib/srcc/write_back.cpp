@@ -25,16 +25,20 @@ void log_written(TransferLog& log, const std::vector<Tensor<T>>& cores, const st
 
 }  // namespace
 
+void check_write_back(TrainFormat format, const TrainInfo& state) {
+  if (format == TrainFormat::kAuto || format == TrainFormat::kSrcc || state.format == format) return;
+  throw UsageError(opt::kOutputFormat.name() + " " + std::string(train_format_name(format)) +
+                   ": the state " + state.where() + " is a " + std::string(train_format_name(state.format)) +
+                   " train; a result is written in another library's layout from a state of that "
+                   "library (its sites are the template)");
+}
+
 template <class T>
 WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
                      const std::vector<Tensor<T>>& cores, Kernels<T>& kernels, TransferLog& log) {
   const auto t0 = std::chrono::steady_clock::now();
   auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-  if (state.format != format)
-    throw UsageError(opt::kOutputFormat.name() + " " + std::string(train_format_name(format)) +
-                     ": the state " + state.where() + " is a " + std::string(train_format_name(state.format)) +
-                     " train; a result is written in another library's layout from a state of that "
-                     "library (its sites are the template)");
+  check_write_back(format, state);
   WriteBack wb;
   wb.group = "/" + state.group.substr(state.group.rfind('/') + 1);
   if (wb.group == "/" || wb.group == "/result" || wb.group == "/log") wb.group = "/psi";

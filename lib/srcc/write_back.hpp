@@ -20,6 +20,10 @@ struct WriteBack {
 // Writes `cores` (a run's result: site 0 carrying the norm, the rest right-orthonormal) into
 // `out` in `format` (kTenpy or kItensor), on the template train `state` (the run's state input,
 // of that format). Throws UsageError when the state is of another format.
+// Throws UsageError (before any work) when `format` is another library's and `state` is not
+// of that library: its sites are the template.
+void check_write_back(TrainFormat format, const TrainInfo& state);
+
 // One "file write" row per site goes to `log`.
 template <class T>
 WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
