@@ -51,6 +51,10 @@ def tenpy_files(out):
     eng.run()
     e_quench = quench.H_MPO.expectation_value(psi_c)
     hdf5_io.save({"psi": psi_c, "H_MPO": quench.H_MPO, "E": e_quench}, f"{out}/tenpy_tfi_L10_quench.h5")
+    # A small charged file: a seed for fuzzing the TeNPy reader (scripts/sanitize.sh).
+    small = TFIChain({"L": 4, "J": 1.0, "g": 1.2, "bc_MPS": "finite", "conserve": "parity"})
+    psi_s, e_s = ground_state(small, 4)
+    hdf5_io.save({"psi": psi_s, "H_MPO": small.H_MPO, "E0": e_s}, f"{out}/tenpy_tfi_L4_parity.h5")
     return psi, xxz, e0
 
 

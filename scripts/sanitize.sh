@@ -43,8 +43,10 @@ bin=build/app/src-compress
 "$bin" -q generate random-mpo -o "$corpus/h.h5" --sites 3 --bond 2 --seed 2 >/dev/null
 "$bin" -q generate ising -o "$corpus/ising.h5" --sites 3 >/dev/null
 "$bin" -q apply "$corpus/h.h5" "$corpus/psi.h5" -o "$corpus/out.h5" --chi 2 --seed 3 >/dev/null
-# Seeds for the storage the reader undoes itself and the types it checks: gzip chunks (with
-# shuffle and a checksum) and a complex compound {r, i}.
+# Seeds of the other libraries' formats (TeNPy's np_conserved Arrays with charges, ITensor's
+# Diag and Dense storages) and for the storage the reader undoes itself and the types it
+# checks: gzip chunks (with shuffle and a checksum) and a complex compound {r, i}.
+cp tests/data/tenpy_tfi_L4_parity.h5 tests/data/itensor_ghz_L5_diag.h5 "$corpus/"
 /usr/bin/python3 - "$corpus" <<'PY'
 import sys, h5py, numpy as np
 d = sys.argv[1]
