@@ -191,12 +191,44 @@ Cli::Cli() {
       "cost grows like the cube of the input bond",
       truncate, "FILE.h5[:/group]", 1, 1);
 
+  auto& e = evolve;
+  evolve_cmd = app.add_subcommand(
+      "evolve",
+      "Apply a step (MPOs, as apply takes them) N times to a state, compressed after each step "
+      "(--chi, --cutoff, --oversample, --tol), in one process: a time evolution, power or "
+      "imaginary-time iteration. Measures --measure MPOs and --overlap after every step into "
+      "/trajectory, keeps /states/K (--save-every) and the last state as /result, and writes "
+      "checkpoints that --resume continues");
+  evolve_cmd->fallthrough();
+  evolve_cmd->add_option("trains", e.trains, "STEP.h5[:/group] ... PSI.h5[:/group] (the step's MPOs, then the state)")
+      ->required()
+      ->expected(2, -1);
+  evolve_cmd->add_option("-o,--output", e.output, "Output .h5 file")->required();
+  add(*evolve_cmd, opt::kSteps, e.steps)->required()->check(whole(1, std::uint64_t{1} << 40));
+  add_switch(*evolve_cmd, opt::kNormalize, e.normalize);
+  add(*evolve_cmd, opt::kDt, e.dt);
+  add(*evolve_cmd, opt::kMeasure, e.measure);
+  add(*evolve_cmd, opt::kOverlap, e.overlap);
+  add(*evolve_cmd, opt::kSaveEvery, e.save_every)->check(whole(0, std::uint64_t{1} << 40));
+  add(*evolve_cmd, opt::kCheckpointEvery, e.checkpoint_every)->check(whole(0, std::uint64_t{1} << 40));
+  add_switch(*evolve_cmd, opt::kResume, e.resume);
+  evolve_cmd->footer(common_flags_help + "\n\n" + kExitCodeHelp);
+
   distance_cmd = app.add_subcommand(
       "distance", "Relative distance ‖A − B‖/‖B‖, norms and overlap ⟨A|B⟩ of two trains");
   distance_cmd->fallthrough();
   distance_cmd->add_option("trains", distance_trains, "A.h5[:/group] B.h5[:/group]")
       ->required()
       ->expected(2);
+
+  expect_cmd = app.add_subcommand(
+      "expect",
+      "Expectation values ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of MPOs in an MPS (or ⟨φ|O|ψ⟩ with --bra), contracted "
+      "exactly, without compression; --variance adds ⟨O²⟩ − ⟨O⟩² without forming O²");
+  expect_cmd->fallthrough();
+  expect_cmd->add_option("trains", expect_trains, "PSI.h5[:/group] O.h5[:/group] ...")->required()->expected(2, -1);
+  expect_cmd->add_option("--bra", expect_bra, "PHI.h5[:/group]: the matrix elements ⟨φ|O|ψ⟩ instead");
+  expect_cmd->add_flag("--variance", expect_variance, "Also ⟨O²⟩ − ⟨O⟩² in the state (not with --bra)");
 
   collect_cmd = app.add_subcommand(
       "collect",
@@ -215,11 +247,13 @@ Cli::Cli() {
       "generate",
       "Write an example train: random-mps / random-mpo (the SRC paper's recipe: entries "
       "Uniform[-0.5, 1], each site divided by its Frobenius norm), identity (MPO), ising "
-      "(transverse-field Ising Hamiltonian MPO, bond 3)");
+      "(H = -J Σ Z Z - h Σ X, an MPO of bond 3), ising-step (one second-order Trotter step "
+      "e^{-i dt H}, or e^{-dt H} with --imaginary-time, an MPO of bond 2), magnetization "
+      "(Σ Z, bond 2), product (the MPS |0 0 … 0⟩: all spins up in Z)");
   generate_cmd->fallthrough();
-  generate_cmd->add_option("kind", g.kind, "random-mps | random-mpo | identity | ising")
+  generate_cmd->add_option("kind", g.kind, "random-mps | random-mpo | identity | ising | ising-step | magnetization | product")
       ->required()
-      ->check(CLI::IsMember({"random-mps", "random-mpo", "identity", "ising"}));
+      ->check(CLI::IsMember({"random-mps", "random-mpo", "identity", "ising", "ising-step", "magnetization", "product"}));
   generate_cmd->add_option("-o,--output", g.output, "FILE.h5[:/group] (default group by kind)")
       ->required();
   add(*generate_cmd, opt::kSites, g.sites)->check(whole(2, 1u << 24));
@@ -227,6 +261,8 @@ Cli::Cli() {
   add(*generate_cmd, opt::kPhys, g.phys)->check(whole(1, 1u << 12));
   add(*generate_cmd, opt::kCoupling, g.coupling);
   add(*generate_cmd, opt::kField, g.field);
+  add(*generate_cmd, opt::kStepDt, g.dt);
+  add_switch(*generate_cmd, opt::kImaginaryTime, g.imaginary);
 }
 
 }  // namespace srcc::app

@@ -43,14 +43,30 @@ struct ProductArgs {                   // apply / compress
   std::string output;                  // -o: output .h5
 };
 
+struct EvolveArgs {                   // flags described in srcc/core/options.hpp
+  std::vector<std::string> trains;     // the step's MPOs, then the state
+  std::string output;                  // -o
+  std::size_t steps = 0;               // --steps
+  bool normalize = false;              // --normalize
+  double dt = 0;                       // --dt
+  std::vector<std::string> measure;    // --measure
+  std::string overlap;                 // --overlap ("" = none)
+  std::size_t save_every = 0;          // --save-every
+  std::size_t checkpoint_every = 0;    // --checkpoint-every
+  bool resume = false;                 // --resume
+};
+
 struct GenerateArgs {                  // flags described in srcc/core/options.hpp
-  std::string kind;                    // random-mps | random-mpo | identity | ising
+  std::string kind;                    // random-mps | random-mpo | identity | ising | ising-step |
+                                       // magnetization | product
   std::string output;                  // -o: FILE.h5[:/group]
   std::size_t sites = 10;              // --sites
   std::size_t bond = 4;                // --bond
   std::size_t phys = 2;                // --phys
   double coupling = 1.0;               // --J
   double field = 1.0;                  // --h
+  double dt = 0;                       // --dt (ising-step)
+  bool imaginary = false;              // --imaginary-time (ising-step)
 };
 
 struct Cli {
@@ -58,8 +74,12 @@ struct Cli {
                "Compression (SRC, arXiv:2504.06475)"};
   CommonFlags common;
   ProductArgs apply, compress, truncate;
+  EvolveArgs evolve;
   std::string inspect_file;
   std::vector<std::string> distance_trains;  // A, B
+  std::vector<std::string> expect_trains;    // the state, then the operators
+  std::string expect_bra;                    // --bra: ⟨φ|O|ψ⟩ ("" = ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩)
+  bool expect_variance = false;              // --variance
   std::vector<std::string> collect_files;    // outputs to tabulate
   std::string collect_csv;                   // -o: CSV file ("" = stdout)
   GenerateArgs generate;
@@ -69,7 +89,9 @@ struct Cli {
   CLI::App* apply_cmd = nullptr;
   CLI::App* compress_cmd = nullptr;
   CLI::App* truncate_cmd = nullptr;
+  CLI::App* evolve_cmd = nullptr;
   CLI::App* distance_cmd = nullptr;
+  CLI::App* expect_cmd = nullptr;
   CLI::App* collect_cmd = nullptr;
   CLI::App* inspect_cmd = nullptr;
   CLI::App* generate_cmd = nullptr;

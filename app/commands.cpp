@@ -48,6 +48,58 @@ std::optional<DType> resolve_dtype(const std::string& name) {
   return parse_dtype(name, opt::kDtype.name());
 }
 
+// --skip-existing: true (and said so) when `output` is complete. An output that crashes the
+// HDF5 library counts as incomplete: it is replaced.
+bool skipped(const CommonFlags& c, const std::string& output) {
+  bool complete = false;
+  try {
+    probe_files({output}, [](const std::string& file) {
+      (void)is_complete_result(file);
+      return std::string();
+    });
+    complete = is_complete_result(output);
+  } catch (const InputError& e) {
+    spdlog::warn("{}", e.what());
+  }
+  if (!complete) return false;
+  spdlog::info("{}: complete output exists; skipped (--skip-existing)", output);
+  if (c.json) {
+    JsonObject j;
+    j.add("output", output).add("skipped", true);
+    std::printf("%s\n", j.str().c_str());
+  } else {
+    std::printf("skipped %s: complete output exists\n", output.c_str());
+  }
+  return true;
+}
+
+// What every run takes from the common flags: working type, threads, budgets, device.
+void execution_options(const CommonFlags& c, RunOptions& o) {
+  o.dtype = resolve_dtype(c.dtype);
+  const ThreadChoice threads = resolve_threads(c.threads);
+  o.threads = threads.threads;
+  o.threads_source = threads.source;
+  spdlog::info("{} threads ({})", threads.threads, threads.source);
+  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
+  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
+  o.scratch_dir = c.scratch_dir;
+  o.device = parse_device(c.device);
+}
+
+// check_interrupt, and --max-time's deadline checked where signals are: between sites.
+std::function<void()> interrupt_check(const CommonFlags& c, const std::string& what) {
+  if (c.max_time.empty()) return check_interrupt;
+  const double limit = parse_duration(c.max_time, opt::kMaxTime.name());
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(limit));
+  return [deadline, text = c.max_time, what] {
+    check_interrupt();
+    if (std::chrono::steady_clock::now() > deadline)
+      throw InterruptedError(opt::kMaxTime.name() + " " + text + " reached", "; stopped cleanly" + what);
+  };
+}
+
 void print_summary(const RunSummary& s) {
   std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s, estimated relative "
               "error %.2e%s\n",
@@ -78,45 +130,14 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   // An output that names an input is refused before --skip-existing could take it for an
   // incomplete output to replace.
   check_output_not_input(args.output, input_files(o));
-  if (c.skip_existing && !c.dry_run) {
-    // An output that crashes the HDF5 library counts as incomplete: it is replaced.
-    bool complete = false;
-    try {
-      probe_files({args.output}, [](const std::string& file) {
-        (void)is_complete_result(file);
-        return std::string();
-      });
-      complete = is_complete_result(args.output);
-    } catch (const InputError& e) {
-      spdlog::warn("{}", e.what());
-    }
-    if (complete) {
-      spdlog::info("{}: complete output exists; skipped (--skip-existing)", args.output);
-      if (c.json) {
-        JsonObject j;
-        j.add("output", args.output).add("skipped", true);
-        std::printf("%s\n", j.str().c_str());
-      } else {
-        std::printf("skipped %s: complete output exists\n", args.output.c_str());
-      }
-      return;
-    }
-  }
+  if (c.skip_existing && !c.dry_run && skipped(c, args.output)) return;
   o.output = args.output;
   // An incomplete output left by an interrupted batch is replaced under --skip-existing.
   o.force = c.force || (c.skip_existing && std::filesystem::exists(args.output));
   if (c.skip_existing && std::filesystem::exists(args.output))
     spdlog::warn("{}: incomplete output is replaced (--skip-existing)", args.output);
   o.sweep = sweep;  // the seed is resolved below
-  o.dtype = resolve_dtype(c.dtype);
-  const ThreadChoice threads = resolve_threads(c.threads);
-  o.threads = threads.threads;
-  o.threads_source = threads.source;
-  spdlog::info("{} threads ({})", threads.threads, threads.source);
-  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
-  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
-  o.scratch_dir = c.scratch_dir;
-  o.device = parse_device(c.device);
+  execution_options(c, o);
   o.command_line = command_line;
   o.profile_gemm = c.profile_gemm;
   o.output_format = parse_train_format(c.output_format, opt::kOutputFormat.name());
@@ -127,19 +148,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     return;
   }
   if (method == Method::kSrc) o.sweep.seed = resolve_seed(c);
-  // --max-time: the deadline is checked where signals are, between sites.
-  std::function<void()> check = check_interrupt;
-  if (!c.max_time.empty()) {
-    const double limit = parse_duration(c.max_time, opt::kMaxTime.name());
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(limit));
-    check = [deadline, text = c.max_time] {
-      check_interrupt();
-      if (std::chrono::steady_clock::now() > deadline)
-        throw InterruptedError(opt::kMaxTime.name() + " " + text + " reached; stopped cleanly, no output written");
-    };
-  }
+  const std::function<void()> check = interrupt_check(c, ", no output written");
   ProgressReporter reporter;
   const RunSummary s = run(o, reporter, check);
   if (c.json) std::printf("%s\n", s.to_json().c_str());
@@ -149,6 +158,55 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     for (const auto& line : GemmProfile::table(s.gemm_profile))
       std::fprintf(stderr, "%s\n", line.c_str());
   }
+}
+
+void cmd_evolve(const Cli& cli, const std::string& command_line) {
+  const auto& c = cli.common;
+  const EvolveArgs& a = cli.evolve;
+  EvolveOptions e;
+  RunOptions& o = e.run;
+  o.sweep = c.sweep;
+  o.sweep.oversample = oversample_factor(c.oversample);
+  validate(o.sweep, true);
+  for (const auto& t : a.trains) o.trains.push_back(train_ref(cli, t));
+  for (const auto& m : a.measure) e.measure.push_back(train_ref(cli, m));
+  if (!a.overlap.empty()) e.overlap = train_ref(cli, a.overlap);
+  std::vector<std::string> files = input_files(o);
+  for (const auto& m : e.measure) files.push_back(m.file);
+  if (e.overlap) files.push_back(e.overlap->file);
+  check_output_not_input(a.output, files);
+  if (c.skip_existing && skipped(c, a.output)) return;
+  o.output = a.output;
+  o.force = c.force;
+  execution_options(c, o);
+  o.command_line = command_line;
+  e.resume = a.resume || (c.skip_existing && std::filesystem::exists(a.output));
+  // A resumed run draws from the seed of the run it continues unless told otherwise.
+  if (e.resume && !c.seed && !c.seed_base && std::filesystem::exists(a.output)) {
+    o.sweep.seed = read_result_record(a.output).seed;
+    spdlog::info("seed {} (the evolution's, from {})", o.sweep.seed, a.output);
+  } else {
+    o.sweep.seed = resolve_seed(c);
+  }
+  e.steps = a.steps;
+  e.normalize = a.normalize;
+  e.dt = a.dt;
+  e.save_every = a.save_every;
+  e.checkpoint_every = a.checkpoint_every;
+  ProgressReporter reporter;
+  const EvolveSummary s = evolve(e, reporter, interrupt_check(c, " between steps"));
+  if (c.json) {
+    std::printf("%s\n", s.to_json().c_str());
+    return;
+  }
+  std::printf("wrote %s: %zu of %zu steps%s, last state: %s %.6g, max bond %lld; error budget %.2e\n",
+              s.output.c_str(), s.steps_done, s.steps,
+              s.resumed_from > 0 ? (" (from step " + std::to_string(s.resumed_from) + ")").c_str() : "",
+              s.normalized ? "normalized, its last step's norm" : "norm", s.norm, static_cast<long long>(s.max_bond),
+              s.error_budget);
+  std::printf("time %.3f s (sweeps %.3f, measurements %.3f, %zu checkpoints %.3f), peak memory %.1f MB\n",
+              s.wall_seconds, s.sweep_seconds, s.measure_seconds, s.checkpoints, s.checkpoint_seconds,
+              s.peak_rss_bytes / 1e6);
 }
 
 void cmd_distance(const Cli& cli) {
@@ -163,6 +221,28 @@ void cmd_distance(const Cli& cli) {
     std::printf("‖A − B‖/‖B‖ = %.6e   ‖A‖ = %s   ‖B‖ = %s   ⟨A|B⟩/(‖A‖‖B‖) = %.6e%+.6ei\n",
                 c.relative_distance, format_log10(c.log10_norm_a).c_str(),
                 format_log10(c.log10_norm_b).c_str(), c.cosine.real(), c.cosine.imag());
+  }
+}
+
+void cmd_expect(const Cli& cli) {
+  const TrainRef ket = train_ref(cli, cli.expect_trains.at(0));
+  std::vector<TrainRef> ops;
+  for (std::size_t i = 1; i < cli.expect_trains.size(); ++i) ops.push_back(train_ref(cli, cli.expect_trains[i]));
+  std::optional<TrainRef> bra;
+  if (!cli.expect_bra.empty()) bra = train_ref(cli, cli.expect_bra);
+  const ExpectResult r = expect(ket, ops, bra, cli.expect_variance);
+  if (cli.common.json) {
+    std::printf("%s\n", r.to_json().c_str());
+    return;
+  }
+  std::printf("‖ψ‖ = %s%s\n", format_log10(r.log10_norm).c_str(),
+              r.overlap ? (", ⟨φ|ψ⟩ = " + std::to_string(r.overlap->real()) + (r.overlap->imag() < 0 ? "" : "+") +
+                           std::to_string(r.overlap->imag()) + "i").c_str()
+                        : "");
+  for (const auto& e : r.rows) {
+    std::printf("%s  %s = %.12g%+.3gi", e.op.c_str(), bra ? "⟨φ|O|ψ⟩" : "⟨O⟩", e.value.real(), e.value.imag());
+    if (e.variance) std::printf("  variance %.6g", *e.variance);
+    std::printf("\n");
   }
 }
 
@@ -269,14 +349,20 @@ void cmd_generate(const Cli& cli) {
   const auto& g = cli.generate;
   const auto& c = cli.common;
   TrainRef ref = parse_train_ref(g.output);
-  const bool is_mps = g.kind == "random-mps";
+  const bool is_mps = g.kind == "random-mps" || g.kind == "product";
+  const bool spins = g.kind == "ising" || g.kind == "ising-step" || g.kind == "magnetization";
   const bool group_given = !ref.group.empty();
   if (ref.group == "/") throw UsageError("-o " + g.output + ": give the train a group, e.g. FILE.h5:/psi");
-  if (ref.group.empty()) ref.group = is_mps ? "/psi" : g.kind == "ising" ? "/H" : "/A";
-  const DType dt = c.dtype == "auto" ? DType::kFloat64 : parse_dtype(c.dtype, opt::kDtype.name());
-  if (g.kind == "ising" && g.phys != 2)
-    throw UsageError(opt::kPhys.name() + ": the Ising MPO is for spins 1/2 (phys 2), got " +
-                     std::to_string(g.phys));
+  if (ref.group.empty())
+    ref.group = is_mps ? "/psi" : g.kind == "ising" ? "/H" : g.kind == "ising-step" ? "/U" : g.kind == "magnetization" ? "/M" : "/A";
+  // A real-time step is complex; everything else is real unless --dtype says otherwise.
+  const bool complex_step = g.kind == "ising-step" && !g.imaginary;
+  const DType dt = c.dtype != "auto" ? parse_dtype(c.dtype, opt::kDtype.name())
+                                     : complex_step ? DType::kComplex128 : DType::kFloat64;
+  if (spins && g.phys != 2)
+    throw UsageError(opt::kPhys.name() + ": " + g.kind + " is for spins 1/2 (phys 2), got " + std::to_string(g.phys));
+  if (g.kind == "ising-step" && g.dt == 0)
+    throw UsageError(opt::kStepDt.name() + ": ising-step needs the step's time");
   const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
   // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.
   ResultWriter out(ref.file, c.force,
@@ -285,7 +371,7 @@ void cmd_generate(const Cli& cli) {
   const TrainKind kind = is_mps ? TrainKind::kMps : TrainKind::kMpo;
   const bool random = g.kind.rfind("random", 0) == 0;
   // One site at a time: the train never has to fit in memory, one site must.
-  const std::size_t bond = random ? g.bond : g.kind == "ising" ? 3 : 1;
+  const std::size_t bond = random ? g.bond : g.kind == "ising" ? 3 : g.kind == "ising-step" || g.kind == "magnetization" ? 2 : 1;
   const double site_bytes = static_cast<double>(bond) * static_cast<double>(bond) *
                             static_cast<double>(g.phys) * static_cast<double>(is_mps ? 1 : g.phys) *
                             static_cast<double>(dtype_size(dt));
@@ -302,9 +388,13 @@ void cmd_generate(const Cli& cli) {
     Rng rng(seed);
     out.begin_train(ref.group, kind, g.sites);
     for (std::size_t j = 0; j < g.sites; ++j) {
-      const Tensor<T> site = random ? random_site<T>(kind, j, g.sites, g.bond, g.phys, rng)
-                             : g.kind == "identity" ? identity_site<T>(g.phys)
-                                                    : ising_site<T>(j, g.sites, g.coupling, g.field);
+      const Tensor<T> site = random                    ? random_site<T>(kind, j, g.sites, g.bond, g.phys, rng)
+                             : g.kind == "identity"      ? identity_site<T>(g.phys)
+                             : g.kind == "product"       ? product_site<T>(j, g.sites, g.phys)
+                             : g.kind == "magnetization" ? magnetization_site<T>(j, g.sites)
+                             : g.kind == "ising-step"
+                                 ? ising_step_site<T>(j, g.sites, g.coupling, g.field, g.dt, g.imaginary)
+                                 : ising_site<T>(j, g.sites, g.coupling, g.field);
       out.write_site(ref.group, kind, j, g.sites, site, unused, "generated site");
     }
   });

@@ -9,7 +9,9 @@ namespace srcc::app {
 
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
                  Method method = Method::kSrc);
+void cmd_evolve(const Cli& cli, const std::string& command_line);
 void cmd_distance(const Cli& cli);
+void cmd_expect(const Cli& cli);
 void cmd_collect(const Cli& cli);
 void cmd_inspect(const Cli& cli);
 void cmd_generate(const Cli& cli);

@@ -62,7 +62,9 @@ int main(int argc, char** argv) {
       srcc::app::cmd_product(cli, cli.compress, join_command_line(argc, argv));
     else if (*cli.truncate_cmd)
       srcc::app::cmd_product(cli, cli.truncate, join_command_line(argc, argv), srcc::Method::kSvd);
+    else if (*cli.evolve_cmd) srcc::app::cmd_evolve(cli, join_command_line(argc, argv));
     else if (*cli.distance_cmd) srcc::app::cmd_distance(cli);
+    else if (*cli.expect_cmd) srcc::app::cmd_expect(cli);
     else if (*cli.collect_cmd) srcc::app::cmd_collect(cli);
     else if (*cli.inspect_cmd) srcc::app::cmd_inspect(cli);
     else if (*cli.generate_cmd) srcc::app::cmd_generate(cli);

@@ -14,6 +14,7 @@ class ProgressReporter final : public Reporter {
   ProgressReporter();
   void progress(std::string_view phase, std::size_t done, std::size_t total) override;
   void warning(std::string_view message) override;
+  void step(std::string_view line) override;
 
  private:
   bool tty_;

@@ -1,6 +1,6 @@
 #include "srcc/run.hpp"
 
-#include <sys/resource.h>
+#include "srcc/run_stages.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/memory/policy.hpp"
+#include "srcc/memory/resident.hpp"
 #include "srcc/movement/env_store.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
@@ -28,12 +29,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-std::int64_t peak_rss_bytes() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<std::int64_t>(ru.ru_maxrss) * 1024;
 }
 
 struct Inputs {
@@ -50,18 +45,6 @@ Inputs open_inputs(const RunOptions& o) {
   validate_stack(in.stack);
   in.notes = check_bases(in.stack);
   return in;
-}
-
-DType working_dtype(const RunOptions& o, const Stack& stack) {
-  if (!o.dtype) return stack.dtype();
-  if (!dtype_is_complex(*o.dtype))
-    for (const auto& l : stack.layers)
-      if (dtype_is_complex(l.dtype()))
-        throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": " +
-                         l.where() + " is " + std::string(dtype_name(l.dtype())) +
-                         " and its imaginary part would be lost; use --dtype auto or a "
-                         "complex type");
-  return *o.dtype;
 }
 
 template <class T>
@@ -148,7 +131,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
-  sum.peak_rss_bytes = peak_rss_bytes();
+  sum.peak_rss_bytes = memory::peak_resident_bytes();
   for (const auto& b : backends)
     sum.device_peak_bytes = std::max<std::int64_t>(sum.device_peak_bytes,
                                                    static_cast<std::int64_t>(b->memory_peak()));
@@ -214,6 +197,18 @@ std::string RunSummary::to_json() const {
       .add_raw("bytes_by_mechanism", by_mech.str());
   if (!gemm_profile.empty()) o.add_raw("gemm_profile", GemmProfile::json(gemm_profile));
   return o.str();
+}
+
+DType working_dtype(const RunOptions& o, const Stack& stack) {
+  if (!o.dtype) return stack.dtype();
+  if (!dtype_is_complex(*o.dtype))
+    for (const auto& l : stack.layers)
+      if (dtype_is_complex(l.dtype()))
+        throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": " +
+                         l.where() + " is " + std::string(dtype_name(l.dtype())) +
+                         " and its imaginary part would be lost; use --dtype auto or a "
+                         "complex type");
+  return *o.dtype;
 }
 
 // The budgets, the backends and the plan, in that order: the budgets are given or detected

@@ -43,8 +43,16 @@ struct BackendError : Error {
 struct NumericalError : Error {
   explicit NumericalError(const std::string& m) : Error(ErrorKind::kNumerical, m) {}
 };
+// Its cause ("stopped by SIGTERM") is kept apart from what the stop left, so that a command which
+// does keep its finished work (evolve's checkpoint) can say so in place of "no output was written".
 struct InterruptedError : Error {
-  explicit InterruptedError(const std::string& m) : Error(ErrorKind::kInterrupted, m) {}
+  explicit InterruptedError(const std::string& m) : Error(ErrorKind::kInterrupted, m), cause_(m) {}
+  InterruptedError(const std::string& cause, const std::string& consequence)
+      : Error(ErrorKind::kInterrupted, cause + consequence), cause_(cause) {}
+  const std::string& cause() const { return cause_; }
+
+ private:
+  std::string cause_;
 };
 
 // Throws the error type of `kind` (an error that crossed a process boundary as kind and text).

@@ -21,8 +21,8 @@ void poll_interrupt() {
   const int sig = interrupt_signal();
   if (sig != 0)
     throw InterruptedError(std::string("stopped by ") +
-                           (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal") +
-                           "; no output was written");
+                           (sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"),
+                           std::string("; no output was written"));
 }
 
 }  // namespace srcc

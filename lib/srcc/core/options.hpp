@@ -80,6 +80,25 @@ inline constexpr Option kMaxTime{"--max-time", "DURATION",
     "Stop cleanly (exit 130, nothing written) if the run is still going after this long: "
     "3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00", "no limit"};
 
+// --- evolve -------------------------------------------------------------------------------------
+inline constexpr Option kSteps{"--steps", "INT", "evolve: how many times the step is applied, >= 1", ""};
+inline constexpr Option kNormalize{"--normalize", "",
+    "evolve: bring the state back to norm 1 after each step (imaginary time, power iterations); "
+    "the norm before is in the trajectory", ""};
+inline constexpr Option kDt{"--dt", "REAL",
+    "evolve: the time one step stands for; labels the trajectory's time column (without it: the "
+    "step number)", ""};
+inline constexpr Option kMeasure{"--measure", "FILE[:/O]",
+    "evolve: an MPO whose ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is measured exactly after every step (repeatable)", ""};
+inline constexpr Option kOverlap{"--overlap", "FILE[:/ref]", "evolve: an MPS whose ⟨ref|ψ⟩ is measured after every step", ""};
+inline constexpr Option kSaveEvery{"--save-every", "INT", "evolve: keep the state after steps M, 2M, … as /states/K (0: none)", ""};
+inline constexpr Option kCheckpointEvery{"--checkpoint-every", "INT",
+    "evolve: bring the output up to date every K steps (0: with each saved state and at least "
+    "every 60 s)", ""};
+inline constexpr Option kResume{"--resume", "",
+    "evolve: continue the evolution the output holds (the same inputs and options; --steps may "
+    "be larger)", ""};
+
 // --- File formats -----------------------------------------------------------------------------
 inline constexpr Option kFormat{"--format", "FORMAT",
     "Format of the input trains: auto (told from each group's structure), srcc, tenpy, itensor "
@@ -110,5 +129,8 @@ inline constexpr Option kBond{"--bond", "INT", "Inner bond dimension of a random
 inline constexpr Option kPhys{"--phys", "INT", "Physical dimension, >= 1 (ising: 2)", ""};
 inline constexpr Option kCoupling{"--J", "REAL", "Ising ZZ coupling J", ""};
 inline constexpr Option kField{"--h", "REAL", "Ising transverse field h", ""};
+inline constexpr Option kStepDt{"--dt", "REAL", "ising-step: the step's time dt", ""};
+inline constexpr Option kImaginaryTime{"--imaginary-time", "",
+    "ising-step: e^{-dt H} (imaginary time) instead of e^{-i dt H}", ""};
 
 }  // namespace srcc::opt

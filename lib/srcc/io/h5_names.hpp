@@ -22,6 +22,15 @@ inline constexpr const char* kLog = "/log";
 inline constexpr const char* kTransfers = "/log/transfers";
 inline constexpr const char* kSites = "/log/sites";
 
+// An evolution's output (evolve).
+inline constexpr const char* kTrajectory = "/trajectory";  // one row per step
+inline constexpr const char* kStates = "/states";          // /states/K: the state after step K
+inline constexpr const char* kAttrColumns = "columns";     // JSON: each column's name, unit, meaning
+inline constexpr const char* kAttrCommand = "command";     // "evolve"
+inline constexpr const char* kAttrSteps = "steps";         // steps asked for
+inline constexpr const char* kAttrStepsDone = "steps_done";  // steps the file holds
+inline constexpr const char* kAttrFingerprint = "fingerprint";  // inputs and options (JSON)
+
 // /log attributes.
 inline constexpr const char* kAttrSchemaVersion = "schema_version";
 inline constexpr const char* kAttrToolVersion = "tool_version";

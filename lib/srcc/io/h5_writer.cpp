@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
+#include <cstring>
 #include <filesystem>
 
 #include "srcc/core/error.hpp"
@@ -205,7 +206,7 @@ struct TransferRow {
   double seconds;
 };
 
-template <class Row> void write_table(H5Writer::Impl& impl, const std::string& path,
+template <class Row> void write_rows(H5Writer::Impl& impl, const std::string& path,
                                       hid_t type, const std::vector<Row>& rows) {
   const hsize_t n = rows.size();
   Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
@@ -238,7 +239,31 @@ void H5Writer::write_transfers(const std::string& path, const std::vector<Transf
     out.push_back({r.seq, r.what.c_str(), r.site, r.mechanism.c_str(), r.declined.c_str(),
                    r.source.c_str(), r.target.c_str(), r.dtype_from.c_str(), r.dtype_to.c_str(),
                    r.bytes, r.seconds});
-  write_table(*impl_, path, t.get(), out);
+  write_rows(*impl_, path, t.get(), out);
+}
+
+void H5Writer::write_table(const std::string& path, const std::vector<TableColumn>& columns) {
+  const std::size_t width = 8 * columns.size(), rows = columns.empty() ? 0 : columns.front().values.size();
+  Handle t(H5Tcreate(H5T_COMPOUND, std::max<std::size_t>(width, 8)), H5Tclose);
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    H5Tinsert(t.get(), columns[c].name.c_str(), 8 * c, columns[c].integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE);
+  std::vector<unsigned char> data(rows * width);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      unsigned char* at = data.data() + r * width + 8 * c;
+      if (columns[c].integer) {
+        const auto v = static_cast<std::int64_t>(columns[c].values[r]);
+        std::memcpy(at, &v, 8);
+      } else {
+        std::memcpy(at, &columns[c].values[r], 8);
+      }
+    }
+  const hsize_t n = rows;
+  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  Handle d(H5Dcreate2(impl_->file.get(), path.c_str(), t.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+           H5Dclose);
+  if (!d.valid()) throw OutputError(impl_->label + ": cannot create dataset " + path);
+  if (rows > 0) impl_->check(H5Dwrite(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), path);
 }
 
 void H5Writer::write_sites(const std::string& path, const std::vector<SiteStats>& rows) {
@@ -252,7 +277,7 @@ void H5Writer::write_sites(const std::string& path, const std::vector<SiteStats>
   H5Tinsert(t.get(), h5names::kColTruncationError, offsetof(SiteStats, truncation_error),
             H5T_NATIVE_DOUBLE);
   H5Tinsert(t.get(), h5names::kColSeconds, offsetof(SiteStats, seconds), H5T_NATIVE_DOUBLE);
-  write_table(*impl_, path, t.get(), rows);
+  write_rows(*impl_, path, t.get(), rows);
 }
 
 }  // namespace srcc

@@ -13,6 +13,13 @@
 
 namespace srcc {
 
+// A named column of a table of numbers (an evolution's trajectory): int64 or float64 values.
+struct TableColumn {
+  std::string name;
+  bool integer = false;        // stored as int64 (exact up to 2^53 here), else float64
+  std::vector<double> values;  // one per row
+};
+
 class H5Writer {
  public:
   enum class Open { kCreate, kExisting };
@@ -44,6 +51,8 @@ class H5Writer {
 
   void write_transfers(const std::string& path, const std::vector<TransferRecord>& rows);
   void write_sites(const std::string& path, const std::vector<SiteStats>& rows);
+  // A compound table, one member per column in order (all columns of one length).
+  void write_table(const std::string& path, const std::vector<TableColumn>& columns);
 
   // The open file's HDF5 identifier, for io/ writers of other formats (tenpy_writer, itensor_writer).
   long long file_id() const;

@@ -169,4 +169,44 @@ ResultRecord read_result_record(const std::string& path) {
   return r;
 }
 
+EvolveRecord read_evolve_record(const std::string& path) {
+  Handle f = h5::open_for_reading(path);
+  const std::string where = path + ":" + h5names::kLog;
+  if (H5Lexists(f.get(), h5names::kLog, H5P_DEFAULT) <= 0)
+    throw InputError(path + ": not an output of src-compress evolve (no /log)");
+  Handle log(H5Gopen2(f.get(), h5names::kLog, H5P_DEFAULT), H5Gclose);
+  EvolveRecord r;
+  r.command = h5::has_attr(log.get(), h5names::kAttrCommand) ? h5::read_string_attr(log.get(), h5names::kAttrCommand, where) : "";
+  if (r.command != "evolve")
+    throw InputError(path + ": an output of src-compress " + (r.command.empty() ? std::string("apply, compress or truncate") : r.command) +
+                     ", not of evolve: nothing to resume");
+  r.complete = h5::has_attr(log.get(), h5names::kAttrComplete) && h5::read_int_attr(log.get(), h5names::kAttrComplete, where) == 1;
+  r.steps = h5::read_int_attr(log.get(), h5names::kAttrSteps, where);
+  r.steps_done = h5::read_int_attr(log.get(), h5names::kAttrStepsDone, where);
+  r.fingerprint = h5::read_string_attr(log.get(), h5names::kAttrFingerprint, where);
+  const std::string tw = path + ":" + h5names::kTrajectory;
+  Handle d(H5Dopen2(f.get(), h5names::kTrajectory, H5P_DEFAULT), H5Dclose);
+  if (!d.valid()) throw InputError(tw + ": missing");
+  Handle t(H5Dget_type(d.get()), H5Tclose);
+  Handle space(H5Dget_space(d.get()), H5Sclose);
+  const hssize_t rows = H5Sget_simple_extent_npoints(space.get());
+  if (H5Tget_class(t.get()) != H5T_COMPOUND || rows < 0 || rows > (hssize_t{1} << 24))
+    throw InputError(tw + ": not a table of rows");
+  const int members = H5Tget_nmembers(t.get());
+  for (int m = 0; m < members; ++m) {
+    char* name = H5Tget_member_name(t.get(), static_cast<unsigned>(m));
+    TableColumn c;
+    c.name = name ? name : "";
+    H5free_memory(name);
+    c.integer = H5Tget_member_class(t.get(), static_cast<unsigned>(m)) == H5T_INTEGER;
+    c.values.resize(static_cast<std::size_t>(rows));
+    Handle one(H5Tcreate(H5T_COMPOUND, sizeof(double)), H5Tclose);
+    H5Tinsert(one.get(), c.name.c_str(), 0, H5T_NATIVE_DOUBLE);
+    if (rows > 0 && H5Dread(d.get(), one.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.values.data()) < 0)
+      throw InputError(tw + ": column " + c.name + " cannot be read");
+    r.trajectory.push_back(std::move(c));
+  }
+  return r;
+}
+
 }  // namespace srcc

@@ -3,6 +3,9 @@
 // --skip-existing and for collecting a batch of outputs into one table.
 #include <cstdint>
 #include <map>
+#include <vector>
+
+#include "srcc/io/h5_writer.hpp"
 #include <string>
 #include <vector>
 
@@ -30,5 +33,17 @@ ResultRecord read_result_record(const std::string& path);
 // True when `path` is an HDF5 file with /log@complete == 1; false otherwise (missing, another
 // kind of file, or a half-written output).
 bool is_complete_result(const std::string& path);
+
+// What an evolution's output says of its progress (evolve --resume): its /log's command,
+// steps asked for and done, fingerprint of inputs and options, and the trajectory's columns.
+struct EvolveRecord {
+  bool complete = false;
+  std::string command;       // "evolve" for an evolution's output
+  long long steps = 0, steps_done = 0;
+  std::string fingerprint;
+  std::vector<TableColumn> trajectory;
+};
+// Throws InputError naming the file when it is no evolution's output of ours.
+EvolveRecord read_evolve_record(const std::string& file);
 
 }  // namespace srcc

@@ -121,7 +121,27 @@ void ResultWriter::write_itensor_train(const std::string& group, TrainKind kind,
   h5_->link(group, h5names::kResult);
 }
 
-void ResultWriter::write_log(const RunRecord& r, const TransferLog& log) {
+void ResultWriter::write_table(const std::string& path, const std::vector<TableColumn>& columns,
+                               const std::string& columns_json) {
+  h5_->write_table(path, columns);
+  h5_->string_attr(path, "columns", columns_json);
+}
+
+void ResultWriter::remove(const std::string& path) {
+  if (h5_->exists(path)) h5_->remove(path);
+}
+
+void ResultWriter::string_attr(const std::string& object, const std::string& name, const std::string& value) {
+  h5_->string_attr(object, name, value);
+}
+void ResultWriter::int_attr(const std::string& object, const std::string& name, std::int64_t value) {
+  h5_->int_attr(object, name, value);
+}
+void ResultWriter::double_attr(const std::string& object, const std::string& name, double value) {
+  h5_->double_attr(object, name, value);
+}
+
+void ResultWriter::write_log(const RunRecord& r, const TransferLog& log, bool complete) {
   namespace n = h5names;
   H5Writer& w = *h5_;
   const std::string lg = n::kLog;
@@ -146,10 +166,18 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log) {
     w.double_attr(lg, n::kAttrDroppedWeight, r.dropped_weight);
   }
   if (tenpy_) mark_ignored_by_tenpy(h5_->file_id(), lg, out_->final_path());
+  if (r.evolve) {
+    w.string_attr(lg, n::kAttrCommand, "evolve");
+    w.int_attr(lg, n::kAttrSteps, r.evolve->steps);
+    w.int_attr(lg, n::kAttrStepsDone, r.evolve->steps_done);
+    w.string_attr(lg, n::kAttrFingerprint, r.evolve->fingerprint);
+    w.double_attr(lg, "dt", r.evolve->dt);
+    w.int_attr(lg, "normalize", r.evolve->normalize ? 1 : 0);
+  }
   w.write_transfers(n::kTransfers, log.records());
   w.write_sites(n::kSites, r.sites);
   // Written last: a reader that sees complete = 1 knows every other part is there.
-  w.int_attr(lg, n::kAttrComplete, 1);
+  w.int_attr(lg, n::kAttrComplete, complete ? 1 : 0);
 }
 
 const std::string& ResultWriter::path() const { return out_->final_path(); }

@@ -7,10 +7,12 @@
 // existing file.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "srcc/core/tensor.hpp"
+#include "srcc/io/h5_writer.hpp"
 #include "srcc/log/site_stats.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/train/layout.hpp"
@@ -19,7 +21,6 @@
 namespace srcc {
 
 class FileLock;
-class H5Writer;
 class OutputFile;
 
 // Everything /log holds about a run besides the transfer log itself (docs/FORMAT.md, "/log").
@@ -39,6 +40,14 @@ struct RunRecord {
   std::string output_format = "srcc";  // the layout of /result: srcc, tenpy, itensor
   double dropped_weight = 0;      // other layouts with charges: relative weight outside the total charge
   std::vector<SiteStats> sites;   // /log/sites, one row per site
+  // An evolution's progress (evolve; docs/FORMAT.md, "The output of evolve").
+  struct Evolution {
+    std::int64_t steps = 0, steps_done = 0;
+    std::string fingerprint;      // what a resumed run must share: "key=value" lines
+    double dt = 0;
+    bool normalize = false;
+  };
+  std::optional<Evolution> evolve;
 };
 
 class ResultWriter {
@@ -81,8 +90,20 @@ class ResultWriter {
                            const SectorForm<T>* form, const std::string& template_file,
                            const std::string& template_group);
 
-  // /log: the run's attributes, /log/transfers from `log`, /log/sites; /log@complete last.
-  void write_log(const RunRecord& run, const TransferLog& log);
+  // A table of numbers at `path` (the trajectory of an evolution), with a `columns` attribute
+  // (JSON: each column's name, unit and meaning).
+  void write_table(const std::string& path, const std::vector<TableColumn>& columns,
+                   const std::string& columns_json);
+  // Removes the object at `path` if there is one (an update of our own earlier output).
+  void remove(const std::string& path);
+  // A string attribute of an object written before.
+  void string_attr(const std::string& object, const std::string& name, const std::string& value);
+  void int_attr(const std::string& object, const std::string& name, std::int64_t value);
+  void double_attr(const std::string& object, const std::string& name, double value);
+
+  // /log: the run's attributes, /log/transfers from `log`, /log/sites; /log@complete last
+  // (`complete` = 0 marks a checkpoint of an evolution that is not finished).
+  void write_log(const RunRecord& run, const TransferLog& log, bool complete = true);
 
   const std::string& path() const;  // the final name
 

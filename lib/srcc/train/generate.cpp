@@ -1,6 +1,8 @@
 #include "srcc/train/generate.hpp"
 
+#include <array>
 #include <cmath>
+#include <complex>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -120,6 +122,89 @@ template <class T> std::vector<Tensor<T>> ising_mpo(std::size_t sites, double j_
   return out;
 }
 
+namespace {
+
+// The 2 × 2 operator a·I + b·P for P = Z or X, as values of T (row = output, column = input).
+template <class T> std::array<std::array<T, 2>, 2> spin_op(std::complex<double> a, std::complex<double> b, bool x) {
+  auto v = [](std::complex<double> c) {
+    if constexpr (is_complex_v<T>) return T(static_cast<real_t<T>>(c.real()), static_cast<real_t<T>>(c.imag()));
+    else return static_cast<T>(c.real());
+  };
+  std::array<std::array<T, 2>, 2> m{};
+  if (x) {
+    m[0][0] = m[1][1] = v(a);
+    m[0][1] = m[1][0] = v(b);
+  } else {
+    m[0][0] = v(a + b);
+    m[1][1] = v(a - b);
+  }
+  return m;
+}
+
+template <class T>
+std::array<std::array<T, 2>, 2> times(const std::array<std::array<T, 2>, 2>& a, const std::array<std::array<T, 2>, 2>& b) {
+  std::array<std::array<T, 2>, 2> c{};
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 2; ++k)
+      for (int m = 0; m < 2; ++m) c[i][k] += a[i][m] * b[m][k];
+  return c;
+}
+
+}  // namespace
+
+template <class T>
+Tensor<T> ising_step_site(std::size_t j, std::size_t sites, double jc, double h, double dt, bool imaginary) {
+  if (!imaginary && !is_complex_v<T>)
+    throw UsageError("a real-time step e^{-i dt H} is complex: use --dtype complex128 or complex64");
+  using C = std::complex<double>;
+  // e^{−c A} for A = −θ' P: cosh(cθ') + sinh(cθ') P, with c = i dt (real time) or dt.
+  const C c = imaginary ? C(dt, 0) : C(0, dt);
+  const C zz_a = std::cosh(c * jc), zz_b = std::sinh(c * jc);
+  const C x_a = std::cosh(c * h / 2.0), x_b = std::sinh(c * h / 2.0);
+  const auto rot = spin_op<T>(x_a, x_b, true);
+  const auto id = spin_op<T>(1.0, 0.0, false), z = spin_op<T>(0.0, 1.0, false);
+  // Gate (j−1, j) split as Σ_s A_s ⊗ B_s with A = (zz_a·I, zz_b·Z) on the left site, B = (I, Z).
+  const std::array<std::array<std::array<T, 2>, 2>, 2> left_half = {spin_op<T>(zz_a, 0.0, false), spin_op<T>(0.0, zz_b, false)};
+  const std::array<std::array<std::array<T, 2>, 2>, 2> right_half = {id, z};
+  const bool first = j == 0, last = j + 1 == sites;
+  Tensor<T> t({first ? 1u : 2u, last ? 1u : 2u, 2, 2});
+  std::fill(t.data.begin(), t.data.end(), T(0));
+  for (std::size_t a = 0; a < t.shape[0]; ++a)
+    for (std::size_t b = 0; b < t.shape[1]; ++b) {
+      auto op = id;
+      if (!first) op = times(op, right_half[a]);
+      if (!last) op = times(op, left_half[b]);
+      op = times(rot, times(op, rot));
+      for (std::size_t u = 0; u < 2; ++u)
+        for (std::size_t d = 0; d < 2; ++d) t.data[at(t.shape, a, b, u, d)] = op[u][d];
+    }
+  return t;
+}
+
+template <class T> Tensor<T> magnetization_site(std::size_t j, std::size_t sites) {
+  // W = [[I, 0], [Z, I]]: row 1 starts, column 0 ends.
+  const bool first = j == 0, last = j + 1 == sites;
+  Tensor<T> t({first ? 1u : 2u, last ? 1u : 2u, 2, 2});
+  std::fill(t.data.begin(), t.data.end(), T(0));
+  auto put = [&](std::size_t a, std::size_t b, double sign_z, bool identity) {
+    if ((first && a != 1) || (last && b != 0)) return;
+    const std::size_t l = first ? 0 : a, r = last ? 0 : b;
+    for (std::size_t p = 0; p < 2; ++p)
+      t.data[at(t.shape, l, r, p, p)] += static_cast<T>(identity ? 1.0 : (p == 0 ? sign_z : -sign_z));
+  };
+  put(0, 0, 0, true);
+  put(1, 0, 1, false);
+  put(1, 1, 0, true);
+  return t;
+}
+
+template <class T> Tensor<T> product_site(std::size_t, std::size_t, std::size_t phys) {
+  Tensor<T> t({1, 1, phys, 1});
+  std::fill(t.data.begin(), t.data.end(), T(0));
+  t.data[0] = T(1);
+  return t;
+}
+
 #define SRCC_INSTANTIATE(T)                                                                    \
   template Tensor<T> random_site<T>(TrainKind, std::size_t, std::size_t, std::size_t, std::size_t, \
                                     Rng&);                                                      \
@@ -128,7 +213,10 @@ template <class T> std::vector<Tensor<T>> ising_mpo(std::size_t sites, double j_
   template std::vector<Tensor<T>> random_train<T>(TrainKind, std::size_t, std::size_t,        \
                                                   std::size_t, std::uint64_t);                \
   template std::vector<Tensor<T>> identity_mpo<T>(std::size_t, std::size_t);                  \
-  template std::vector<Tensor<T>> ising_mpo<T>(std::size_t, double, double);
+  template std::vector<Tensor<T>> ising_mpo<T>(std::size_t, double, double);                  \
+  template Tensor<T> ising_step_site<T>(std::size_t, std::size_t, double, double, double, bool); \
+  template Tensor<T> magnetization_site<T>(std::size_t, std::size_t);                          \
+  template Tensor<T> product_site<T>(std::size_t, std::size_t, std::size_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

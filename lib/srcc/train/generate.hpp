@@ -32,4 +32,18 @@ template <class T> std::vector<Tensor<T>> identity_mpo(std::size_t sites, std::s
 // H = −J Σ Z_i Z_{i+1} − h Σ X_i on spins 1/2, as an MPO of bond 3.
 template <class T> std::vector<Tensor<T>> ising_mpo(std::size_t sites, double j, double h);
 
+// One second-order Trotter step of that H as an MPO of bond 2:
+//   U = Π_i e^{−c (−h X_i)/2} · Π_i e^{−c (−J Z_i Z_{i+1})} · Π_i e^{−c (−h X_i)/2},
+// c = i·dt for real time (e^{−i dt H}, T complex) and c = dt for imaginary time (e^{−dt H}).
+// The ZZ gates commute and are split as cosh-like·I⊗I + sinh-like·Z⊗Z.
+template <class T>
+Tensor<T> ising_step_site(std::size_t j, std::size_t sites, double j_coupling, double h_field, double dt,
+                          bool imaginary);
+
+// Σ_i Z_i on spins 1/2, as an MPO of bond 2 (the magnetisation).
+template <class T> Tensor<T> magnetization_site(std::size_t j, std::size_t sites);
+
+// The product state |0 0 … 0⟩ (all spins up in Z for spins 1/2) of physical dimension `phys`.
+template <class T> Tensor<T> product_site(std::size_t j, std::size_t sites, std::size_t phys);
+
 }  // namespace srcc

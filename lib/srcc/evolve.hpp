@@ -1,0 +1,56 @@
+#pragma once
+// evolve(): a time evolution (or any repeated product) in one process: the step — one MPO or a
+// stack, as apply takes them — applied N times to a state held in memory, compressed after each
+// step with the accuracy controls of apply, observables measured after each step, the trajectory
+// and chosen states written to one output file with checkpoints that a later run resumes from.
+// docs/FORMAT.md, "The output of evolve", describes the file; README the flags.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "srcc/log/reporter.hpp"
+#include "srcc/run.hpp"
+
+namespace srcc {
+
+struct EvolveOptions {
+  RunOptions run;                     // trains: the step's MPOs (top first), then the state; the
+                                      // output, accuracy (the seed is the base of each step's),
+                                      // working type, threads, budgets, device
+  std::size_t steps = 0;              // --steps N, >= 1
+  bool normalize = false;             // --normalize: the state brought back to norm 1 after each step
+  double dt = 0;                      // --dt: the time one step stands for (labels the time column;
+                                      // 0: time = step number)
+  std::vector<TrainRef> measure;      // --measure: MPOs whose ⟨O⟩ is measured after every step
+  std::optional<TrainRef> overlap;    // --overlap: an MPS whose ⟨ref|ψ⟩ is measured too
+  std::size_t save_every = 0;         // --save-every M: /states/M, /states/2M, … (0: none)
+  std::size_t checkpoint_every = 0;   // --checkpoint-every K steps (0: with each saved state and
+                                      // every kCheckpointSeconds)
+  bool resume = false;                // --resume: continue the evolution the output holds
+};
+
+// Without --checkpoint-every, the output is brought up to date at least this often (seconds),
+// so that a killed job loses at most this much of its work.
+inline constexpr double kCheckpointSeconds = 60;
+
+struct EvolveSummary {
+  std::string output;
+  std::size_t steps = 0, steps_done = 0, resumed_from = 0;
+  double norm = 0;                 // of the last state, before any normalisation
+  bool normalized = false;         // --normalize: the last state was then scaled to norm 1
+  double error_budget = 0;         // the steps' estimated errors summed (relative)
+  std::int64_t max_bond = 0;       // of the last state
+  double wall_seconds = 0, sweep_seconds = 0, measure_seconds = 0, checkpoint_seconds = 0;
+  std::size_t checkpoints = 0;
+  std::int64_t peak_rss_bytes = 0;
+  std::string to_json() const;
+};
+
+// Throws an srcc::Error on failure. A stop (SIGINT/SIGTERM, --max-time) between steps writes a
+// checkpoint first, then throws InterruptedError: the output holds every finished step.
+EvolveSummary evolve(const EvolveOptions& options, Reporter& reporter,
+                     const std::function<void()>& check_interrupt = [] {});
+
+}  // namespace srcc

@@ -1,0 +1,32 @@
+#pragma once
+// The `expect` command: expectation values ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of operators (MPOs) in a state (MPS)
+// stored in files, or matrix elements ⟨φ|O|ψ⟩, contracted exactly (no compression), with the
+// variance ⟨O²⟩ − ⟨O⟩² from ⟨ψ|O O|ψ⟩ without forming O². One site of every train at a time.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "srcc/core/dtype.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+struct Expectation {
+  std::string op;            // the operator as given (FILE.h5:/group)
+  cdouble value = 0;         // ⟨O⟩ (or ⟨φ|O|ψ⟩)
+  std::optional<double> variance;  // ⟨O²⟩ − |⟨O⟩|² (real part of ⟨O O⟩ − ⟨O⟩²), when asked for
+};
+
+struct ExpectResult {
+  double log10_norm = 0;     // log10 ‖ψ‖
+  std::optional<cdouble> overlap;  // ⟨φ|ψ⟩ with a bra
+  std::vector<Expectation> rows;
+  std::string to_json() const;
+};
+
+// Throws InputError when lengths, physical legs or named bases do not match; UsageError when a
+// state is not an MPS or an operator not an MPO.
+ExpectResult expect(const TrainRef& ket, const std::vector<TrainRef>& ops, const std::optional<TrainRef>& bra,
+                    bool variance);
+
+}  // namespace srcc

@@ -1,0 +1,30 @@
+#pragma once
+// Stages of a run that run() (run.cpp) and evolve() (evolve.cpp) both chain: the working type, the
+// capping of χ̄ to what a product can hold, and the budgets, backends and plan.
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/plan/plan.hpp"
+#include "srcc/run.hpp"
+
+namespace srcc {
+
+// The working element type: --dtype, or the stack's promoted type. Throws UsageError when a real
+// --dtype would drop an input's imaginary part.
+DType working_dtype(const RunOptions& o, const Stack& stack);
+
+// `given` with --chi capped at the largest bond the stack's product can have (the sweep is exact
+// from there on; oversampling then has nothing to improve and is dropped). With a reporter, a
+// warning says so.
+RunOptions fitted(const RunOptions& given, const Stack& stack, Reporter* reporter);
+
+// The budgets (given or detected), the backends (one per device, made when `make` is set or a
+// device budget must be measured) and the plan for the stack, in that order.
+std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
+                                                                        const Stack& stack,
+                                                                        DType dt, bool make);
+
+}  // namespace srcc

@@ -1,0 +1,289 @@
+// evolve and expect (lib/srcc/evolve.cpp, measure/expect.cpp, measure/sandwich.cpp) against dense
+// references: the Trotter step applied N times as a dense matrix, ⟨ψ|O|ψ⟩ and ⟨O²⟩ by dense
+// products; resumption after a stop equal to the uninterrupted run; bad inputs refused.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include <lapacke.h>
+
+#include "../support/cli_runner.hpp"
+#include "../support/dense.hpp"
+#include "srcc/io/train_reader.hpp"
+#include "srcc/train/generate.hpp"
+#include "srcc/train/site_loader.hpp"
+
+namespace srcc::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<Tensor<cdouble>> read_train(const fs::path& file, const std::string& group) {
+  TrainReader r(TrainRef{file.string(), group});
+  TransferLog log;
+  std::vector<Tensor<cdouble>> out;
+  for (std::size_t j = 0; j < r.info().length(); ++j) out.push_back(to_internal<cdouble>(r.read_site(j, log), r.info(), j, log));
+  return out;
+}
+
+// The columns of /trajectory by name.
+std::map<std::string, std::vector<double>> trajectory(const fs::path& file) {
+  std::map<std::string, std::vector<double>> out;
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d = H5Dopen2(f, "/trajectory", H5P_DEFAULT);
+  hid_t t = H5Dget_type(d), s = H5Dget_space(d);
+  const auto rows = static_cast<std::size_t>(H5Sget_simple_extent_npoints(s));
+  for (int m = 0; m < H5Tget_nmembers(t); ++m) {
+    char* name = H5Tget_member_name(t, static_cast<unsigned>(m));
+    hid_t one = H5Tcreate(H5T_COMPOUND, sizeof(double));
+    H5Tinsert(one, name, 0, H5T_NATIVE_DOUBLE);
+    std::vector<double> v(rows);
+    H5Dread(d, one, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+    out[name] = v;
+    H5Tclose(one);
+    H5free_memory(name);
+  }
+  H5Sclose(s);
+  H5Tclose(t);
+  H5Dclose(d);
+  H5Fclose(f);
+  return out;
+}
+
+long long log_int(const fs::path& file, const char* name) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t a = H5Aopen_by_name(f, "/log", name, H5P_DEFAULT, H5P_DEFAULT);
+  long long v = -1;
+  H5Aread(a, H5T_NATIVE_LLONG, &v);
+  H5Aclose(a);
+  H5Fclose(f);
+  return v;
+}
+
+// y = M x for the row-major matrix M of an operator train ([(u…), (d…)]).
+std::vector<cd> mul(const std::vector<cd>& m, const std::vector<cd>& x) {
+  const std::size_t n = x.size();
+  std::vector<cd> y(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k) y[i] += m[i * n + k] * x[k];
+  return y;
+}
+
+std::vector<cd> matrix_of(const std::vector<Tensor<cdouble>>& mpo) {
+  const DenseTrain d = dense_train(mpo);
+  return interleaved_to_matrix(d.v, d.ups, d.downs);
+}
+
+cd dot(const std::vector<cd>& a, const std::vector<cd>& b) {
+  cd s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += std::conj(a[i]) * b[i];
+  return s;
+}
+
+class Evolve : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(run_cli(dir_, "generate product -o psi.h5 --sites 10 -q").code, 0);
+    ASSERT_EQ(run_cli(dir_, "generate ising-step -o U.h5 --sites 10 --J 1 --h 0.7 --dt 0.1 -q").code, 0);
+    ASSERT_EQ(run_cli(dir_, "generate ising -o H.h5 --sites 10 --J 1 --h 0.7 -q").code, 0);
+    ASSERT_EQ(run_cli(dir_, "generate magnetization -o M.h5 --sites 10 -q").code, 0);
+  }
+  TempDir dir_;
+};
+
+// χ̄ = 32 holds every state of 10 spins exactly: the states and observables are those of the
+// dense step applied k times; at χ̄ = 3 the states are compressed and their true error stays
+// within a few times the error budget the run reports.
+TEST_F(Evolve, EqualsTheDenseStepAppliedNTimes) {
+  auto r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 12 --dt 0.1 -o exact.h5 --chi 32 --seed 1 "
+                         "--measure H.h5 --measure M.h5 --save-every 4 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 12 --dt 0.1 -o small.h5 --chi 3 --seed 1 --save-every 4 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto u = matrix_of(read_train(dir_ / "U.h5", "/U"));
+  const auto h = matrix_of(read_train(dir_ / "H.h5", "/H"));
+  const auto m = matrix_of(read_train(dir_ / "M.h5", "/M"));
+  std::vector<cd> psi = dense_train(read_train(dir_ / "psi.h5", "/psi")).v;
+  const auto traj = trajectory(dir_ / "exact.h5");
+  const auto small = trajectory(dir_ / "small.h5");
+  ASSERT_EQ(traj.at("step").size(), 12u);
+  for (std::size_t k = 1; k <= 12; ++k) {
+    psi = mul(u, psi);
+    const double n2 = dot(psi, psi).real();
+    EXPECT_NEAR(traj.at("H_re")[k - 1], (dot(psi, mul(h, psi)) / n2).real(), 1e-10) << k;
+    EXPECT_NEAR(traj.at("M_re")[k - 1], (dot(psi, mul(m, psi)) / n2).real(), 1e-10) << k;
+    EXPECT_NEAR(traj.at("time")[k - 1], 0.1 * static_cast<double>(k), 1e-15);
+    if (k % 4 != 0) continue;
+    const auto got = dense_train(read_train(dir_ / "exact.h5", "/states/" + std::to_string(k))).v;
+    EXPECT_NEAR(std::abs(dot(got, psi)) / std::sqrt(dot(got, got).real() * n2), 1.0, 1e-12) << k;
+    const auto approx = dense_train(read_train(dir_ / "small.h5", "/states/" + std::to_string(k))).v;
+    double diff = 0;
+    for (std::size_t i = 0; i < psi.size(); ++i) diff += std::norm(approx[i] - psi[i]);
+    const double error = std::sqrt(diff / n2), budget = small.at("error_budget")[k - 1];
+    EXPECT_GT(error, 1e-8) << "χ̄ = 3 must compress";
+    EXPECT_LT(error, 4 * budget) << "step " << k;
+  }
+  // The last state is /result.
+  EXPECT_NEAR(std::abs(dot(dense_train(read_train(dir_ / "exact.h5", "/result")).v, psi)), 1.0, 1e-12);
+  EXPECT_EQ(log_int(dir_ / "exact.h5", "complete"), 1);
+  EXPECT_EQ(log_int(dir_ / "exact.h5", "steps_done"), 12);
+}
+
+// Imaginary time with --normalize: the norm removed at each step is in the trajectory, the state
+// stays at norm 1 and its energy falls to the ground state's.
+TEST_F(Evolve, ImaginaryTimeWithNormalizeFindsTheGroundState) {
+  ASSERT_EQ(run_cli(dir_, "generate ising-step -o tau.h5 --sites 10 --J 1 --h 1.5 --dt 0.1 --imaginary-time -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "generate ising -o H15.h5 --sites 10 --J 1 --h 1.5 -q").code, 0);
+  const auto r = run_cli(dir_, "evolve tau.h5 psi.h5 --steps 60 -o gs.h5 --chi 16 --seed 2 --normalize --measure H15.h5 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto traj = trajectory(dir_ / "gs.h5");
+  const auto h = matrix_of(read_train(dir_ / "H15.h5", "/H"));
+  // The ground-state energy by dense diagonalization.
+  std::vector<cd> a = h;
+  std::vector<double> w(1024);
+  ASSERT_EQ(LAPACKE_zheev(LAPACK_ROW_MAJOR, 'N', 'U', 1024, reinterpret_cast<lapack_complex_double*>(a.data()), 1024, w.data()), 0);
+  const double e = w[0];
+  EXPECT_NEAR(traj.at("H15_re").back(), e, 2e-3);  // Trotter error of dt = 0.1
+  EXPECT_GT(traj.at("H15_re").front(), traj.at("H15_re").back());
+  const auto last = dense_train(read_train(dir_ / "gs.h5", "/result")).v;
+  EXPECT_NEAR(dot(last, last).real(), 1.0, 1e-12);
+  EXPECT_NE(traj.at("norm").back(), 1.0);  // what --normalize took out
+}
+
+// A stop between steps (--max-time; SIGTERM) leaves a valid file with every finished step;
+// --resume continues it to the state the uninterrupted run reaches.
+TEST_F(Evolve, AStoppedRunResumesToTheUninterruptedResult) {
+  ASSERT_EQ(run_cli(dir_, "generate product -o p40.h5 --sites 40 -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "generate ising-step -o u40.h5 --sites 40 --J 1 --h 1 --dt 0.05 -q").code, 0);
+  const std::string args = "evolve u40.h5 p40.h5 --steps 40 --chi 40 --seed 9 --checkpoint-every 1 -q";
+  ASSERT_EQ(run_cli(dir_, args + " -o whole.h5").code, 0);
+  // --max-time: stopped cleanly after some steps.
+  auto r = run_cli(dir_, args + " -o part.h5 --max-time 0.15");
+  ASSERT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("continue with --resume"), std::string::npos) << r.err;
+  const long long done = log_int(dir_ / "part.h5", "steps_done");
+  EXPECT_GT(done, 0);
+  EXPECT_LT(done, 40);
+  EXPECT_EQ(log_int(dir_ / "part.h5", "complete"), 0);
+  EXPECT_EQ(trajectory(dir_ / "part.h5").at("step").size(), static_cast<std::size_t>(done));
+  // --skip-existing does not take the checkpoint for a finished evolution.
+  r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o part.h5 --skip-existing --seed 9");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(log_int(dir_ / "part.h5", "steps_done"), 40);
+  auto distance = [&](const std::string& a, const std::string& b) {
+    const auto d = run_cli(dir_, "distance " + a + " " + b + " --json");
+    const auto at = d.out.find("\"relative_distance\": ");
+    return std::atof(d.out.c_str() + at + 21);
+  };
+  EXPECT_LT(distance("part.h5:/result", "whole.h5:/result"), 1e-13);
+  // SIGTERM from outside, then --resume (the seed taken from the file).
+  const std::string cmd = "cd '" + dir_.path().string() + "' && exec '" + binary() + "' " + args + " -o sig.h5";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (fs::exists(dir_ / "sig.h5")) {
+    r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o sig.h5 --resume -q");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_LT(distance("sig.h5:/result", "whole.h5:/result"), 1e-13);
+  }
+  // SIGKILL at any moment: what is left is the last checkpoint, whole.
+  const std::string kill_cmd = "cd '" + dir_.path().string() + "' && exec '" + binary() + "' " + args + " -o kill.h5";
+  const pid_t victim = fork();
+  if (victim == 0) {
+    execl("/bin/sh", "sh", "-c", kill_cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  ::kill(victim, SIGKILL);
+  waitpid(victim, &status, 0);
+  if (fs::exists(dir_ / "kill.h5")) {
+    EXPECT_EQ(log_int(dir_ / "kill.h5", "complete"), 0);
+    EXPECT_EQ(trajectory(dir_ / "kill.h5").at("step").size(),
+              static_cast<std::size_t>(log_int(dir_ / "kill.h5", "steps_done")));
+    r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o kill.h5 --resume -q");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_LT(distance("kill.h5:/result", "whole.h5:/result"), 1e-13);
+  }
+}
+
+TEST_F(Evolve, BadInputsAreRefusedNamingWhatDiffers) {
+  ASSERT_EQ(run_cli(dir_, "generate random-mpo -o u3.h5 --sites 10 --phys 3 --bond 2 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "generate magnetization -o m8.h5 --sites 8 -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "apply H.h5 psi.h5 -o applied.h5 --chi 4 --seed 1 -q").code, 0);
+  expect_clean_failure(run_cli(dir_, "evolve u3.h5 psi.h5 --steps 3 -o out.h5 --chi 4"), 3,
+                       "u3.h5:/A/0: down (input) leg has size 3 but psi.h5:/psi/0 has physical leg of size 2", dir_);
+  expect_clean_failure(run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o out.h5 --chi 4 --measure m8.h5"), 3,
+                       "m8.h5:/M has 8 sites but the state has 10", dir_);
+  expect_clean_failure(run_cli(dir_, "evolve U.h5 psi.h5 --steps 0 -o out.h5 --chi 4"), 2, "--steps", dir_);
+  auto r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o applied.h5 --chi 4 --resume");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("applied.h5: an output of src-compress"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not of evolve"), std::string::npos) << r.err;
+  ASSERT_EQ(run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o e.h5 --chi 4 --seed 5 -q").code, 0);
+  r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 6 -o e.h5 --chi 8 --seed 5 --resume");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("e.h5: made by another evolution: its chi is '4', this run's '8'"), std::string::npos) << r.err;
+  r = run_cli(dir_, "evolve U.h5 H.h5 --steps 3 -o e2.h5 --chi 4");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("evolve takes an MPS as its state"), std::string::npos) << r.err;
+}
+
+// expect against dense products: ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩, ⟨φ|O|ψ⟩, and ⟨O²⟩ − ⟨O⟩² without forming O².
+TEST(Expect, MatchesDenseExpectationsAndVariances) {
+  TempDir dir;
+  const auto psi = random_train<cdouble>(TrainKind::kMps, 8, 5, 2, 11);
+  const auto phi = random_train<cdouble>(TrainKind::kMps, 8, 3, 2, 12);
+  auto op = random_train<cdouble>(TrainKind::kMpo, 8, 3, 2, 13);
+  write_raw_train(dir / "psi.h5", stored_train(psi, true, "lrp", true, "/psi"));
+  write_raw_train(dir / "phi.h5", stored_train(phi, true, "lrp", true, "/phi"));
+  write_raw_train(dir / "o.h5", stored_train(op, false, "lrud", true, "/O"));
+  ASSERT_EQ(run_cli(dir, "generate ising -o h.h5 --sites 8 --J 1 --h 0.4 -q").code, 0);
+  auto r = run_cli(dir, "expect psi.h5 o.h5 h.h5 --variance --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto vp = dense_train(psi).v, vf = dense_train(phi).v;
+  const auto mo = matrix_of(op), mh = matrix_of(read_train(dir / "h.h5", "/H"));
+  const double n2 = dot(vp, vp).real();
+  auto number_after = [&](const std::string& key, std::size_t from) {
+    const auto at = r.out.find("\"" + key + "\": ", from);
+    return std::make_pair(std::atof(r.out.c_str() + at + key.size() + 4), at);
+  };
+  const cd eo = dot(vp, mul(mo, vp)) / n2;
+  auto [re, at] = number_after("re", 0);
+  EXPECT_NEAR(re, eo.real(), 1e-12 * std::abs(eo));
+  auto [im, at2] = number_after("im", at);
+  EXPECT_NEAR(im, eo.imag(), 1e-12 * std::abs(eo));
+  const auto hv = mul(mh, vp);
+  const double eh = (dot(vp, hv) / n2).real(), var = (dot(hv, hv) / n2).real() - eh * eh;
+  auto [re_h, at3] = number_after("re", at2);
+  EXPECT_NEAR(re_h, eh, 1e-12 * std::abs(eh));
+  auto [v_h, at4] = number_after("variance", at3);
+  EXPECT_NEAR(v_h, var, 1e-10 * std::abs(eh * eh));
+  (void)at4;
+  // A matrix element with a bra.
+  r = run_cli(dir, "expect psi.h5 o.h5 --bra phi.h5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const cd fo = dot(vf, mul(mo, vp));
+  EXPECT_NEAR(number_after("re", r.out.find("operators")).first, fo.real(), 1e-12 * std::abs(fo));
+  // An operator of another length.
+  ASSERT_EQ(run_cli(dir, "generate ising -o h6.h5 --sites 6 -q").code, 0);
+  r = run_cli(dir, "expect psi.h5 h6.h5");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("h6.h5:/H has 6 sites but psi.h5:/psi has 8"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace srcc::test
