@@ -209,6 +209,7 @@ Cli::Cli() {
   add(*evolve_cmd, opt::kDt, e.dt);
   add(*evolve_cmd, opt::kMeasure, e.measure);
   add(*evolve_cmd, opt::kOverlap, e.overlap);
+  add(*evolve_cmd, opt::kMeasureEvery, e.measure_every)->check(whole(1, std::uint64_t{1} << 40));
   add(*evolve_cmd, opt::kSaveEvery, e.save_every)->check(whole(0, std::uint64_t{1} << 40));
   add(*evolve_cmd, opt::kCheckpointEvery, e.checkpoint_every)->check(whole(0, std::uint64_t{1} << 40));
   add_switch(*evolve_cmd, opt::kResume, e.resume);

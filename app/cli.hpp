@@ -51,6 +51,7 @@ struct EvolveArgs {                   // flags described in srcc/core/options.hp
   double dt = 0;                       // --dt
   std::vector<std::string> measure;    // --measure
   std::string overlap;                 // --overlap ("" = none)
+  std::size_t measure_every = 1;       // --measure-every
   std::size_t save_every = 0;          // --save-every
   std::size_t checkpoint_every = 0;    // --checkpoint-every
   bool resume = false;                 // --resume

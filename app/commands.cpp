@@ -191,6 +191,7 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   e.steps = a.steps;
   e.normalize = a.normalize;
   e.dt = a.dt;
+  e.measure_every = a.measure_every;
   e.save_every = a.save_every;
   e.checkpoint_every = a.checkpoint_every;
   ProgressReporter reporter;

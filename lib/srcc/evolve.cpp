@@ -4,8 +4,9 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -20,10 +21,11 @@
 #include "srcc/io/result_reader.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/log/folded_log.hpp"
 #include "srcc/measure/sandwich.hpp"
 #include "srcc/memory/policy.hpp"
-#include "srcc/movement/env_store.hpp"
 #include "srcc/memory/resident.hpp"
+#include "srcc/movement/env_store.hpp"
 #include "srcc/run_stages.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/site_loader.hpp"
@@ -136,6 +138,8 @@ std::string EvolveSummary::to_json() const {
       .add("wall_seconds", wall_seconds)
       .add("sweep_seconds", sweep_seconds)
       .add("measure_seconds", measure_seconds)
+      .add("sweep_flops", sweep_flops)
+      .add("measure_flops", measure_flops)
       .add("checkpoint_seconds", checkpoint_seconds)
       .add("checkpoints", checkpoints)
       .add("peak_rss_bytes", peak_rss_bytes);
@@ -166,6 +170,8 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   if (eo.overlap) reference = read_all<T>(readers.back(), log);
   std::vector<Tensor<T>> state = read_all<T>(readers[nstep], log);
   for (const auto& r : readers) r.check_unchanged();
+  FoldedLog history;  // what the output's /log/transfers will hold
+  history.add_setup(log.take_from(0));
 
   // What a resumed run must share with this one.
   Fingerprint fp;
@@ -233,6 +239,7 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
     done = static_cast<std::size_t>(rec.steps_done);
     TrainReader last(TrainRef{ro.output, h5names::kResult, TrainFormat::kSrcc});
     state = read_all<T>(last, log);
+    history.add_setup(log.take_from(0));
     written = true;
     sum.resumed_from = done;
     if (done >= eo.steps) reporter.step(ro.output + " holds " + std::to_string(done) + " steps already; nothing to do");
@@ -258,7 +265,10 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   for (const auto& dir : remove_stale_scratch(plan0.budgets.scratch_dir))
     reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
 
-  std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save;
+  std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save;  // until the next checkpoint
+  std::uint64_t held_bytes = 0;  // theirs
+  const std::uint64_t held_limit = plan0.budgets.host_bytes / kHeldStatesShare;
+  double checkpoint_took = 0;  // seconds, the last one
   std::vector<SiteStats> last_sites;
   std::string last_plan = plan0.to_json();
   double budget = done > 0 ? rows[4].values.back() : 0.0;
@@ -266,23 +276,35 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   auto last_checkpoint = Clock::now();
   QuietSweep quiet(reporter);
 
-  // The output brought up to date: the previous version copied and updated (or a new file),
-  // written beside it and renamed into place, so that a killed run leaves the last complete one.
+  // The output brought up to date: a new file written beside it and renamed into place, so that
+  // a killed run leaves the last complete one. The states saved by earlier checkpoints are
+  // copied from the version it replaces; everything else is written anew (an update in place
+  // would leave each replaced /result, /log and /trajectory behind as dead space).
   auto checkpoint = [&](bool finished) {
     const auto t0 = Clock::now();
     sum.steps_done = done;
     sum.wall_seconds = since(wall0);
     sum.peak_rss_bytes = memory::peak_resident_bytes();
-    ResultWriter out(ro.output, written || ro.force,
-                     written ? ResultWriter::Mode::kAddGroup : ResultWriter::Mode::kNewFile, h5names::kTrajectory);
-    for (const char* p : {h5names::kResult, h5names::kLog}) out.remove(p);
-    out.write_table(h5names::kTrajectory, rows, columns_json(columns));
-    for (auto& [k, cores] : to_save) {
-      const std::string g = std::string(h5names::kStates) + "/" + std::to_string(k);
-      out.remove(g);
-      out.write_train(g, TrainKind::kMps, cores, log, "saved state");
+    const bool previous = written;
+    ResultWriter out(ro.output, written || ro.force, ResultWriter::Mode::kNewFile, h5names::kTrajectory);
+    TransferLog out_log;
+    history.copy_to(out_log);
+    const std::size_t mark = out_log.size();
+    if (previous) {
+      const auto tc = Clock::now();
+      if (const auto bytes = out.copy_from(ro.output, h5names::kStates)) {
+        const std::string where = "file:" + ro.output + ":" + h5names::kStates;
+        out_log.add(TransferRecord{.what = "saved states", .mechanism = mechanism::kFileWrite, .source = where,
+                                   .target = where, .dtype_from = std::string(dtype_name(dtype_of<T>)),
+                                   .dtype_to = std::string(dtype_name(dtype_of<T>)),
+                                   .bytes = static_cast<std::int64_t>(*bytes), .seconds = since(tc)});
+      }
     }
-    out.write_train(h5names::kResult, TrainKind::kMps, state, log, "result site");
+    out.write_table(h5names::kTrajectory, rows, columns_json(columns));
+    for (auto& [k, cores] : to_save)
+      out.write_train(std::string(h5names::kStates) + "/" + std::to_string(k), TrainKind::kMps, cores, out_log,
+                      "saved state");
+    out.write_train(h5names::kResult, TrainKind::kMps, state, out_log, "result site");
     RunRecord record{.command_line = ro.command_line,
                      .plan_json = last_plan,
                      .blas = backend.library_info(),
@@ -302,12 +324,15 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
                                          .dt = eo.dt,
                                          .normalize = eo.normalize};
     for (const auto& b : backends) record.devices += (record.devices.empty() ? "" : ",") + b->name();
-    out.write_log(record, log, finished);
+    out.write_log(record, out_log, finished);
     out.commit();
+    history.add_round(out_log.take_from(mark));
     to_save.clear();
+    held_bytes = 0;
     written = true;
     last_checkpoint = Clock::now();
-    sum.checkpoint_seconds += since(t0);
+    checkpoint_took = since(t0);
+    sum.checkpoint_seconds += checkpoint_took;
     ++sum.checkpoints;
   };
 
@@ -341,21 +366,28 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
       std::int64_t max_bond = 1;
       for (const auto& c : state) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
       const auto tm = Clock::now();
-      std::vector<cdouble> values;
+      // Observables not measured at this step are NaN in the table.
+      const bool measured = k % eo.measure_every == 0 || k == eo.steps;
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      std::vector<cdouble> values(measured ? 0 : measure.size(), cdouble(nan, nan));
+      cdouble ov = eo.overlap && !measured ? cdouble(nan, nan) : cdouble(0);
       for (const auto& op : measure) {
+        if (!measured) break;
         Sandwich<T> s(K, 1);
         for (std::size_t j = 0; j < state.size(); ++j) s.add(state[j], {&op[j]}, state[j]);
         const Scaled v = s.value();
+        sum.measure_flops += s.flops();
         values.push_back(norm2_now > 0 ? v.value * std::exp(v.log_scale) / norm2_now : cdouble(0));
       }
-      cdouble ov = 0;
-      if (eo.overlap) {
+      if (eo.overlap && measured) {
         Sandwich<T> s(K, 0);
         for (std::size_t j = 0; j < state.size(); ++j) s.add(reference[j], {}, state[j]);
         ov = s.value().plain();
+        sum.measure_flops += s.flops();
       }
       sum.measure_seconds += since(tm);
       sum.sweep_seconds += sweep_seconds;
+      sum.sweep_flops += result.flops;
       const double seconds = since(t0);
       std::vector<double> row = {static_cast<double>(k), eo.dt != 0 ? eo.dt * static_cast<double>(k) : static_cast<double>(k),
                                  norm, result.error_estimate, budget, static_cast<double>(max_bond), seconds, sweep_seconds};
@@ -378,16 +410,29 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
       std::snprintf(line, sizeof line, "step %zu/%zu  t %.6g  norm %.6g  bond %lld  error %.2e (budget %.2e)  %.3f s",
                     k, eo.steps, row[1], norm, static_cast<long long>(max_bond), result.error_estimate, budget, seconds);
       std::string text = line;
-      for (std::size_t i = 0; i < values.size(); ++i) {
+      for (std::size_t i = 0; measured && i < values.size(); ++i) {
         char v[96];
         std::snprintf(v, sizeof v, "  %s %.10g", labels[i].c_str(), values[i].real());
         text += v;
       }
+      if (eo.overlap && measured) {
+        char v[64];
+        std::snprintf(v, sizeof v, "  |overlap| %.10g", std::abs(ov));
+        text += v;
+      }
       reporter.step(text);
+      history.add_round(log.take_from(0));
       ++since_checkpoint;
-      if (eo.save_every > 0 && k % eo.save_every == 0) to_save.emplace_back(k, state);
-      const bool due = !to_save.empty() || (eo.checkpoint_every > 0 ? since_checkpoint >= eo.checkpoint_every
-                                                                     : since(last_checkpoint) >= kCheckpointSeconds);
+      if (eo.save_every > 0 && k % eo.save_every == 0) {
+        to_save.emplace_back(k, state);
+        for (const auto& c : state) held_bytes += c.size() * sizeof(T);
+      }
+      // Without --checkpoint-every, checkpoints are far enough apart to cost at most a tenth of
+      // the run, however large the file has grown.
+      const double interval = std::max(kCheckpointSeconds, checkpoint_took / kCheckpointShare);
+      const bool due = (eo.checkpoint_every > 0 ? since_checkpoint >= eo.checkpoint_every
+                                                : since(last_checkpoint) >= interval) ||
+                       (held_limit > 0 && held_bytes >= held_limit);
       if (due && k < eo.steps) {
         checkpoint(false);
         since_checkpoint = 0;

@@ -25,15 +25,20 @@ struct EvolveOptions {
                                       // 0: time = step number)
   std::vector<TrainRef> measure;      // --measure: MPOs whose ⟨O⟩ is measured after every step
   std::optional<TrainRef> overlap;    // --overlap: an MPS whose ⟨ref|ψ⟩ is measured too
+  std::size_t measure_every = 1;      // --measure-every M: observables after steps M, 2M, … and the last
   std::size_t save_every = 0;         // --save-every M: /states/M, /states/2M, … (0: none)
-  std::size_t checkpoint_every = 0;   // --checkpoint-every K steps (0: with each saved state and
-                                      // every kCheckpointSeconds)
+  std::size_t checkpoint_every = 0;   // --checkpoint-every K steps (0: by time, as below)
   bool resume = false;                // --resume: continue the evolution the output holds
 };
 
-// Without --checkpoint-every, the output is brought up to date at least this often (seconds),
-// so that a killed job loses at most this much of its work.
+// Without --checkpoint-every, the output is brought up to date every kCheckpointSeconds, so that
+// a killed job loses little of its work, or less often where one checkpoint takes more than
+// kCheckpointShare of that (a large file of saved states: each checkpoint rewrites it).
 inline constexpr double kCheckpointSeconds = 60;
+inline constexpr double kCheckpointShare = 0.1;
+// States saved by --save-every wait in memory for the next checkpoint, which comes early when
+// they reach 1/kHeldStatesShare of the host budget.
+inline constexpr std::uint64_t kHeldStatesShare = 8;
 
 struct EvolveSummary {
   std::string output;
@@ -43,6 +48,7 @@ struct EvolveSummary {
   double error_budget = 0;         // the steps' estimated errors summed (relative)
   std::int64_t max_bond = 0;       // of the last state
   double wall_seconds = 0, sweep_seconds = 0, measure_seconds = 0, checkpoint_seconds = 0;
+  double sweep_flops = 0, measure_flops = 0;  // real flops of their GEMMs (complex multiply-add: 8)
   std::size_t checkpoints = 0;
   std::int64_t peak_rss_bytes = 0;
   std::string to_json() const;

@@ -33,16 +33,6 @@ namespace fs = std::filesystem;
 
 std::string bytes_of(const fs::path& p) { return slurp(p); }
 
-// A peak resident size below `limit` bytes (not under AddressSanitizer, whose shadow memory and
-// quarantine make the resident size meaningless).
-void expect_resident_below(long rss, double limit, const std::string& what) {
-#ifndef SRCC_SANITIZED
-  EXPECT_LT(static_cast<double>(rss), limit) << what << ": peak resident " << rss << " bytes";
-#else
-  (void)rss, (void)limit, (void)what;
-#endif
-}
-
 // ‖A − B‖/‖B‖ as `distance --json` reports it.
 double relative_distance(const TempDir& dir, const std::string& a, const std::string& b) {
   const auto r = run_cli(dir, "distance " + a + " " + b + " --json");

@@ -45,6 +45,14 @@ int temp_files(const TempDir& dir) {
   return n;
 }
 
+void expect_resident_below(long rss, double limit, const std::string& what) {
+#ifndef SRCC_SANITIZED
+  EXPECT_LT(static_cast<double>(rss), limit) << what << ": peak resident " << rss << " bytes";
+#else
+  (void)rss, (void)limit, (void)what;
+#endif
+}
+
 void expect_clean_failure(const Result& r, int code, const std::string& message,
                           const TempDir& dir) {
   EXPECT_EQ(r.code, code) << r.err;

@@ -33,6 +33,10 @@ std::string slurp(const std::filesystem::path& p);
 int temp_files(const TempDir& dir);
 // A run that failed as it should: its exit code and message, and nothing left behind (no
 // out.h5, no temporary file).
+// A peak resident size below `limit` bytes (not under AddressSanitizer, whose shadow memory and
+// quarantine make the resident size meaningless).
+void expect_resident_below(long rss, double limit, const std::string& what);
+
 void expect_clean_failure(const Result& r, int code, const std::string& message,
                           const TempDir& dir);
 

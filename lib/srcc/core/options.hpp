@@ -89,12 +89,19 @@ inline constexpr Option kDt{"--dt", "REAL",
     "evolve: the time one step stands for; labels the trajectory's time column (without it: the "
     "step number)", ""};
 inline constexpr Option kMeasure{"--measure", "FILE[:/O]",
-    "evolve: an MPO whose ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is measured exactly after every step (repeatable)", ""};
-inline constexpr Option kOverlap{"--overlap", "FILE[:/ref]", "evolve: an MPS whose ⟨ref|ψ⟩ is measured after every step", ""};
-inline constexpr Option kSaveEvery{"--save-every", "INT", "evolve: keep the state after steps M, 2M, … as /states/K (0: none)", ""};
+    "evolve: an MPO whose ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is measured exactly after each step (repeatable; see "
+    "--measure-every)", ""};
+inline constexpr Option kOverlap{"--overlap", "FILE[:/ref]",
+    "evolve: an MPS whose ⟨ref|ψ⟩ is measured after each step (see --measure-every)", ""};
+inline constexpr Option kMeasureEvery{"--measure-every", "INT",
+    "evolve: measure --measure and --overlap after steps M, 2M, … and the last only (NaN in the "
+    "other rows): an exact ⟨O⟩ costs a good part of a step's sweep", "1"};
+inline constexpr Option kSaveEvery{"--save-every", "INT",
+    "evolve: keep the state after steps M, 2M, … as /states/K (0: none)", ""};
 inline constexpr Option kCheckpointEvery{"--checkpoint-every", "INT",
-    "evolve: bring the output up to date every K steps (0: with each saved state and at least "
-    "every 60 s)", ""};
+    "evolve: bring the output up to date every K steps (0: every 60 s, or less often where a "
+    "checkpoint takes more than a tenth of that; saved states wait in memory for it, up to an "
+    "eighth of the host budget)", ""};
 inline constexpr Option kResume{"--resume", "",
     "evolve: continue the evolution the output holds (the same inputs and options; --steps may "
     "be larger)", ""};

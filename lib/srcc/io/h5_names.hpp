@@ -63,6 +63,7 @@ inline constexpr const char* kColDtypeFrom = "dtype_from";
 inline constexpr const char* kColDtypeTo = "dtype_to";
 inline constexpr const char* kColBytes = "bytes";
 inline constexpr const char* kColSeconds = "seconds";
+inline constexpr const char* kColEvents = "events";
 
 // /log/sites columns (besides site and seconds above).
 inline constexpr const char* kColBondLeft = "bond_left";

@@ -101,6 +101,24 @@ void H5Writer::link(const std::string& existing, const std::string& name) {
                "link " + name);
 }
 
+std::optional<std::uint64_t> H5Writer::copy_from(const std::string& file, const std::string& path) {
+  Handle from = h5::open_for_reading(file);
+  if (H5Lexists(from.get(), path.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
+  impl_->check(H5Ocopy(from.get(), path.c_str(), impl_->file.get(), path.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+               "(copying from " + file + ") " + path);
+  Handle copied(H5Oopen(impl_->file.get(), path.c_str(), H5P_DEFAULT), H5Oclose);
+  std::uint64_t bytes = 0;
+  H5Ovisit(copied.get(), H5_INDEX_NAME, H5_ITER_INC,
+           [](hid_t parent, const char* name, const H5O_info_t* info, void* sum) -> herr_t {
+             if (info->type != H5O_TYPE_DATASET) return 0;
+             Handle d(H5Dopen2(parent, name, H5P_DEFAULT), H5Dclose);
+             if (d.valid()) *static_cast<std::uint64_t*>(sum) += H5Dget_storage_size(d.get());
+             return 0;
+           },
+           &bytes);
+  return bytes;
+}
+
 void H5Writer::flush() {
   impl_->check(H5Fflush(impl_->file.get(), H5F_SCOPE_LOCAL), "the file");
 }
@@ -204,6 +222,7 @@ struct TransferRow {
   const char* dtype_to;
   std::int64_t bytes;
   double seconds;
+  std::int64_t events;
 };
 
 template <class Row> void write_rows(H5Writer::Impl& impl, const std::string& path,
@@ -233,12 +252,13 @@ void H5Writer::write_transfers(const std::string& path, const std::vector<Transf
   H5Tinsert(t.get(), h5names::kColDtypeTo, offsetof(TransferRow, dtype_to), str.get());
   H5Tinsert(t.get(), h5names::kColBytes, offsetof(TransferRow, bytes), H5T_NATIVE_INT64);
   H5Tinsert(t.get(), h5names::kColSeconds, offsetof(TransferRow, seconds), H5T_NATIVE_DOUBLE);
+  H5Tinsert(t.get(), h5names::kColEvents, offsetof(TransferRow, events), H5T_NATIVE_INT64);
   std::vector<TransferRow> out;
   out.reserve(rows.size());
   for (const auto& r : rows)
     out.push_back({r.seq, r.what.c_str(), r.site, r.mechanism.c_str(), r.declined.c_str(),
                    r.source.c_str(), r.target.c_str(), r.dtype_from.c_str(), r.dtype_to.c_str(),
-                   r.bytes, r.seconds});
+                   r.bytes, r.seconds, r.events});
   write_rows(*impl_, path, t.get(), out);
 }
 

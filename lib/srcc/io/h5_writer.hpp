@@ -3,6 +3,7 @@
 // tables. The low level of io/result_writer.hpp, which decides what goes where.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@ class H5Writer {
   // A second name for the object at `existing` (a hard link): /result beside a train written in
   // another library's layout.
   void link(const std::string& existing, const std::string& name);
+  // The object at `path` of another HDF5 file copied, with everything under it, to the same path
+  // here; returns the bytes its datasets store, or nothing when `file` has no such object.
+  std::optional<std::uint64_t> copy_from(const std::string& file, const std::string& path);
 
   void flush();  // hands everything written so far to the operating system
   void close();  // flushes and closes; errors become OutputError

@@ -127,8 +127,8 @@ void ResultWriter::write_table(const std::string& path, const std::vector<TableC
   h5_->string_attr(path, "columns", columns_json);
 }
 
-void ResultWriter::remove(const std::string& path) {
-  if (h5_->exists(path)) h5_->remove(path);
+std::optional<std::uint64_t> ResultWriter::copy_from(const std::string& file, const std::string& path) {
+  return h5_->copy_from(file, path);
 }
 
 void ResultWriter::string_attr(const std::string& object, const std::string& name, const std::string& value) {

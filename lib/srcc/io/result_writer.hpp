@@ -94,8 +94,9 @@ class ResultWriter {
   // (JSON: each column's name, unit and meaning).
   void write_table(const std::string& path, const std::vector<TableColumn>& columns,
                    const std::string& columns_json);
-  // Removes the object at `path` if there is one (an update of our own earlier output).
-  void remove(const std::string& path);
+  // The object at `path` of `file` (an earlier version of this output) copied here; the bytes
+  // its datasets store, or nothing when `file` has none.
+  std::optional<std::uint64_t> copy_from(const std::string& file, const std::string& path);
   // A string attribute of an object written before.
   void string_attr(const std::string& object, const std::string& name, const std::string& value);
   void int_attr(const std::string& object, const std::string& name, std::int64_t value);

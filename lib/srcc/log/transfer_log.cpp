@@ -1,5 +1,7 @@
 #include "srcc/log/transfer_log.hpp"
 
+#include <iterator>
+
 namespace srcc {
 
 void TransferLog::add(TransferRecord r) {
@@ -29,6 +31,21 @@ std::vector<TransferRecord> TransferLog::records() const {
   std::lock_guard lock(mutex_);
   settle_locked();
   return records_;
+}
+
+std::size_t TransferLog::size() const {
+  std::lock_guard lock(mutex_);
+  return records_.size();
+}
+
+std::vector<TransferRecord> TransferLog::take_from(std::size_t index) {
+  std::lock_guard lock(mutex_);
+  settle_locked();
+  std::vector<TransferRecord> out;
+  if (index >= records_.size()) return out;
+  out.assign(std::make_move_iterator(records_.begin() + static_cast<long>(index)), std::make_move_iterator(records_.end()));
+  records_.resize(index);
+  return out;
 }
 
 std::map<std::string, std::int64_t> TransferLog::bytes_by_mechanism() const {

@@ -33,6 +33,8 @@ struct TransferRecord {
   std::string dtype_to;
   std::int64_t bytes = 0;    // bytes moved (0 for "stays in place")
   double seconds = 0.0;      // wall time of the move
+  std::int64_t events = 1;   // events the row stands for: more than 1 only in a FoldedLog's
+                             // rows, each the sum of one kind of event over many repetitions
 };
 
 class TransferLog {
@@ -45,6 +47,9 @@ class TransferLog {
   // Reads every pending duration now, while whatever times them still exists.
   void settle();
   std::vector<TransferRecord> records() const;
+  std::size_t size() const;
+  // Removes the records from `index` on and returns them (settled), for a FoldedLog.
+  std::vector<TransferRecord> take_from(std::size_t index);
   // Sum of `bytes` per mechanism: how a user checks what a run moved.
   std::map<std::string, std::int64_t> bytes_by_mechanism() const;
 

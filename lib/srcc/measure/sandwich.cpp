@@ -1,6 +1,9 @@
 #include "srcc/measure/sandwich.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <numeric>
 
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/permute.hpp"
@@ -9,86 +12,113 @@
 
 namespace srcc {
 
+namespace {
+std::size_t product_of(const std::vector<std::size_t>& v, std::size_t from, std::size_t to) {
+  return std::accumulate(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(to), std::size_t{1},
+                         std::multiplies<>());
+}
+}  // namespace
+
+template <class T> std::size_t Sandwich<T>::Labeled::size() const { return product_of(sizes, 0, sizes.size()); }
+
 template <class T>
 Sandwich<T>::Sandwich(Kernels<T>& kernels, std::size_t layers) : K_(kernels), layers_(layers) {
-  e_ = Tensor<T>(Shape(layers + 2, 1));
-  e_.data[0] = T(1);
+  e_.names.push_back(kBra);
+  for (std::size_t i = 0; i < layers; ++i) e_.names.push_back(static_cast<long>(i));
+  e_.names.push_back(kKet);
+  e_.sizes.assign(e_.names.size(), 1);
+  e_.data = K_.adopt(std::vector<T>{T(1)});
+}
+
+template <class T> typename Sandwich<T>::Labeled Sandwich<T>::moved(Labeled t, std::size_t from, std::size_t to) {
+  if (to == from || to == from + 1) return t;
+  Labeled out;
+  out.data = K_.allocate(t.size());
+  if (to < from)  // [p, x, y, r] → [p, y, x, r] with x = axes to … from−1, y = axis from
+    K_.swap_axes(product_of(t.sizes, 0, to), product_of(t.sizes, to, from), 1, t.sizes[from],
+                 product_of(t.sizes, from + 1, t.sizes.size()), t.data.data(), out.data.data());
+  else  // x = axis from, y = axes from+1 … to−1
+    K_.swap_axes(product_of(t.sizes, 0, from), t.sizes[from], 1, product_of(t.sizes, from + 1, to),
+                 product_of(t.sizes, to, t.sizes.size()), t.data.data(), out.data.data());
+  out.names = t.names;
+  out.sizes = t.sizes;
+  const long name = out.names[from];
+  const std::size_t size = out.sizes[from];
+  out.names.erase(out.names.begin() + static_cast<long>(from));
+  out.sizes.erase(out.sizes.begin() + static_cast<long>(from));
+  const std::size_t at = to < from ? to : to - 1;
+  out.names.insert(out.names.begin() + static_cast<long>(at), name);
+  out.sizes.insert(out.sizes.begin() + static_cast<long>(at), size);
+  return out;
 }
 
 template <class T>
-std::vector<T> Sandwich<T>::product(Op op_a, std::size_t m, std::size_t n, std::size_t k,
-                                    std::vector<T> a, std::vector<T> b) const {
-  Buffer<T> ab = K_.adopt(std::move(a)), bb = K_.adopt(std::move(b));
-  Buffer<T> c = K_.allocate(m * n);
-  K_.gemm(op_a, Op::kNone, m, n, k, T(1), ab.data(), op_a == Op::kNone ? k : m, 0, bb.data(), n, 0,
-          T(0), c.data(), n, 0, 1);
-  return K_.download(c, m * n);
+Buffer<T> Sandwich<T>::upload(const Tensor<T>& t, const std::vector<std::size_t>& order) {
+  return K_.adopt(permute(t, order).data);
+}
+
+template <class T>
+void Sandwich<T>::gemm(Op op_a, std::size_t m, std::size_t n, std::size_t k, const T* a, const T* b, T* c) {
+  flops_ += (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  K_.gemm(op_a, Op::kNone, m, n, k, T(1), a, op_a == Op::kNone ? k : m, 0, b, n, 0, T(0), c, n, 0, 1);
 }
 
 template <class T>
 void Sandwich<T>::add(const Tensor<T>& bra, const std::vector<const Tensor<T>*>& ops, const Tensor<T>& ket) {
   poll_interrupt();
-  const std::size_t k = layers_;
-  // 1. The ket into the environment: T[a, w…, b', x] = Σ_b E[a, w…, b] ket[b, b', x].
+  auto position = [](const Labeled& t, long name) {
+    return static_cast<std::size_t>(std::find(t.names.begin(), t.names.end(), name) - t.names.begin());
+  };
+  // 1. The ket: T[a, …, b', x] = Σ_b E[a, …, b] ket[b, b', x], the ket's bond last in E first.
+  const std::size_t ket_axis = position(e_, kKet), axes = e_.names.size();
+  Labeled e = moved(std::move(e_), ket_axis, axes);
   const std::size_t kl = ket.shape[kLegL], kr = ket.shape[kLegR], kp = ket.shape[kLegU];
-  const std::size_t front = e_.size() / kl;
-  Tensor<T> t;
-  t.shape = e_.shape;
-  t.shape.back() = kr;
-  t.shape.push_back(kp);
-  t.data = product(Op::kNone, front, kr * kp, kl, e_.data, ket.data);
-  // 2. The operators, the lowest first: each takes its left bond w_i and the physical index x
-  //    and gives its right bond w_i' and a new x. Axes of t: a, w_1 … w_k (w_i' once done), b', x.
-  for (std::size_t i = k; i-- > 0;) {
+  const Buffer<T> kb = upload(ket, {kLegL, kLegR, kLegU, kLegD});
+  Labeled t;
+  t.names = e.names;
+  t.sizes = e.sizes;
+  t.names.back() = kKet;
+  t.sizes.back() = kr;
+  t.names.push_back(kPhys);
+  t.sizes.push_back(kp);
+  t.data = K_.allocate(t.size());
+  gemm(Op::kNone, e.size() / kl, kr * kp, kl, e.data.data(), kb.data(), t.data.data());
+  // 2. The operators, the lowest first: w_i brought next to x, then T[…, (w_i x)] · W[(w_i d), (w_i' u)].
+  for (std::size_t i = layers_; i-- > 0;) {
     const Tensor<T>& w = *ops[i];
-    const std::size_t axis = 1 + i, last = t.rank() - 1;
-    // w_i next to x: (rest…, w_i, x).
-    std::vector<std::size_t> order;
-    for (std::size_t a = 0; a < last; ++a)
-      if (a != axis) order.push_back(a);
-    order.push_back(axis);
-    order.push_back(last);
-    Tensor<T> moved = permute(t, order);
-    // The operator as the matrix [(w_l d), (w_r u)].
-    Tensor<T> wm = permute(w, {kLegL, kLegD, kLegR, kLegU});
+    const std::size_t from = position(t, static_cast<long>(i)), last = t.names.size() - 1;
+    t = moved(std::move(t), from, last);
     const std::size_t wl = w.shape[kLegL], wr = w.shape[kLegR], u = w.shape[kLegU], d = w.shape[kLegD];
-    const std::size_t rest = moved.size() / (wl * d);
-    Tensor<T> done;
-    done.shape.assign(moved.shape.begin(), moved.shape.end() - 2);
-    done.shape.push_back(wr);
-    done.shape.push_back(u);
-    done.data = product(Op::kNone, rest, wr * u, wl * d, std::move(moved.data), std::move(wm.data));
-    // w_i' back to its place: (a, w_1 … w_i' … w_k, b', x).
-    std::vector<std::size_t> back;
-    const std::size_t n = done.rank();
-    for (std::size_t a = 0; a < n - 2; ++a) {
-      if (a == axis) back.push_back(n - 2);
-      back.push_back(a);
-    }
-    if (axis == n - 2) back.push_back(n - 2);
-    back.push_back(n - 1);
-    t = permute(done, back);
+    const Buffer<T> wb = upload(w, {kLegL, kLegD, kLegR, kLegU});
+    Labeled next;
+    next.names = t.names;
+    next.sizes = t.sizes;
+    next.sizes[next.sizes.size() - 2] = wr;
+    next.sizes.back() = u;
+    next.data = K_.allocate(next.size());
+    gemm(Op::kNone, t.size() / (wl * d), wr * u, wl * d, t.data.data(), wb.data(), next.data.data());
+    t = std::move(next);
   }
-  // 3. The bra: E'[a', w'…, b'] = Σ_{a, x} conj(bra[a, a', x]) T[a, w'…, b', x].
-  std::vector<std::size_t> order{0, t.rank() - 1};
-  for (std::size_t a = 1; a + 1 < t.rank(); ++a) order.push_back(a);
-  Tensor<T> tx = permute(t, order);  // (a, x, w'…, b')
-  Tensor<T> bx = permute(bra, {kLegL, kLegU, kLegD, kLegR});  // (a, x, 1, a')
+  // 3. The bra: x brought next to a, then E'[a', …] = Σ_{a, x} conj(bra[(a x), a']) T[(a x), …].
+  const std::size_t x_axis = t.names.size() - 1;
+  t = moved(std::move(t), x_axis, 1);
   const std::size_t al = bra.shape[kLegL], ar = bra.shape[kLegR], x = bra.shape[kLegU] * bra.shape[kLegD];
-  const std::size_t rest = tx.size() / (al * x);
-  Tensor<T> next;
-  next.shape.push_back(ar);
-  next.shape.insert(next.shape.end(), tx.shape.begin() + 2, tx.shape.end());
-  next.data = product(Op::kConjTrans, ar, rest, al * x, std::move(bx.data), std::move(tx.data));
-  Buffer<T> nb = K_.adopt(std::move(next.data));
-  log_scale_ += scale_to_unit(K_, shape_size(next.shape), nb.data());
-  next.data = K_.download(nb, shape_size(next.shape));
+  const Buffer<T> bb = upload(bra, {kLegL, kLegU, kLegD, kLegR});
+  Labeled next;
+  next.names.assign(t.names.begin() + 1, t.names.end());
+  next.sizes.assign(t.sizes.begin() + 1, t.sizes.end());
+  next.names[0] = kBra;
+  next.sizes[0] = ar;
+  next.data = K_.allocate(next.size());
+  gemm(Op::kConjTrans, ar, t.size() / (al * x), al * x, bb.data(), t.data.data(), next.data.data());
+  log_scale_ += scale_to_unit(K_, next.size(), next.data.data());
   e_ = std::move(next);
 }
 
 template <class T> Scaled Sandwich<T>::value() const {
   Scaled out;
-  out.value = cdouble(e_.data.empty() ? T(0) : e_.data[0]);
+  const std::vector<T> v = K_.download(e_.data, 1);
+  out.value = cdouble(v.empty() ? T(0) : v[0]);
   out.log_scale = log_scale_;
   return out;
 }
