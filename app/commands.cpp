@@ -297,9 +297,38 @@ void cmd_collect(const Cli& cli) {
   out.commit();
 }
 
+namespace {
+
+// An evolution's output: how far it got and the last row of its trajectory (text output only;
+// --json lists trains).
+void print_trajectory(const std::string& file) {
+  EvolveRecord rec;
+  try {
+    rec = read_evolve_record(file);
+  } catch (const InputError&) {
+    return;  // no evolution's output
+  }
+  std::printf("%s  %lld of %lld steps%s\n", h5names::kTrajectory, rec.steps_done, rec.steps,
+              rec.complete ? "" : " (a checkpoint: continue with evolve --resume)");
+  if (rec.trajectory.empty() || rec.trajectory.front().values.empty()) return;
+  std::string last = "  last row:";
+  for (const auto& c : rec.trajectory) {
+    char v[96];
+    std::snprintf(v, sizeof v, c.integer ? "  %s %.0f" : "  %s %.10g", c.name.c_str(), c.values.back());
+    last += v;
+  }
+  std::printf("%s\n", last.c_str());
+}
+
+}  // namespace
+
 void cmd_inspect(const Cli& cli) {
   probe_files({cli.inspect_file}, [](const std::string& file) {
     (void)list_trains(file);
+    try {
+      (void)read_evolve_record(file);
+    } catch (const InputError&) {
+    }
     return std::string();
   });
   const auto trains = list_trains(cli.inspect_file);
@@ -341,6 +370,7 @@ void cmd_inspect(const Cli& cli) {
   }
   if (cli.common.json) std::printf("%s]\n", json.c_str());
   else if (trains.empty()) std::printf("%s: no trains\n", cli.inspect_file.c_str());
+  if (!cli.common.json) print_trajectory(cli.inspect_file);
   // The whole list is shown; a train that cannot be read still makes it an input error.
   for (const auto& listed : trains)
     if (!listed.info) throw InputError(listed.refused);

@@ -14,16 +14,18 @@
 # For each: the total wall time (the whole process or loop, as a shell sees it; medians of
 # REPEATS, default 3, the three ways alternating within each repeat so that they share the
 # machine's drifting speed), the wall time per step against the sweep's time per step and the
-# overhead ((wall − sweeps)/sweeps), the rate of the sweeps' and measurements' GEMM flops next to
-# this machine's ZGEMM rate, the peak resident memory, and the fidelity |⟨ref|ψ⟩|/(‖ref‖‖ψ‖) of
-# the last state against a χ̄ = 256 reference evolution.
+# overhead ((wall − sweeps)/sweeps: the whole process's, and for evolve also the steps' own, from
+# /trajectory, without the once-only start, reading and last checkpoint), the rate of the
+# sweeps' and measurements' GEMM flops next to this machine's ZGEMM rate, the peak resident
+# memory, and the fidelity |⟨ref|ψ⟩|/(‖ref‖‖ψ‖) of the last state against a χ̄ = 256 reference
+# evolution.
 #
 #   scripts/bench_evolve.sh                    # L = 24, 40 steps (about two minutes on 2 cores)
 #   L=32 STEPS=60 CHIS="32 64 128" scripts/bench_evolve.sh
 #   QUIMB_PATH=$HOME/src/quimb:$HOME/src/autoray:$HOME/src/cotengra scripts/bench_evolve.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x build/app/src-compress ] || bash scripts/setup.sh
+[ -n "${SRC_COMPRESS:-}" ] || [ -x build/app/src-compress ] || bash scripts/setup.sh
 bin=$(realpath "${SRC_COMPRESS:-build/app/src-compress}")
 py=${PYTHON:-/usr/bin/python3}  # Debian's Python (h5py; quimb's packages for the quimb rows)
 L=${L:-24}
@@ -49,6 +51,7 @@ cd "$work"
 BIN="$bin" STEPS="$steps" CHIS="$chis" REPEATS="$repeats" ZGEMM="$zgemm" L="$L" PYEXE="$py" \
 QUIMB_PATH="${QUIMB_PATH:-}" "$py" - <<'PY'
 import json, os, statistics, subprocess, sys, time
+import h5py
 
 bin_, steps, repeats = os.environ["BIN"], int(os.environ["STEPS"]), int(os.environ["REPEATS"])
 quimb_path = os.environ["QUIMB_PATH"]
@@ -74,7 +77,10 @@ def evolve(chi, mode, measure):
         args += ["--measure", "H.h5", "--measure", "M.h5"]
     wall, out = run(args)
     s = json.loads(out)
-    return dict(wall=wall, sweep=s["sweep_seconds"], sweep_flops=s["sweep_flops"], measure=s["measure_seconds"],
+    with h5py.File("ev.h5") as f:
+        t = f["trajectory"][()]
+        in_loop = (t["seconds"].sum() - t["sweep_seconds"].sum()) / t["sweep_seconds"].sum()
+    return dict(wall=wall, sweep=s["sweep_seconds"], in_loop=in_loop, sweep_flops=s["sweep_flops"], measure=s["measure_seconds"],
                 measure_flops=s["measure_flops"], rss=s["peak_rss_bytes"], fid=fidelity("ev.h5:/result"))
 
 def apply_loop(chi, mode):
@@ -127,7 +133,7 @@ print(f"TFIM quench, L = {os.environ['L']}, {steps} steps of dt = 0.1, complex12
       f"this machine's ZGEMM: {zgemm if zgemm == 'n/a' else '%.0f' % float(zgemm)} GFLOP/s; "
       f"medians of {repeats}; {time.strftime('%Y-%m-%d')}, {os.uname().nodename}")
 head = (f"{'χ̄':>4} {'mode':<10} {'way':<16} {'total s':>8} {'ms/step':>8} {'sweep ms':>9} {'overhead':>9} "
-        f"{'GFLOP/s':>8} {'peak MB':>8} {'fidelity':>12}")
+        f"{'in steps':>9} {'GFLOP/s':>8} {'peak MB':>8} {'fidelity':>12}")
 print(head)
 print("-" * len(head))
 med = statistics.median
@@ -145,22 +151,25 @@ for chi in map(int, os.environ["CHIS"].split()):
                 for m in ("zipup", "src"):
                     rows[m].append(quimb_loop(chi, m))
 
-        def line(way, total, sweep=None, rate=None, rss=None, fid=None, note=""):
+        def line(way, total, sweep=None, rate=None, rss=None, fid=None, note="", in_loop=None):
             per = 1e3 * total / steps
             sw = f"{1e3 * sweep / steps:9.2f}" if sweep is not None else f"{'':>9}"
             ov = f"{100 * (total - sweep) / sweep:8.0f}%" if sweep is not None else f"{'':>9}"
+            il = f"{100 * in_loop:8.1f}%" if in_loop is not None else f"{'':>9}"
             rt = f"{rate:8.1f}" if rate is not None else f"{'':>8}"
             mb = f"{rss / 1e6:8.1f}" if rss is not None else f"{'':>8}"
             fd = f"{fid:12.9f}" if fid is not None else f"{'':>12}"
-            print(f"{chi:>4} {name:<10} {way:<16} {total:8.3f} {per:8.2f} {sw} {ov} {rt} {mb} {fd}{note}")
+            print(f"{chi:>4} {name:<10} {way:<16} {total:8.3f} {per:8.2f} {sw} {ov} {il} {rt} {mb} {fd}{note}")
 
         ev = rows["evolve"]
         line("evolve", med(e["wall"] for e in ev), med(e["sweep"] for e in ev),
-             med(e["sweep_flops"] / e["sweep"] / 1e9 for e in ev), max(e["rss"] for e in ev), ev[0]["fid"])
+             med(e["sweep_flops"] / e["sweep"] / 1e9 for e in ev), max(e["rss"] for e in ev), ev[0]["fid"],
+             in_loop=med(e["in_loop"] for e in ev))
         ms = rows["measure"]
         line("evolve+measure", med(e["wall"] for e in ms), med(e["sweep"] for e in ms),
              med(e["measure_flops"] / e["measure"] / 1e9 for e in ms), max(e["rss"] for e in ms), ms[0]["fid"],
-             f"   (⟨H⟩, ⟨M⟩: {1e3 * med(e['measure'] for e in ms) / steps:.2f} ms/step; GFLOP/s theirs)")
+             f"   (⟨H⟩, ⟨M⟩: {1e3 * med(e['measure'] for e in ms) / steps:.2f} ms/step; GFLOP/s theirs)",
+             in_loop=med(e["in_loop"] for e in ms))
         lp = rows["loop"]
         line("apply loop", med(e["apply"] for e in lp), med(e["sweep"] for e in lp), None,
              max(e["rss"] for e in lp), lp[0]["fid"])

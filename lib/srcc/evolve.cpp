@@ -18,6 +18,7 @@
 #include "srcc/core/rng.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/output_file.hpp"
+#include "srcc/io/read_probe.hpp"
 #include "srcc/io/result_reader.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
@@ -469,7 +470,12 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   if (eo.resume) {
     if (!std::filesystem::exists(ro.output))
       throw InputError(ro.output + ": no such file to resume (--resume continues an evolution's output)");
-    (void)read_evolve_record(ro.output);  // another command's output: exit 3 before any work
+    // Another command's output is exit 3 before any work; the file is read in a child first, as
+    // every input is (read_probe.hpp).
+    probe_files({ro.output}, [](const std::string& file) {
+      (void)read_evolve_record(file);
+      return std::string();
+    });
   } else {
     check_output_path(ro.output, ro.force);
   }

@@ -101,7 +101,7 @@ constexpr const char* exit_meaning(ErrorKind kind) {
     case ErrorKind::kBackend: return "backend (BLAS/LAPACK/CUDA)";
     case ErrorKind::kNumerical: return "numerical (non-finite values, failed factorisation)";
     case ErrorKind::kInterrupted:
-      return "interrupted (SIGINT/SIGTERM, --max-time; no output left behind)";
+      return "interrupted (SIGINT/SIGTERM, --max-time; no output left behind, but for evolve's checkpoint)";
   }
   return "internal error";
 }

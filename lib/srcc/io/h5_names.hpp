@@ -29,7 +29,9 @@ inline constexpr const char* kAttrColumns = "columns";     // JSON: each column'
 inline constexpr const char* kAttrCommand = "command";     // "evolve"
 inline constexpr const char* kAttrSteps = "steps";         // steps asked for
 inline constexpr const char* kAttrStepsDone = "steps_done";  // steps the file holds
-inline constexpr const char* kAttrFingerprint = "fingerprint";  // inputs and options (JSON)
+inline constexpr const char* kAttrFingerprint = "fingerprint";  // inputs and options, a key=value line each
+inline constexpr const char* kAttrDt = "dt";                  // --dt (0: none)
+inline constexpr const char* kAttrNormalize = "normalize";    // --normalize (1) or not (0)
 
 // /log attributes.
 inline constexpr const char* kAttrSchemaVersion = "schema_version";

@@ -171,8 +171,8 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log, bool co
     w.int_attr(lg, n::kAttrSteps, r.evolve->steps);
     w.int_attr(lg, n::kAttrStepsDone, r.evolve->steps_done);
     w.string_attr(lg, n::kAttrFingerprint, r.evolve->fingerprint);
-    w.double_attr(lg, "dt", r.evolve->dt);
-    w.int_attr(lg, "normalize", r.evolve->normalize ? 1 : 0);
+    w.double_attr(lg, n::kAttrDt, r.evolve->dt);
+    w.int_attr(lg, n::kAttrNormalize, r.evolve->normalize ? 1 : 0);
   }
   w.write_transfers(n::kTransfers, log.records());
   w.write_sites(n::kSites, r.sites);
