@@ -2,7 +2,6 @@
 // references: the Trotter step applied N times as a dense matrix, ⟨ψ|O|ψ⟩ and ⟨O²⟩ by dense
 // products; resumption after a stop equal to the uninterrupted run; bad inputs refused.
 #include <gtest/gtest.h>
-#include <hdf5.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,62 +10,24 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <thread>
 
 #include <lapacke.h>
 
 #include "../support/cli_runner.hpp"
 #include "../support/dense.hpp"
-#include "srcc/io/train_reader.hpp"
+#include "../support/h5_read.hpp"
 #include "srcc/train/generate.hpp"
-#include "srcc/train/site_loader.hpp"
 
 namespace srcc::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<Tensor<cdouble>> read_train(const fs::path& file, const std::string& group) {
-  TrainReader r(TrainRef{file.string(), group});
-  TransferLog log;
-  std::vector<Tensor<cdouble>> out;
-  for (std::size_t j = 0; j < r.info().length(); ++j) out.push_back(to_internal<cdouble>(r.read_site(j, log), r.info(), j, log));
-  return out;
-}
+std::map<std::string, std::vector<double>> trajectory(const fs::path& file) { return read_columns(file, "/trajectory"); }
 
-// The columns of /trajectory by name.
-std::map<std::string, std::vector<double>> trajectory(const fs::path& file) {
-  std::map<std::string, std::vector<double>> out;
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t d = H5Dopen2(f, "/trajectory", H5P_DEFAULT);
-  hid_t t = H5Dget_type(d), s = H5Dget_space(d);
-  const auto rows = static_cast<std::size_t>(H5Sget_simple_extent_npoints(s));
-  for (int m = 0; m < H5Tget_nmembers(t); ++m) {
-    char* name = H5Tget_member_name(t, static_cast<unsigned>(m));
-    hid_t one = H5Tcreate(H5T_COMPOUND, sizeof(double));
-    H5Tinsert(one, name, 0, H5T_NATIVE_DOUBLE);
-    std::vector<double> v(rows);
-    H5Dread(d, one, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
-    out[name] = v;
-    H5Tclose(one);
-    H5free_memory(name);
-  }
-  H5Sclose(s);
-  H5Tclose(t);
-  H5Dclose(d);
-  H5Fclose(f);
-  return out;
-}
-
-long long log_int(const fs::path& file, const char* name) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t a = H5Aopen_by_name(f, "/log", name, H5P_DEFAULT, H5P_DEFAULT);
-  long long v = -1;
-  H5Aread(a, H5T_NATIVE_LLONG, &v);
-  H5Aclose(a);
-  H5Fclose(f);
-  return v;
-}
+long long log_int(const fs::path& file, const char* name) { return read_int_attr(file, "/log", name); }
 
 // y = M x for the row-major matrix M of an operator train ([(u…), (d…)]).
 std::vector<cd> mul(const std::vector<cd>& m, const std::vector<cd>& x) {
@@ -82,11 +43,6 @@ std::vector<cd> matrix_of(const std::vector<Tensor<cdouble>>& mpo) {
   return interleaved_to_matrix(d.v, d.ups, d.downs);
 }
 
-cd dot(const std::vector<cd>& a, const std::vector<cd>& b) {
-  cd s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += std::conj(a[i]) * b[i];
-  return s;
-}
 
 class Evolve : public ::testing::Test {
  protected:
@@ -108,23 +64,23 @@ TEST_F(Evolve, EqualsTheDenseStepAppliedNTimes) {
   ASSERT_EQ(r.code, 0) << r.err;
   r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 12 --dt 0.1 -o small.h5 --chi 3 --seed 1 --save-every 4 -q");
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto u = matrix_of(read_train(dir_ / "U.h5", "/U"));
-  const auto h = matrix_of(read_train(dir_ / "H.h5", "/H"));
-  const auto m = matrix_of(read_train(dir_ / "M.h5", "/M"));
-  std::vector<cd> psi = dense_train(read_train(dir_ / "psi.h5", "/psi")).v;
+  const auto u = matrix_of(read_cores(dir_ / "U.h5", "/U"));
+  const auto h = matrix_of(read_cores(dir_ / "H.h5", "/H"));
+  const auto m = matrix_of(read_cores(dir_ / "M.h5", "/M"));
+  std::vector<cd> psi = dense_train(read_cores(dir_ / "psi.h5", "/psi")).v;
   const auto traj = trajectory(dir_ / "exact.h5");
   const auto small = trajectory(dir_ / "small.h5");
   ASSERT_EQ(traj.at("step").size(), 12u);
   for (std::size_t k = 1; k <= 12; ++k) {
     psi = mul(u, psi);
-    const double n2 = dot(psi, psi).real();
-    EXPECT_NEAR(traj.at("H_re")[k - 1], (dot(psi, mul(h, psi)) / n2).real(), 1e-10) << k;
-    EXPECT_NEAR(traj.at("M_re")[k - 1], (dot(psi, mul(m, psi)) / n2).real(), 1e-10) << k;
+    const double n2 = inner(psi, psi).real();
+    EXPECT_NEAR(traj.at("H_re")[k - 1], (inner(psi, mul(h, psi)) / n2).real(), 1e-10) << k;
+    EXPECT_NEAR(traj.at("M_re")[k - 1], (inner(psi, mul(m, psi)) / n2).real(), 1e-10) << k;
     EXPECT_NEAR(traj.at("time")[k - 1], 0.1 * static_cast<double>(k), 1e-15);
     if (k % 4 != 0) continue;
-    const auto got = dense_train(read_train(dir_ / "exact.h5", "/states/" + std::to_string(k))).v;
-    EXPECT_NEAR(std::abs(dot(got, psi)) / std::sqrt(dot(got, got).real() * n2), 1.0, 1e-12) << k;
-    const auto approx = dense_train(read_train(dir_ / "small.h5", "/states/" + std::to_string(k))).v;
+    const auto got = dense_train(read_cores(dir_ / "exact.h5", "/states/" + std::to_string(k))).v;
+    EXPECT_NEAR(std::abs(inner(got, psi)) / std::sqrt(inner(got, got).real() * n2), 1.0, 1e-12) << k;
+    const auto approx = dense_train(read_cores(dir_ / "small.h5", "/states/" + std::to_string(k))).v;
     double diff = 0;
     for (std::size_t i = 0; i < psi.size(); ++i) diff += std::norm(approx[i] - psi[i]);
     const double error = std::sqrt(diff / n2), budget = small.at("error_budget")[k - 1];
@@ -132,7 +88,7 @@ TEST_F(Evolve, EqualsTheDenseStepAppliedNTimes) {
     EXPECT_LT(error, 4 * budget) << "step " << k;
   }
   // The last state is /result.
-  EXPECT_NEAR(std::abs(dot(dense_train(read_train(dir_ / "exact.h5", "/result")).v, psi)), 1.0, 1e-12);
+  EXPECT_NEAR(std::abs(inner(dense_train(read_cores(dir_ / "exact.h5", "/result")).v, psi)), 1.0, 1e-12);
   EXPECT_EQ(log_int(dir_ / "exact.h5", "complete"), 1);
   EXPECT_EQ(log_int(dir_ / "exact.h5", "steps_done"), 12);
 }
@@ -145,7 +101,7 @@ TEST_F(Evolve, ImaginaryTimeWithNormalizeFindsTheGroundState) {
   const auto r = run_cli(dir_, "evolve tau.h5 psi.h5 --steps 60 -o gs.h5 --chi 16 --seed 2 --normalize --measure H15.h5 -q");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto traj = trajectory(dir_ / "gs.h5");
-  const auto h = matrix_of(read_train(dir_ / "H15.h5", "/H"));
+  const auto h = matrix_of(read_cores(dir_ / "H15.h5", "/H"));
   // The ground-state energy by dense diagonalization.
   std::vector<cd> a = h;
   std::vector<double> w(1024);
@@ -153,13 +109,14 @@ TEST_F(Evolve, ImaginaryTimeWithNormalizeFindsTheGroundState) {
   const double e = w[0];
   EXPECT_NEAR(traj.at("H15_re").back(), e, 2e-3);  // Trotter error of dt = 0.1
   EXPECT_GT(traj.at("H15_re").front(), traj.at("H15_re").back());
-  const auto last = dense_train(read_train(dir_ / "gs.h5", "/result")).v;
-  EXPECT_NEAR(dot(last, last).real(), 1.0, 1e-12);
+  const auto last = dense_train(read_cores(dir_ / "gs.h5", "/result")).v;
+  EXPECT_NEAR(inner(last, last).real(), 1.0, 1e-12);
   EXPECT_NE(traj.at("norm").back(), 1.0);  // what --normalize took out
 }
 
-// A stop between steps (--max-time; SIGTERM) leaves a valid file with every finished step;
-// --resume continues it to the state the uninterrupted run reaches.
+// A stop between steps (--max-time; SIGTERM at a random step) leaves a valid file with every
+// finished step, a SIGKILL at a random moment the last checkpoint; --resume continues either to
+// the state the uninterrupted run reaches.
 TEST_F(Evolve, AStoppedRunResumesToTheUninterruptedResult) {
   ASSERT_EQ(run_cli(dir_, "generate product -o p40.h5 --sites 40 -q").code, 0);
   ASSERT_EQ(run_cli(dir_, "generate ising-step -o u40.h5 --sites 40 --J 1 --h 1 --dt 0.05 -q").code, 0);
@@ -178,46 +135,50 @@ TEST_F(Evolve, AStoppedRunResumesToTheUninterruptedResult) {
   r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o part.h5 --skip-existing --seed 9");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(log_int(dir_ / "part.h5", "steps_done"), 40);
-  auto distance = [&](const std::string& a, const std::string& b) {
-    const auto d = run_cli(dir_, "distance " + a + " " + b + " --json");
-    const auto at = d.out.find("\"relative_distance\": ");
-    return std::atof(d.out.c_str() + at + 21);
-  };
+  auto distance = [&](const std::string& a, const std::string& b) { return relative_distance(dir_, a, b); };
   EXPECT_LT(distance("part.h5:/result", "whole.h5:/result"), 1e-13);
+  // A run in the background, signalled once its checkpoint holds `step` steps (and, for
+  // SIGKILL, a moment later: anywhere in a later step or checkpoint). The steps are drawn at
+  // random, so that runs of the suite stop at different ones; a failure names them.
+  auto stopped_run = [&](const std::string& out, int signal, long long step, int later_ms) {
+    const std::string cmd = "cd '" + dir_.path().string() + "' && exec '" + binary() + "' " + args + " -o " + out;
+    const pid_t pid = fork();
+    if (pid == 0) {
+      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 20000; ++i) {
+      if (fs::exists(dir_ / out) && log_int(dir_ / out, "steps_done") >= step) break;
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(later_ms));
+    ::kill(pid, signal);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return status;
+  };
+  std::random_device random;
+  const long long term_step = 1 + static_cast<long long>(random() % 25), kill_step = 1 + static_cast<long long>(random() % 25);
+  SCOPED_TRACE("SIGTERM after step " + std::to_string(term_step) + ", SIGKILL after step " + std::to_string(kill_step));
   // SIGTERM from outside, then --resume (the seed taken from the file).
-  const std::string cmd = "cd '" + dir_.path().string() + "' && exec '" + binary() + "' " + args + " -o sig.h5";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (fs::exists(dir_ / "sig.h5")) {
-    r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o sig.h5 --resume -q");
-    ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_LT(distance("sig.h5:/result", "whole.h5:/result"), 1e-13);
-  }
+  const int term = stopped_run("sig.h5", SIGTERM, term_step, 0);
+  ASSERT_TRUE(WIFEXITED(term)) << term;
+  EXPECT_EQ(WEXITSTATUS(term), 130);
+  const long long at_term = log_int(dir_ / "sig.h5", "steps_done");
+  EXPECT_GE(at_term, term_step);
+  EXPECT_LT(at_term, 40);
+  r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o sig.h5 --resume -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(distance("sig.h5:/result", "whole.h5:/result"), 1e-13);
   // SIGKILL at any moment: what is left is the last checkpoint, whole.
-  const std::string kill_cmd = "cd '" + dir_.path().string() + "' && exec '" + binary() + "' " + args + " -o kill.h5";
-  const pid_t victim = fork();
-  if (victim == 0) {
-    execl("/bin/sh", "sh", "-c", kill_cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(120));
-  ::kill(victim, SIGKILL);
-  waitpid(victim, &status, 0);
-  if (fs::exists(dir_ / "kill.h5")) {
-    EXPECT_EQ(log_int(dir_ / "kill.h5", "complete"), 0);
-    EXPECT_EQ(trajectory(dir_ / "kill.h5").at("step").size(),
-              static_cast<std::size_t>(log_int(dir_ / "kill.h5", "steps_done")));
-    r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o kill.h5 --resume -q");
-    ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_LT(distance("kill.h5:/result", "whole.h5:/result"), 1e-13);
-  }
+  const int killed = stopped_run("kill.h5", SIGKILL, kill_step, 3);
+  ASSERT_TRUE(WIFSIGNALED(killed)) << "the run ended before the signal";
+  EXPECT_EQ(log_int(dir_ / "kill.h5", "complete"), 0);
+  EXPECT_EQ(trajectory(dir_ / "kill.h5").at("step").size(),
+            static_cast<std::size_t>(log_int(dir_ / "kill.h5", "steps_done")));
+  r = run_cli(dir_, "evolve u40.h5 p40.h5 --steps 40 --chi 40 --checkpoint-every 1 -o kill.h5 --resume -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(distance("kill.h5:/result", "whole.h5:/result"), 1e-13);
 }
 
 // Many steps in one process: the resident size stays that of one step (a transfer log that kept
@@ -241,18 +202,10 @@ TEST_F(Evolve, ALongEvolutionKeepsMemoryFileAndLogBounded) {
   EXPECT_LT(rows.size(), 2 * short_rows.size()) << "the log grows with the steps";
   EXPECT_LT(fs::file_size(dir_ / "long.h5"), 2 * fs::file_size(dir_ / "short.h5")) << "dead space of replaced checkpoints";
   // Every step's events are counted: the sweeps copy the state's cores each step.
-  hid_t f = H5Fopen((dir_ / "long.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t d = H5Dopen2(f, "/log/transfers", H5P_DEFAULT);
-  hid_t one = H5Tcreate(H5T_COMPOUND, sizeof(long long));
-  H5Tinsert(one, "events", 0, H5T_NATIVE_LLONG);
-  std::vector<long long> events(rows.size());
-  H5Dread(d, one, H5S_ALL, H5S_ALL, H5P_DEFAULT, events.data());
-  H5Tclose(one);
-  H5Dclose(d);
-  H5Fclose(f);
+  const auto events = read_columns(dir_ / "long.h5", "/log/transfers").at("events");
   long long mps = 0;
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].what == "mps site" && rows[i].mechanism == "host copy") mps += events[i];
+    if (rows[i].what == "mps site" && rows[i].mechanism == "host copy") mps += static_cast<long long>(events[i]);
   EXPECT_GE(mps, 300 * 24);
 }
 
@@ -291,19 +244,19 @@ TEST(Expect, MatchesDenseExpectationsAndVariances) {
   auto r = run_cli(dir, "expect psi.h5 o.h5 h.h5 --variance --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto vp = dense_train(psi).v, vf = dense_train(phi).v;
-  const auto mo = matrix_of(op), mh = matrix_of(read_train(dir / "h.h5", "/H"));
-  const double n2 = dot(vp, vp).real();
+  const auto mo = matrix_of(op), mh = matrix_of(read_cores(dir / "h.h5", "/H"));
+  const double n2 = inner(vp, vp).real();
   auto number_after = [&](const std::string& key, std::size_t from) {
     const auto at = r.out.find("\"" + key + "\": ", from);
     return std::make_pair(std::atof(r.out.c_str() + at + key.size() + 4), at);
   };
-  const cd eo = dot(vp, mul(mo, vp)) / n2;
+  const cd eo = inner(vp, mul(mo, vp)) / n2;
   auto [re, at] = number_after("re", 0);
   EXPECT_NEAR(re, eo.real(), 1e-12 * std::abs(eo));
   auto [im, at2] = number_after("im", at);
   EXPECT_NEAR(im, eo.imag(), 1e-12 * std::abs(eo));
   const auto hv = mul(mh, vp);
-  const double eh = (dot(vp, hv) / n2).real(), var = (dot(hv, hv) / n2).real() - eh * eh;
+  const double eh = (inner(vp, hv) / n2).real(), var = (inner(hv, hv) / n2).real() - eh * eh;
   auto [re_h, at3] = number_after("re", at2);
   EXPECT_NEAR(re_h, eh, 1e-12 * std::abs(eh));
   auto [v_h, at4] = number_after("variance", at3);
@@ -312,7 +265,7 @@ TEST(Expect, MatchesDenseExpectationsAndVariances) {
   // A matrix element with a bra.
   r = run_cli(dir, "expect psi.h5 o.h5 --bra phi.h5 --json");
   ASSERT_EQ(r.code, 0) << r.err;
-  const cd fo = dot(vf, mul(mo, vp));
+  const cd fo = inner(vf, mul(mo, vp));
   EXPECT_NEAR(number_after("re", r.out.find("operators")).first, fo.real(), 1e-12 * std::abs(fo));
   // An operator of another length.
   ASSERT_EQ(run_cli(dir, "generate ising -o h6.h5 --sites 6 -q").code, 0);

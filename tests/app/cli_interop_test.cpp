@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../support/cli_runner.hpp"
+#include "../support/h5_read.hpp"
 
 namespace srcc::test {
 namespace {
@@ -16,21 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path data(const std::string& name) { return fs::path(source_dir()) / "tests/data" / name; }
-
-double json_number(const std::string& json, const std::string& key) {
-  const auto at = json.find("\"" + key + "\": ");
-  return at == std::string::npos ? std::nan("") : std::atof(json.c_str() + at + key.size() + 4);
-}
-
-double read_scalar(const fs::path& file, const char* name) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  double v = 0;
-  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v);
-  H5Dclose(d);
-  H5Fclose(f);
-  return v;
-}
 
 // ⟨ψ|H|ψ⟩ from `apply` (exact: χ̄ above the product's bond) and `distance`.
 double energy(const TempDir& dir, const std::string& h, const std::string& psi) {

@@ -33,14 +33,6 @@ namespace fs = std::filesystem;
 
 std::string bytes_of(const fs::path& p) { return slurp(p); }
 
-// ‖A − B‖/‖B‖ as `distance --json` reports it.
-double relative_distance(const TempDir& dir, const std::string& a, const std::string& b) {
-  const auto r = run_cli(dir, "distance " + a + " " + b + " --json");
-  EXPECT_EQ(r.code, 0) << r.err;
-  const auto at = r.out.find("\"relative_distance\": ");
-  return at == std::string::npos ? -1 : std::atof(r.out.c_str() + at + 21);
-}
-
 // A child process that has `file` open for writing through HDF5 (as h5py does) and writes
 // `datasets` small datasets into it, holding it for `seconds`. Returns its pid.
 pid_t hold_for_writing(const fs::path& file, int datasets, double seconds) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../support/cli_runner.hpp"
+#include "../support/h5_read.hpp"
 #include "srcc/core/text.hpp"
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/itensor_objects.hpp"
@@ -24,26 +25,6 @@ namespace fs = std::filesystem;
 
 std::string data(const std::string& name) { return (fs::path(source_dir()) / "tests/data" / name).string(); }
 
-double json_number(const std::string& json, const std::string& key) {
-  const auto at = json.find("\"" + key + "\": ");
-  return at == std::string::npos ? std::nan("") : std::atof(json.c_str() + at + key.size() + 4);
-}
-
-double distance(const TempDir& dir, const std::string& a, const std::string& b) {
-  const auto r = run_cli(dir, "distance " + a + " " + b + " --json");
-  EXPECT_EQ(r.code, 0) << r.err;
-  return json_number(r.out, "relative_distance");
-}
-
-std::string string_attr(const fs::path& file, const std::string& object, const char* name) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t o = H5Oopen(f, object.c_str(), H5P_DEFAULT);
-  std::string v = h5::read_string_attr(o, name, file.string());
-  H5Oclose(o);
-  H5Fclose(f);
-  return v;
-}
-
 TEST(WriteBack, TenpyStateWithoutChargesIsTheResultInBForm) {
   TempDir dir;
   const std::string psi = data("tenpy_tfi_L16_mps.h5") + ":/psi";
@@ -53,11 +34,11 @@ TEST(WriteBack, TenpyStateWithoutChargesIsTheResultInBForm) {
   EXPECT_EQ(json_number(r.out, "dropped_weight"), 0.0);
   ASSERT_EQ(run_cli(dir, "compress " + psi + " -o s.h5 --chi 8 --seed 3 --output-format srcc -q").code, 0);
   // Read back by our TeNPy reader (forms and norm resolved): the result of the same run.
-  EXPECT_LT(distance(dir, "t.h5:/psi", "s.h5:/result"), 1e-12);
-  EXPECT_LT(distance(dir, "t.h5:/result", "s.h5:/result"), 1e-12);  // the second name
-  EXPECT_EQ(string_attr(dir / "t.h5", "/", "type"), "simple_dict");
-  EXPECT_EQ(string_attr(dir / "t.h5", "/log", "type"), "ignore");
-  EXPECT_EQ(string_attr(dir / "t.h5", "/psi", "class"), "MPS");
+  EXPECT_LT(relative_distance(dir, "t.h5:/psi", "s.h5:/result"), 1e-12);
+  EXPECT_LT(relative_distance(dir, "t.h5:/result", "s.h5:/result"), 1e-12);  // the second name
+  EXPECT_EQ(read_string_attr(dir / "t.h5", "/", "type"), "simple_dict");
+  EXPECT_EQ(read_string_attr(dir / "t.h5", "/log", "type"), "ignore");
+  EXPECT_EQ(read_string_attr(dir / "t.h5", "/psi", "class"), "MPS");
   // B form, as TeNPy reads it: every core right-orthonormal, the Schmidt values normalised.
   TrainReader reader(TrainRef{(dir / "t.h5").string(), "/psi"});
   EXPECT_EQ(reader.info().format, TrainFormat::kTenpy);
@@ -76,7 +57,7 @@ TEST(WriteBack, TenpyStateWithChargesKeepsTheTotalChargeAndSaysWhatItDropped) {
   EXPECT_GT(dropped, 1e-8);  // the sketch mixes sectors at χ̄ = 8
   EXPECT_LT(dropped, 1e-2);
   ASSERT_EQ(run_cli(dir, "compress " + f + ":/psi -o s.h5 --chi 8 --seed 3 --output-format srcc -q").code, 0);
-  const double d = distance(dir, "t.h5:/psi", "s.h5:/result");
+  const double d = relative_distance(dir, "t.h5:/psi", "s.h5:/result");
   // ‖P ψ − ψ‖ / ‖ψ‖ = √dropped, the per-sector truncation adding at most its own weight.
   EXPECT_GT(d, 0.9 * std::sqrt(dropped));
   EXPECT_LT(d, 1.1 * std::sqrt(dropped + truncated) + 1e-12);
@@ -101,8 +82,8 @@ TEST(WriteBack, TenpyMpoProductIsWrittenAsAnMpo) {
   const std::string h = data("tenpy_tfi_L16_mpo.h5") + ":/H_MPO";
   ASSERT_EQ(run_cli(dir, "apply " + h + " " + h + " -o t.h5 --chi 9 --seed 3 -q").code, 0);
   ASSERT_EQ(run_cli(dir, "apply " + h + " " + h + " -o s.h5 --chi 9 --seed 3 -q --output-format srcc").code, 0);
-  EXPECT_EQ(string_attr(dir / "t.h5", "/H_MPO", "class"), "MPO");
-  EXPECT_LT(distance(dir, "t.h5:/H_MPO", "s.h5:/result"), 1e-12);
+  EXPECT_EQ(read_string_attr(dir / "t.h5", "/H_MPO", "class"), "MPO");
+  EXPECT_LT(relative_distance(dir, "t.h5:/H_MPO", "s.h5:/result"), 1e-12);
 }
 
 // The ITensors.jl file's own encodings: fixed-length UTF-8 strings of exactly their bytes, NULL
@@ -145,7 +126,7 @@ TEST(WriteBack, ItensorDenseStateOnTheTemplatesSiteIndices) {
   const std::string psi = data("itensor_tfi_L16_dense.h5") + ":/psi";
   ASSERT_EQ(run_cli(dir, "compress " + psi + " -o i.h5 --chi 8 --seed 3 -q").code, 0);
   ASSERT_EQ(run_cli(dir, "compress " + psi + " -o s.h5 --chi 8 --seed 3 -q --output-format srcc").code, 0);
-  EXPECT_LT(distance(dir, "i.h5:/psi", "s.h5:/result"), 1e-12);
+  EXPECT_LT(relative_distance(dir, "i.h5:/psi", "s.h5:/result"), 1e-12);
   hid_t t = H5Fopen(data("itensor_tfi_L16_dense.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   hid_t o = H5Fopen((dir / "i.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   for (int n : {1, 7, 16}) {

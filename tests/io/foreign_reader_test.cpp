@@ -10,6 +10,7 @@
 
 #include "../support/cli_runner.hpp"
 #include "../support/dense.hpp"
+#include "../support/h5_read.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/itensor_objects.hpp"
@@ -23,31 +24,6 @@ namespace fs = std::filesystem;
 
 std::string data(const std::string& name) { return source_dir() + "/tests/data/" + name; }
 
-std::vector<Tensor<cdouble>> read_train(const std::string& file, const std::string& group,
-                                        TrainFormat format = TrainFormat::kAuto) {
-  TrainReader r(TrainRef{file, group, format});
-  TransferLog log;
-  std::vector<Tensor<cdouble>> out;
-  for (std::size_t j = 0; j < r.info().length(); ++j)
-    out.push_back(to_internal<cdouble>(r.read_site(j, log), r.info(), j, log));
-  return out;
-}
-
-double read_scalar(const std::string& file, const char* name) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-  double v = 0;
-  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v);
-  H5Dclose(d);
-  H5Fclose(f);
-  return v;
-}
-
-cd dot(const std::vector<cd>& a, const std::vector<cd>& b) {
-  cd s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += std::conj(a[i]) * b[i];
-  return s;
-}
 
 // H·ψ as a train, site by site with plain loops: bonds (l_H l_ψ, r_H r_ψ), no compression.
 std::vector<Tensor<cdouble>> exact_product(const std::vector<Tensor<cdouble>>& h,
@@ -72,7 +48,7 @@ std::vector<Tensor<cdouble>> exact_product(const std::vector<Tensor<cdouble>>& h
 
 // ⟨ψ|H|ψ⟩ by dense contraction (L ≤ 16: 65536 amplitudes).
 cd energy(const std::vector<Tensor<cdouble>>& h, const std::vector<Tensor<cdouble>>& psi) {
-  return dot(dense_train(psi).v, dense_train(exact_product(h, psi)).v);
+  return inner(dense_train(psi).v, dense_train(exact_product(h, psi)).v);
 }
 
 TEST(ForeignFiles, DiscoveryFindsTrainsOfEveryFormatAndIgnoresOtherGroups) {
@@ -97,8 +73,8 @@ TEST(ForeignFiles, DiscoveryFindsTrainsOfEveryFormatAndIgnoresOtherGroups) {
 // ground state (norm 1, the file's energy); the stored tensors taken as they are would give a
 // norm of 2 and the wrong energy.
 TEST(ForeignFiles, TenpyStateWithItsFormsResolvedHasTheFilesEnergy) {
-  const auto psi = read_train(data("tenpy_tfi_L16_mps.h5"), "/psi");
-  const auto h = read_train(data("tenpy_tfi_L16_mpo.h5"), "/H_MPO");
+  const auto psi = read_cores(data("tenpy_tfi_L16_mps.h5"), "/psi");
+  const auto h = read_cores(data("tenpy_tfi_L16_mpo.h5"), "/H_MPO");
   const double e0 = read_scalar(data("tenpy_tfi_L16_mps.h5"), "/E0");
   EXPECT_NEAR(norm(dense_train(psi).v), 1.0, 1e-12);
   const cd e = energy(h, psi);
@@ -109,12 +85,12 @@ TEST(ForeignFiles, TenpyStateWithItsFormsResolvedHasTheFilesEnergy) {
 // With parity conserved, TeNPy stores each site's basis sorted by charge; read back in the
 // site's own order, it is the same state as the one computed without conservation.
 TEST(ForeignFiles, AChargeSortedBasisIsPutBackInTheSitesOrder) {
-  const auto plain = read_train(data("tenpy_tfi_L16_mps.h5"), "/psi");
-  const auto parity = read_train(data("tenpy_tfi_L16_parity.h5"), "/psi");
-  const auto h_plain = read_train(data("tenpy_tfi_L16_mpo.h5"), "/H_MPO");
-  const auto h_parity = read_train(data("tenpy_tfi_L16_parity.h5"), "/H_MPO");
+  const auto plain = read_cores(data("tenpy_tfi_L16_mps.h5"), "/psi");
+  const auto parity = read_cores(data("tenpy_tfi_L16_parity.h5"), "/psi");
+  const auto h_plain = read_cores(data("tenpy_tfi_L16_mpo.h5"), "/H_MPO");
+  const auto h_parity = read_cores(data("tenpy_tfi_L16_parity.h5"), "/H_MPO");
   const auto a = dense_train(plain).v, b = dense_train(parity).v;
-  EXPECT_NEAR(std::abs(dot(a, b)), 1.0, 1e-10);  // the ground state, up to its sign
+  EXPECT_NEAR(std::abs(inner(a, b)), 1.0, 1e-10);  // the ground state, up to its sign
   // And each operator on the other's state.
   EXPECT_NEAR(energy(h_plain, parity).real(), read_scalar(data("tenpy_tfi_L16_parity.h5"), "/E0"), 1e-10);
   EXPECT_NEAR(energy(h_parity, plain).real(), read_scalar(data("tenpy_tfi_L16_mps.h5"), "/E0"), 1e-10);
@@ -125,16 +101,16 @@ TEST(ForeignFiles, AChargeSortedBasisIsPutBackInTheSitesOrder) {
 // U(1) charges (2·Sz), blocks of many sectors; the same Hamiltonian stored with
 // explicit_plus_hc (H = W + W†); a complex state after a quench.
 TEST(ForeignFiles, TenpyChargesPlusHcAndComplexStatesGiveTeNPysEnergies) {
-  const auto psi = read_train(data("tenpy_xxz_L12_sz.h5"), "/psi");
+  const auto psi = read_cores(data("tenpy_xxz_L12_sz.h5"), "/psi");
   const double e0 = read_scalar(data("tenpy_xxz_L12_sz.h5"), "/E0");
-  EXPECT_NEAR(energy(read_train(data("tenpy_xxz_L12_sz.h5"), "/H_MPO"), psi).real(), e0, 1e-10);
+  EXPECT_NEAR(energy(read_cores(data("tenpy_xxz_L12_sz.h5"), "/H_MPO"), psi).real(), e0, 1e-10);
   TrainReader w(TrainRef{data("tenpy_xxz_L12_sz_plus_hc.h5"), "/H_MPO"});
   EXPECT_EQ(w.info().dims[5][kLegL], 8u);  // W's bond 4, doubled by W + W†
-  EXPECT_NEAR(energy(read_train(data("tenpy_xxz_L12_sz_plus_hc.h5"), "/H_MPO"), psi).real(),
+  EXPECT_NEAR(energy(read_cores(data("tenpy_xxz_L12_sz_plus_hc.h5"), "/H_MPO"), psi).real(),
               read_scalar(data("tenpy_xxz_L12_sz_plus_hc.h5"), "/E0"), 1e-10);
-  const auto q = read_train(data("tenpy_tfi_L10_quench.h5"), "/psi");
+  const auto q = read_cores(data("tenpy_tfi_L10_quench.h5"), "/psi");
   EXPECT_EQ(TrainReader(TrainRef{data("tenpy_tfi_L10_quench.h5"), "/psi"}).info().dtype(), DType::kComplex128);
-  const cd eq = energy(read_train(data("tenpy_tfi_L10_quench.h5"), "/H_MPO"), q);
+  const cd eq = energy(read_cores(data("tenpy_tfi_L10_quench.h5"), "/H_MPO"), q);
   EXPECT_NEAR(eq.real(), read_scalar(data("tenpy_tfi_L10_quench.h5"), "/E"), 1e-10);
   EXPECT_NEAR(eq.imag(), 0.0, 1e-10);
 }
@@ -167,21 +143,21 @@ TEST(ForeignFiles, TheFileITensorsJlWroteIsReadExactly) {
 
 TEST(ForeignFiles, ItensorDenseBlockSparseDiagAndEmptyStorage) {
   // The TFI model as ITensor dense MPS and MPO: the same energy as TeNPy's.
-  const auto psi = read_train(data("itensor_tfi_L16_dense.h5"), "/psi");
-  const auto h = read_train(data("itensor_tfi_L16_dense.h5"), "/H");
+  const auto psi = read_cores(data("itensor_tfi_L16_dense.h5"), "/psi");
+  const auto h = read_cores(data("itensor_tfi_L16_dense.h5"), "/H");
   EXPECT_NEAR(energy(h, psi).real(), read_scalar(data("tenpy_tfi_L16_mps.h5"), "/E0"), 1e-10);
   // QN blocks (BlockSparse, one Dense tensor, one under the old name 'store', indices in any
   // order): TeNPy's XXZ ground state and energy.
-  const auto qpsi = read_train(data("itensor_xxz_L12_qn.h5"), "/psi");
-  EXPECT_NEAR(energy(read_train(data("itensor_xxz_L12_qn.h5"), "/H"), qpsi).real(),
+  const auto qpsi = read_cores(data("itensor_xxz_L12_qn.h5"), "/psi");
+  EXPECT_NEAR(energy(read_cores(data("itensor_xxz_L12_qn.h5"), "/H"), qpsi).real(),
               read_scalar(data("itensor_xxz_L12_qn.h5"), "/E0"), 1e-10);
   // GHZ from Diag tensors (full and uniform): (|0…0⟩ + |1…1⟩)/√2.
-  const auto ghz = dense_train(read_train(data("itensor_ghz_L5_diag.h5"), "/psi")).v;
+  const auto ghz = dense_train(read_cores(data("itensor_ghz_L5_diag.h5"), "/psi")).v;
   ASSERT_EQ(ghz.size(), 32u);
   for (std::size_t i = 0; i < 32; ++i)
     EXPECT_NEAR(std::abs(ghz[i]), i == 0 || i == 31 ? 1 / std::sqrt(2.0) : 0.0, 1e-15) << i;
   // One tensor EmptyStorage: the zero state.
-  EXPECT_EQ(norm(dense_train(read_train(data("itensor_zero_L4_empty.h5"), "/psi")).v), 0.0);
+  EXPECT_EQ(norm(dense_train(read_cores(data("itensor_zero_L4_empty.h5"), "/psi")).v), 0.0);
 }
 
 // Files of different libraries agree where their bases do (TeNPy's SpinHalfSite and ITensor's

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -43,6 +44,17 @@ int temp_files(const TempDir& dir) {
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))
     if (e.path().filename().string().find(".tmp-") != std::string::npos) ++n;
   return n;
+}
+
+double json_number(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\": ");
+  return at == std::string::npos ? std::nan("") : std::atof(json.c_str() + at + key.size() + 4);
+}
+
+double relative_distance(const TempDir& dir, const std::string& a, const std::string& b) {
+  const auto r = run_cli(dir, "distance " + a + " " + b + " --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  return json_number(r.out, "relative_distance");
 }
 
 void expect_resident_below(long rss, double limit, const std::string& what) {

@@ -33,6 +33,11 @@ std::string slurp(const std::filesystem::path& p);
 int temp_files(const TempDir& dir);
 // A run that failed as it should: its exit code and message, and nothing left behind (no
 // out.h5, no temporary file).
+// The number after "key": in a JSON text (NaN when the key is missing).
+double json_number(const std::string& json, const std::string& key);
+// ‖A − B‖/‖B‖ of two trains as `distance --json` reports it.
+double relative_distance(const TempDir& dir, const std::string& a, const std::string& b);
+
 // A peak resident size below `limit` bytes (not under AddressSanitizer, whose shadow memory and
 // quarantine make the resident size meaningless).
 void expect_resident_below(long rss, double limit, const std::string& what);

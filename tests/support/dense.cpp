@@ -108,6 +108,12 @@ DenseTrain dense_product(const std::vector<DenseTrain>& layers) {
   return out;
 }
 
+cd inner(const std::vector<cd>& a, const std::vector<cd>& b) {
+  cd s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += std::conj(a[i]) * b[i];
+  return s;
+}
+
 double norm(const std::vector<cd>& v) {
   double s = 0;
   for (const auto& x : v) s += std::norm(x);

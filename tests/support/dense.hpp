@@ -30,6 +30,7 @@ template <class T> DenseTrain dense_train(const std::vector<Tensor<T>>& cores);
 DenseTrain dense_product(const std::vector<DenseTrain>& layers);
 
 double norm(const std::vector<cd>& v);
+cd inner(const std::vector<cd>& a, const std::vector<cd>& b);  // ⟨a|b⟩ = Σ conj(a) b
 double relative_error(const std::vector<cd>& got, const std::vector<cd>& ref);
 
 // max over cuts of the error of the best rank-`chi` approximation across that cut, relative to
