@@ -175,11 +175,22 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   for (const auto& m : e.measure) files.push_back(m.file);
   if (e.overlap) files.push_back(e.overlap->file);
   check_output_not_input(a.output, files);
-  if (c.skip_existing && skipped(c, a.output)) return;
+  const TrainFormat out_format = parse_train_format(c.output_format, opt::kOutputFormat.name());
+  if (out_format != TrainFormat::kAuto && out_format != TrainFormat::kSrcc)
+    throw UsageError(opt::kOutputFormat.name() + " " + c.output_format + ": evolve writes its file in src-compress's layout");
+  if (c.skip_existing && !c.dry_run && skipped(c, a.output)) return;
   o.output = a.output;
   o.force = c.force;
   execution_options(c, o);
   o.command_line = command_line;
+  o.profile_gemm = c.profile_gemm;
+  if (c.dry_run) {
+    o.sweep.seed = c.seed.value_or(0);
+    const Plan plan = plan_run(o);
+    if (c.json) std::printf("%s\n", plan.to_json().c_str());
+    else std::printf("%s\n(the plan of the first step: each step is planned again for the state's bonds)\n", plan.to_text().c_str());
+    return;
+  }
   e.resume = a.resume || (c.skip_existing && std::filesystem::exists(a.output));
   // A resumed run draws from the seed of the run it continues unless told otherwise.
   if (e.resume && !c.seed && !c.seed_base && std::filesystem::exists(a.output)) {
@@ -208,6 +219,10 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   std::printf("time %.3f s (sweeps %.3f, measurements %.3f, %zu checkpoints %.3f), peak memory %.1f MB\n",
               s.wall_seconds, s.sweep_seconds, s.measure_seconds, s.checkpoints, s.checkpoint_seconds,
               s.peak_rss_bytes / 1e6);
+  if (c.profile_gemm) {
+    std::fflush(stdout);
+    for (const auto& line : GemmProfile::table(s.gemm_profile)) std::fprintf(stderr, "%s\n", line.c_str());
+  }
 }
 
 void cmd_distance(const Cli& cli) {

@@ -144,6 +144,7 @@ std::string EvolveSummary::to_json() const {
       .add("checkpoint_seconds", checkpoint_seconds)
       .add("checkpoints", checkpoints)
       .add("peak_rss_bytes", peak_rss_bytes);
+  if (!gemm_profile.empty()) o.add_raw("gemm_profile", GemmProfile::json(gemm_profile));
   return o.str();
 }
 
@@ -265,6 +266,15 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   for (const auto& note : notes) reporter.warning(note);
   for (const auto& dir : remove_stale_scratch(plan0.budgets.scratch_dir))
     reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
+  // --profile-gemm: every GEMM of the evolution, sweeps and measurements; the guard takes the
+  // pointer back however the evolution ends.
+  GemmProfile profile;
+  struct StopProfiling {
+    Backend* backend;
+    ~StopProfiling() { backend->profile_gemms(nullptr); }
+  } stop_profiling{&backend};
+  if (ro.profile_gemm && !backend.profile_gemms(&profile))
+    reporter.warning(opt::kProfileGemm.name() + ": " + backend.name() + " queues its GEMMs asynchronously; no profile");
 
   std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save;  // until the next checkpoint
   std::uint64_t held_bytes = 0;  // theirs
@@ -449,6 +459,10 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   sum.steps_done = done;
   sum.wall_seconds = since(wall0);
   sum.peak_rss_bytes = memory::peak_resident_bytes();
+  if (ro.profile_gemm) {
+    backend.profile_gemms(nullptr);
+    sum.gemm_profile = profile.rows();
+  }
   reporter.progress("write", 1, 1);
   return sum;
 }

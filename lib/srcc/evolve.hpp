@@ -51,6 +51,7 @@ struct EvolveSummary {
   double sweep_flops = 0, measure_flops = 0;  // real flops of their GEMMs (complex multiply-add: 8)
   std::size_t checkpoints = 0;
   std::int64_t peak_rss_bytes = 0;
+  std::vector<GemmTiming> gemm_profile;  // with RunOptions::profile_gemm: every step's GEMMs
   std::string to_json() const;
 };
 

@@ -229,6 +229,13 @@ TEST_F(Evolve, BadInputsAreRefusedNamingWhatDiffers) {
   r = run_cli(dir_, "evolve U.h5 H.h5 --steps 3 -o e2.h5 --chi 4");
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_NE(r.err.find("evolve takes an MPS as its state"), std::string::npos) << r.err;
+  expect_clean_failure(run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o out.h5 --chi 4 --output-format tenpy"), 2,
+                       "--output-format tenpy: evolve writes its file in src-compress's layout", dir_);
+  // --dry-run plans the first step and writes nothing.
+  r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o out.h5 --chi 4 --dry-run --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"sites\": 10"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "out.h5"));
 }
 
 // expect against dense products: ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩, ⟨φ|O|ψ⟩, and ⟨O²⟩ − ⟨O⟩² without forming O².
