@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include "cli.hpp"
 #include "commands.hpp"
@@ -33,6 +35,32 @@ void setup_logging(const srcc::app::CommonFlags& c) {
   else spdlog::set_level(spdlog::level::info);
 }
 
+// Ends the run on an error: the message on stderr, with --json also one object on stdout
+// ({"error": {"code", "kind", "message"}}) for the script that reads it; returns the exit code.
+int fail(const char* kind, int code, const std::string& message, bool json, bool logging) {
+  if (logging) spdlog::error("{}", srcc::printable(message));
+  else std::fprintf(stderr, "src-compress: %s\n", srcc::printable(message).c_str());
+  if (json) {
+    srcc::JsonObject e;
+    e.add("code", code).add("kind", std::string(kind)).add("message", message);
+    srcc::JsonObject o;
+    o.add_raw("error", e.str());
+    std::printf("%s\n", o.str().c_str());
+  }
+  return code;
+}
+
+int fail(srcc::ErrorKind kind, const std::string& message, bool json, bool logging = true) {
+  return fail(srcc::error_kind_name(kind), srcc::exit_code(kind), message, json, logging);
+}
+
+// --json before the flags are parsed (a parse error): as typed.
+bool json_in(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--json") return true;
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,15 +75,15 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return cli.app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "src-compress: %s\nRun with --help for usage.\n",
-                 srcc::printable(srcc::app::explain_parse_error(e, argc, argv)).c_str());
-    return srcc::exit_code(srcc::ErrorKind::kUsage);
+    const int code = fail(srcc::ErrorKind::kUsage, srcc::app::explain_parse_error(e, argc, argv), json_in(argc, argv), false);
+    std::fprintf(stderr, "Run with --help for usage.\n");
+    return code;
   } catch (const srcc::UsageError& e) {
-    std::fprintf(stderr, "src-compress: %s\n", srcc::printable(e.what()).c_str());
-    return srcc::exit_code(srcc::ErrorKind::kUsage);
+    return fail(srcc::ErrorKind::kUsage, e.what(), json_in(argc, argv), false);
   }
   setup_logging(cli.common);
   srcc::app::install_signal_handlers();
+  const bool json = cli.common.json;
   try {
     if (*cli.apply_cmd) srcc::app::cmd_product(cli, cli.apply, join_command_line(argc, argv));
     else if (*cli.compress_cmd)
@@ -69,14 +97,18 @@ int main(int argc, char** argv) {
     else if (*cli.inspect_cmd) srcc::app::cmd_inspect(cli);
     else if (*cli.generate_cmd) srcc::app::cmd_generate(cli);
     return 0;
+  } catch (const srcc::InterruptedError& e) {
+    // Everything is cleaned up by now (the unwinding removed temporary files and scratch): a
+    // signal ends the process as killed by it; --max-time exits 130.
+    const int code = fail(e.kind(), e.what(), json);
+    spdlog::default_logger()->flush();
+    if (const int sig = srcc::interrupt_signal(); sig != 0) srcc::app::die_by_signal(sig);
+    return code;
   } catch (const srcc::Error& e) {
-    spdlog::error("{}", srcc::printable(e.what()));
-    return srcc::exit_code(e.kind());
+    return fail(e.kind(), e.what(), json);
   } catch (const std::bad_alloc&) {
-    spdlog::error("out of memory");
-    return srcc::exit_code(srcc::ErrorKind::kResource);
+    return fail(srcc::ErrorKind::kResource, "out of memory", json);
   } catch (const std::exception& e) {
-    spdlog::error("internal error: {}", e.what());
-    return 1;
+    return fail("internal", 1, std::string("internal error: ") + e.what(), json, true);
   }
 }

@@ -90,6 +90,20 @@ inline constexpr ErrorKind kErrorKinds[] = {ErrorKind::kUsage,    ErrorKind::kIn
                                             ErrorKind::kBackend,  ErrorKind::kNumerical,
                                             ErrorKind::kInterrupted};
 
+// The kind's name in a JSON error object (`--json` on failure).
+constexpr const char* error_kind_name(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kUsage: return "usage";
+    case ErrorKind::kInput: return "input";
+    case ErrorKind::kOutput: return "output";
+    case ErrorKind::kResource: return "resource";
+    case ErrorKind::kBackend: return "backend";
+    case ErrorKind::kNumerical: return "numerical";
+    case ErrorKind::kInterrupted: return "interrupted";
+  }
+  return "internal";
+}
+
 // What an exit status means, as --help says it.
 constexpr const char* exit_meaning(ErrorKind kind) {
   switch (kind) {
@@ -101,7 +115,8 @@ constexpr const char* exit_meaning(ErrorKind kind) {
     case ErrorKind::kBackend: return "backend (BLAS/LAPACK/CUDA)";
     case ErrorKind::kNumerical: return "numerical (non-finite values, failed factorisation)";
     case ErrorKind::kInterrupted:
-      return "interrupted (SIGINT/SIGTERM, --max-time; no output left behind, but for evolve's checkpoint)";
+      return "interrupted (--max-time; SIGINT/SIGTERM end the process by the signal after the same "
+             "clean-up; no output left behind, but for evolve's checkpoint)";
   }
   return "internal error";
 }
