@@ -224,8 +224,10 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   if (eo.resume) {
     const EvolveRecord rec = read_evolve_record(ro.output);
     const Fingerprint old = from_text(rec.fingerprint);
-    for (const auto& [key, value] : fp) {
-      auto it = std::find_if(old.begin(), old.end(), [&](const auto& p) { return p.first == key; });
+    for (const auto& entry : fp) {
+      const std::string& key = entry.first;
+      const std::string& value = entry.second;
+      auto it = std::find_if(old.begin(), old.end(), [&key](const auto& p) { return p.first == key; });
       if (it == old.end() || it->second != value)
         throw InputError(ro.output + ": made by another evolution: its " + key + " is '" +
                          (it == old.end() ? std::string("(none)") : it->second) + "', this run's '" + value + "'");
@@ -260,7 +262,11 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   };
   stack.layers.back() = state_info(readers[nstep].info());
   data.stack = stack;
-  auto [plan0, backends] = plan_and_backend(fitted(ro, stack, nullptr), stack, dtype_of<T>, true);
+  // Not a structured binding: the checkpoint lambda below uses both (clang before 16 cannot
+  // capture a binding).
+  auto planned = plan_and_backend(fitted(ro, stack, nullptr), stack, dtype_of<T>, true);
+  Plan& plan0 = planned.first;
+  auto& backends = planned.second;
   Backend& backend = *backends.front();
   auto& K = backend.kernels<T>();
   for (const auto& note : notes) reporter.warning(note);

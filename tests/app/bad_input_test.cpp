@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../support/cli_runner.hpp"
+#include "srcc/train/generate.hpp"
 
 namespace srcc::test {
 namespace {
@@ -215,6 +216,26 @@ TEST_F(BadInput, OutputsAreNeverClobberedOrWrittenInPlace) {
        "apply h.h5 psi.h5 -o dir.h5 --chi 4", 4, "dir.h5: is a directory"},
       {"collect -o over an existing file", [](const TempDir& d) { std::ofstream(d / "keep.csv") << "keep me"; },
        "collect res.h5 -o keep.csv", 4, "keep.csv: file exists (use --force"},
+  });
+}
+
+// The usual slips in naming trains and outputs get a message that says what was meant.
+TEST_F(BadInput, MistypedNamesAreExplained) {
+  run_cases({
+      {"a group in another case", nullptr, "apply h.h5 psi.h5:/Psi -o out.h5 --chi 4", 3,
+       "psi.h5:/Psi: no such group (did you mean psi.h5:/psi?); the file's trains: /psi (srcc)"},
+      {"a group without its slash", nullptr, "apply h.h5 psi.h5:psi -o out.h5 --chi 4", 3,
+       "psi.h5:psi: no such file; a group starts with '/': psi.h5:/psi"},
+      {"-o with a group", nullptr, "apply h.h5 psi.h5 -o res.h5:/g --chi 4", 2, "-o res.h5:/g: -o takes a file"},
+      {"an MPO stored as (l, u, d, r) without a layout attribute",
+       [](const TempDir& d) {
+         auto t = stored_train(random_train<cdouble>(TrainKind::kMpo, 6, 3, 2, 5), false, "ludr", false, "/W");
+         t.layout.reset();
+         write_raw_train(d / "w.h5", t);
+       },
+       "apply w.h5 psi.h5 -o out.h5 --chi 4", 3,
+       "the group has no layout attribute, so its sites were read as \"lrud\": if they are stored in another leg "
+       "order, give it one (e.g. layout = \"ludr\")"},
   });
 }
 

@@ -2,8 +2,12 @@
 // measured, impossible budgets, and --dry-run.
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "../support/cli_runner.hpp"
 #include "srcc/train/generate.hpp"
@@ -73,6 +77,30 @@ TEST(CliBudget, DryRunReadsNoTensorData) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("predicted peak host tensor memory"), std::string::npos) << r.out;
   EXPECT_FALSE(std::filesystem::exists(dir / "out.h5"));
+}
+
+// The peak resident size is this process's own: a small run started by a parent holding
+// 400 MB (a Python driver with its arrays) reports its few tens of MB, not the parent's peak,
+// which getrusage's ru_maxrss would carry over the exec.
+TEST(CliBudget, PeakMemoryIsTheRunsOwnUnderAFatParent) {
+  TempDir dir;
+  make_inputs(dir);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<char> fat(std::size_t{400} << 20);
+    std::memset(fat.data(), 1, fat.size());  // resident, not just reserved
+    if (chdir(dir.path().c_str()) != 0 || !freopen("run.json", "w", stdout)) _exit(99);
+    execl(binary().c_str(), "src-compress", "apply", "h.h5", "psi.h5", "-o", "out.h5", "--chi", "4", "--seed", "1",
+          "--json", "-q", static_cast<char*>(nullptr));
+    _exit(98);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const double peak = json_number(slurp(dir / "run.json"), "peak_rss_bytes");
+  EXPECT_GT(peak, 1e6);
+  expect_resident_below(static_cast<long>(peak), 150e6, "a small run under a 400 MB parent");
 }
 
 }  // namespace

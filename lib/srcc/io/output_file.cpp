@@ -79,6 +79,13 @@ void remove_stale_temps(const fs::path& target) {
 void check_output_path(const std::string& path, bool force) {
   if (path.empty()) throw UsageError("-o/--output: no output file given");
   std::error_code ec;
+  // "res.h5:/g": a train argument's spelling, where an output file is meant.
+  if (const auto at = path.rfind(":/"); at != std::string::npos) {
+    const std::string before = path.substr(0, at);
+    if (fs::is_regular_file(before, ec) || (before.size() > 3 && before.substr(before.size() - 3) == ".h5"))
+      throw UsageError("-o " + path + ": -o takes a file; the result is written to its /result (only generate "
+                       "adds a train to a group of a file, as FILE.h5:/group)");
+  }
   const fs::path p(path);
   const fs::path dir = directory_of(p);
   if (!fs::is_directory(dir, ec))

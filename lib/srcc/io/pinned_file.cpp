@@ -18,7 +18,16 @@ PinnedFile::PinnedFile(const std::string& path) : path_(path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
-    if (err == ENOENT) throw InputError(path + ": no such file");
+    if (err == ENOENT) {
+      // "in.h5:psi": a file and a group without its leading slash.
+      const auto colon = path.rfind(':');
+      struct stat before {};
+      if (colon != std::string::npos && colon + 1 < path.size() &&
+          ::stat(path.substr(0, colon).c_str(), &before) == 0 && S_ISREG(before.st_mode))
+        throw InputError(path + ": no such file; a group starts with '/': " + path.substr(0, colon) + ":/" +
+                         path.substr(colon + 1));
+      throw InputError(path + ": no such file");
+    }
     if (err == ENAMETOOLONG) throw InputError(path + ": path too long");
     throw InputError(path + ": cannot be read: " + std::strerror(err));
   }

@@ -54,6 +54,7 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
   if (type == "MPS") info.kind = TrainKind::kMps;
   else if (type == "MPO") info.kind = TrainKind::kMpo;
   else throw InputError(where + ": attribute 'type' is '" + type + "', expected MPS or MPO");
+  info.layout_assumed = !h5::has_attr(g.get(), h5names::kAttrLayout);
   info.layout = h5::has_attr(g.get(), h5names::kAttrLayout)
                     ? h5::read_string_attr(g.get(), h5names::kAttrLayout, where)
                     : std::string(default_layout(info.kind));

@@ -1,6 +1,7 @@
 #include "srcc/io/train_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
@@ -55,8 +56,17 @@ std::pair<std::string, TrainFormat> resolve(hid_t file, const TrainRef& ref) {
   if (ref.group.front() != '/')
     throw InputError(where + ": a group is named from the root, starting with '/' (" + ref.file + ":/" +
                      ref.group + ")");
-  if (!h5::exists(file, ref.group))
-    throw InputError(where + ": no such group; the file's trains: " + list_of(find_trains(file, ref.file)));
+  if (!h5::exists(file, ref.group)) {
+    const auto trains = find_trains(file, ref.file);
+    auto lower = [](std::string s) {
+      for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    };
+    std::string near;
+    for (const auto& t : trains)
+      if (lower(t.group) == lower(ref.group)) near = " (did you mean " + ref.file + ":" + t.group + "?)";
+    throw InputError(where + ": no such group" + near + "; the file's trains: " + list_of(trains));
+  }
   if (ref.format != TrainFormat::kAuto) return {ref.group, ref.format};
   const TrainFormat f = detect_format(file, ref.group, where);
   if (f != TrainFormat::kAuto) return {ref.group, f};
@@ -181,6 +191,7 @@ std::string to_bytes(const TrainInfo& t) {
   b.u64(static_cast<std::uint64_t>(t.format));
   b.u64(static_cast<std::uint64_t>(t.kind));
   b.str(t.layout);
+  b.u64(t.layout_assumed ? 1 : 0);
   b.u64(t.length());
   for (std::size_t j = 0; j < t.length(); ++j) {
     b.str(t.dataset_letters[j]);
@@ -201,6 +212,7 @@ TrainInfo from_bytes(std::string_view bytes) {
   t.format = static_cast<TrainFormat>(b.u64());
   t.kind = static_cast<TrainKind>(b.u64());
   t.layout = b.str();
+  t.layout_assumed = b.u64() != 0;
   const std::uint64_t n = b.u64();
   for (std::uint64_t j = 0; j < n; ++j) {
     t.dataset_letters.push_back(b.str());

@@ -93,18 +93,25 @@ namespace {
 void validate_train(const TrainInfo& t) {
   const std::size_t n = t.length();
   if (n == 0) throw InputError(t.where() + ": train has no sites (no dataset \"0\")");
+  // Bonds that do not chain in a group without a layout attribute are most often legs stored in
+  // another order (ITensor's or a Fortran program's) read in the default one.
+  const std::string hint = t.layout_assumed
+                               ? "; the group has no layout attribute, so its sites were read as \"" + t.layout +
+                                     "\": if they are stored in another leg order, give it one (e.g. layout = \"" +
+                                     std::string(t.kind == TrainKind::kMps ? "lpr" : "ludr") + "\")"
+                               : "";
   if (t.dims.front()[kLegL] != 1)
     throw InputError(t.where(0) + ": first site has left bond " +
-                     std::to_string(t.dims.front()[kLegL]) + ", expected 1 (open boundary)");
+                     std::to_string(t.dims.front()[kLegL]) + ", expected 1 (open boundary)" + hint);
   if (t.dims.back()[kLegR] != 1)
     throw InputError(t.where(n - 1) + ": last site has right bond " +
-                     std::to_string(t.dims.back()[kLegR]) + ", expected 1 (open boundary)");
+                     std::to_string(t.dims.back()[kLegR]) + ", expected 1 (open boundary)" + hint);
   for (std::size_t j = 0; j + 1 < n; ++j) {
     if (t.dims[j][kLegR] != t.dims[j + 1][kLegL])
       throw InputError(t.where(j + 1) + ": left bond " + std::to_string(t.dims[j + 1][kLegL]) +
                        " does not match right bond " + std::to_string(t.dims[j][kLegR]) +
                        " of site " + std::to_string(j) +
-                       (j < t.dataset_shapes.size() ? " " + shape_string(t.dataset_shapes[j]) : ""));
+                       (j < t.dataset_shapes.size() ? " " + shape_string(t.dataset_shapes[j]) : "") + hint);
   }
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t a = 0; a < kSiteRank; ++a)

@@ -36,6 +36,7 @@ struct TrainInfo {
   TrainFormat format = TrainFormat::kSrcc;  // as stored (never kAuto once described)
   TrainKind kind = TrainKind::kMps;
   std::string layout;                       // leg letters of the full-rank site datasets
+  bool layout_assumed = false;              // no `layout` attribute: the kind's default order
   std::vector<std::string> dataset_letters; // per site: letters present in its dataset
   std::vector<std::vector<std::size_t>> dataset_shapes;  // per site, as stored
   std::vector<DType> dtypes;                // per site, as stored
