@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -156,17 +157,6 @@ Cli::Cli() {
   add_switch(app, opt::kVerbose, c.verbose);
   add_switch(app, opt::kQuiet, c.quiet);
 
-  // Every flag just registered (and --config), named in each subcommand's footer.
-  std::string names;
-  for (const CLI::Option* o : app.get_options()) {
-    const auto& longs = o->get_lnames();
-    if (longs.empty() || longs.front() == "help" || longs.front() == "version") continue;
-    names += (names.empty() ? "--" : ", --") + longs.front();
-  }
-  common_flags_help = "Common flags (" + names +
-                      ") are listed by `src-compress --help`; give them before or after the "
-                      "subcommand.";
-
   // apply, compress and truncate take trains and an output and share the common flags.
   auto product = [&](const char* name, const char* help, ProductArgs& args, const char* trains,
                      int min_trains, int max_trains) {
@@ -174,7 +164,6 @@ Cli::Cli() {
     cmd->fallthrough();
     cmd->add_option("trains", args.trains, trains)->required()->expected(min_trains, max_trains);
     cmd->add_option("-o,--output", args.output, "Output .h5 file")->required();
-    cmd->footer(common_flags_help + "\n\n" + kExitCodeHelp);
     return cmd;
   };
   apply_cmd = product(
@@ -213,7 +202,6 @@ Cli::Cli() {
   add(*evolve_cmd, opt::kSaveEvery, e.save_every)->check(whole(0, std::uint64_t{1} << 40));
   add(*evolve_cmd, opt::kCheckpointEvery, e.checkpoint_every)->check(whole(0, std::uint64_t{1} << 40));
   add_switch(*evolve_cmd, opt::kResume, e.resume);
-  evolve_cmd->footer(common_flags_help + "\n\n" + kExitCodeHelp);
 
   distance_cmd = app.add_subcommand(
       "distance", "Relative distance ‖A − B‖/‖B‖, norms and overlap ⟨A|B⟩ of two trains");
@@ -264,6 +252,66 @@ Cli::Cli() {
   add(*generate_cmd, opt::kField, g.field);
   add(*generate_cmd, opt::kStepDt, g.dt);
   add_switch(*generate_cmd, opt::kImaginaryTime, g.imaginary);
+
+  // The common flags each subcommand takes; every one also takes these.
+  std::vector<std::string> every;
+  for (const CLI::Option* o : app.get_options()) {
+    const auto& longs = o->get_lnames();
+    if (!longs.empty() && longs.front() != "help" && longs.front() != "version") every.push_back("--" + longs.front());
+  }
+  auto only = [&](std::initializer_list<const opt::Option*> flags) {
+    std::vector<std::string> names = {"--config"};
+    for (const auto* f : flags) names.push_back(f->name());
+    for (const auto* f : {&opt::kJson, &opt::kVerbose, &opt::kQuiet}) names.push_back(f->name());
+    return names;
+  };
+  auto except = [&](std::initializer_list<const opt::Option*> flags) {
+    std::vector<std::string> names;
+    for (const auto& n : every)
+      if (std::none_of(flags.begin(), flags.end(), [&](const opt::Option* f) { return f->name() == n; }))
+        names.push_back(n);
+    return names;
+  };
+  takes[apply_cmd] = every;
+  takes[compress_cmd] = every;
+  takes[truncate_cmd] = except({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kOversample, &opt::kBlockStart,
+                                &opt::kBlockStep});
+  takes[evolve_cmd] = except({&opt::kOutputFormat});
+  takes[distance_cmd] = only({&opt::kFormat, &opt::kHostMemory});
+  takes[expect_cmd] = only({&opt::kFormat});
+  takes[collect_cmd] = only({&opt::kForce});
+  takes[inspect_cmd] = only({});
+  takes[generate_cmd] = only({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kDtype, &opt::kForce, &opt::kHostMemory});
+  // Each subcommand's help ends with those flags, as CLI11 lists its own options.
+  for (const auto& [cmd, names] : takes) {
+    std::string text = "Common flags (before or after the subcommand):\n";
+    for (const auto& n : names) {
+      const CLI::Option* o = app.get_option_no_throw(n);
+      if (o == nullptr) continue;
+      std::string left = "  " + o->get_name(false, true);
+      if (o->get_type_size() != 0 && !o->get_type_name().empty()) left += " " + o->get_type_name();
+      if (!o->get_default_str().empty()) left += "=" + o->get_default_str();
+      left.resize(std::max<std::size_t>(left.size() + 1, 30), ' ');
+      text += left + o->get_description() + "\n";
+    }
+    const_cast<CLI::App*>(cmd)->footer(text + "\n" + kExitCodeHelp);
+  }
+}
+
+std::pair<std::string, std::vector<std::string>> Cli::unused_flags() const {
+  for (const auto& [cmd, names] : takes) {
+    if (!cmd->parsed()) continue;
+    std::vector<std::string> unused;
+    for (const CLI::Option* o : app.get_options()) {
+      const auto& longs = o->get_lnames();
+      if (longs.empty() || o->count() == 0) continue;
+      const std::string n = "--" + longs.front();
+      if (n != "--help" && n != "--version" && std::find(names.begin(), names.end(), n) == names.end())
+        unused.push_back(n);
+    }
+    return {cmd->get_name(), unused};
+  }
+  return {};
 }
 
 }  // namespace srcc::app

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,9 +85,6 @@ struct Cli {
   std::vector<std::string> collect_files;    // outputs to tabulate
   std::string collect_csv;                   // -o: CSV file ("" = stdout)
   GenerateArgs generate;
-  // "Common flags (--chi, …) are listed by …": the footer of each subcommand, generated from
-  // the flags registered on the top-level app.
-  std::string common_flags_help;
   CLI::App* apply_cmd = nullptr;
   CLI::App* compress_cmd = nullptr;
   CLI::App* truncate_cmd = nullptr;
@@ -96,8 +94,14 @@ struct Cli {
   CLI::App* collect_cmd = nullptr;
   CLI::App* inspect_cmd = nullptr;
   CLI::App* generate_cmd = nullptr;
+  // The common flags (registered on the top-level app) each subcommand takes, by long name
+  // ("--chi"): listed in its help, and a warning names any other that is given to it.
+  std::map<const CLI::App*, std::vector<std::string>> takes;
 
   Cli();
+  // The common flags given (on the command line or in a config file) that the chosen
+  // subcommand has no use for, and that subcommand's name.
+  std::pair<std::string, std::vector<std::string>> unused_flags() const;
 };
 
 // The --oversample factor (0 when off). CLI11 would read a flag's value as an integer

@@ -67,7 +67,7 @@ bool skipped(const CommonFlags& c, const std::string& output) {
     JsonObject j;
     j.add("output", output).add("skipped", true);
     std::printf("%s\n", j.str().c_str());
-  } else {
+  } else if (!c.quiet) {
     std::printf("skipped %s: complete output exists\n", output.c_str());
   }
   return true;
@@ -151,8 +151,9 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   const std::function<void()> check = interrupt_check(c, ", no output written");
   ProgressReporter reporter;
   const RunSummary s = run(o, reporter, check);
+  // -q: warnings and errors only; the summary of a run is no warning (--json still prints it).
   if (c.json) std::printf("%s\n", s.to_json().c_str());
-  else print_summary(s);
+  else if (!c.quiet) print_summary(s);
   if (c.profile_gemm && !c.json) {
     std::fflush(stdout);  // the table after the summary, also when both go to one terminal
     for (const auto& line : GemmProfile::table(s.gemm_profile))
@@ -211,6 +212,7 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
     std::printf("%s\n", s.to_json().c_str());
     return;
   }
+  if (c.quiet) return;
   std::printf("wrote %s: %zu of %zu steps%s, last state: %s %.6g, max bond %lld; error budget %.2e\n",
               s.output.c_str(), s.steps_done, s.steps,
               s.resumed_from > 0 ? (" (from step " + std::to_string(s.resumed_from) + ")").c_str() : "",
@@ -449,7 +451,7 @@ void cmd_generate(const Cli& cli) {
     JsonObject o;
     o.add("output", ref.file).add("group", ref.group).add("kind", g.kind).add("seed", seed);
     std::printf("%s\n", o.str().c_str());
-  } else {
+  } else if (!c.quiet) {
     std::printf("wrote %s:%s (%s, %zu sites)\n", ref.file.c_str(), ref.group.c_str(),
                 g.kind.c_str(), g.sites);
   }

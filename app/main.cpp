@@ -82,6 +82,8 @@ int main(int argc, char** argv) {
     return fail(srcc::ErrorKind::kUsage, e.what(), json_in(argc, argv), false);
   }
   setup_logging(cli.common);
+  if (const auto [command, unused] = cli.unused_flags(); !unused.empty())
+    for (const auto& flag : unused) spdlog::warn("{} has no effect on {} (see src-compress {} --help)", flag, command, command);
   srcc::app::install_signal_handlers();
   const bool json = cli.common.json;
   try {

@@ -32,6 +32,8 @@ void ProgressReporter::progress(std::string_view phase, std::size_t done, std::s
 
 void ProgressReporter::step(std::string_view line) { spdlog::info("{}", line); }
 
+void ProgressReporter::note(std::string_view message) { spdlog::info("{}", message); }
+
 void ProgressReporter::warning(std::string_view message) {
   if (tty_) std::fputc('\n', stderr);
   spdlog::warn("{}", message);

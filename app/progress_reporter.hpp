@@ -15,6 +15,7 @@ class ProgressReporter final : public Reporter {
   void progress(std::string_view phase, std::size_t done, std::size_t total) override;
   void warning(std::string_view message) override;
   void step(std::string_view line) override;
+  void note(std::string_view message) override;
 
  private:
   bool tty_;

@@ -525,6 +525,7 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   }
   DType dt = working_dtype(ro, stack);
   for (std::size_t i = nstep + 1; i < readers.size(); ++i) dt = promote(dt, readers[i].info().dtype());
+  note_working_dtype(ro, dt, reporter);
   return visit_dtype(dt, [&](auto zero) {
     return evolve_typed<decltype(zero)>(eo, readers, stack, notes, reporter, check_interrupt);
   });

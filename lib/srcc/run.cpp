@@ -199,6 +199,13 @@ std::string RunSummary::to_json() const {
   return o.str();
 }
 
+void note_working_dtype(const RunOptions& o, DType dt, Reporter& reporter) {
+  if (!o.dtype && (dt == DType::kFloat32 || dt == DType::kComplex64))
+    reporter.note("working in " + std::string(dtype_name(dt)) + " (single precision, rounding near 1e-7) because " +
+                  "every input is; --dtype " + (dt == DType::kFloat32 ? "float64" : "complex128") +
+                  " computes in double precision");
+}
+
 DType working_dtype(const RunOptions& o, const Stack& stack) {
   if (!o.dtype) return stack.dtype();
   if (!dtype_is_complex(*o.dtype))
@@ -268,6 +275,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   check_write_back(given.output_format, in.stack.layers.back());
   const RunOptions options = fitted(given, in.stack, &reporter);
   const DType dt = working_dtype(options, in.stack);
+  note_working_dtype(options, dt, reporter);
   auto planned = plan_and_backend(options, in.stack, dt, true);
   Plan& plan = planned.first;  // named, not bound: lambdas capture them (clang 14)
   auto& backend = planned.second;

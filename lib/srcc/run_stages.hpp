@@ -15,6 +15,9 @@ namespace srcc {
 // The working element type: --dtype, or the stack's promoted type. Throws UsageError when a real
 // --dtype would drop an input's imaginary part.
 DType working_dtype(const RunOptions& o, const Stack& stack);
+// Notes a single-precision working type `dt` that came from the inputs (no --dtype): its
+// rounding is near 1e-7, not 1e-16, which a user with float32 files may not expect.
+void note_working_dtype(const RunOptions& o, DType dt, Reporter& reporter);
 
 // `given` with --chi capped at the largest bond the stack's product can have (the sweep is exact
 // from there on; oversampling then has nothing to improve and is dropped). With a reporter, a

@@ -113,6 +113,47 @@ TEST(Cli, ProfileGemmAccountsForEveryFlopOfTheSweep) {
   EXPECT_EQ(r.out.find("gemm_profile"), std::string::npos) << r.out;
 }
 
+// A single-precision working type that came from the inputs is said once; asked for, it is not.
+TEST(Cli, SinglePrecisionFromTheInputsIsNoted) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o s.h5 --sites 6 --bond 4 --dtype float32 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 6 --bond 2 --dtype float32 -q").code, 0);
+  auto r = run_cli(dir, "apply h.h5 s.h5 -o a.h5 --chi 4 --seed 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("working in float32 (single precision, rounding near 1e-7) because every input is; "
+                       "--dtype float64 computes in double precision"),
+            std::string::npos)
+      << r.err;
+  r = run_cli(dir, "apply h.h5 s.h5 -o b.h5 --chi 4 --seed 1 --dtype float32");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("single precision"), std::string::npos) << r.err;
+}
+
+// Each subcommand's help lists every flag it takes; a common flag given to a subcommand that
+// has no use for it is named in a warning; -q leaves a run's summary out, not a query's answer.
+TEST(Cli, SubcommandHelpListsItsFlagsAndUnusedFlagsAreNamed) {
+  TempDir dir;
+  auto r = run_cli(dir, "apply --help");
+  for (const char* flag : {"--chi", "--cutoff", "--oversample", "--tol", "--seed", "--dtype", "--host-memory", "--device",
+                           "--max-time", "--json", "--quiet"})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " missing from apply --help";
+  r = run_cli(dir, "distance --help");
+  EXPECT_NE(r.out.find("--host-memory"), std::string::npos);
+  EXPECT_EQ(r.out.find("--chi"), std::string::npos) << "distance takes no --chi";
+  make_inputs(dir);
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --seed 1 -q").code, 0);
+  r = run_cli(dir, "distance out.h5 out.h5 --chi 4 --seed 3");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("--chi has no effect on distance"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--seed has no effect on distance"), std::string::npos) << r.err;
+  r = run_cli(dir, "apply h.h5 psi.h5 -o q.h5 --chi 4 --seed 1 -q");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  r = run_cli(dir, "distance out.h5 q.h5 -q");
+  EXPECT_NE(r.out.find("‖A − B‖/‖B‖ = "), std::string::npos) << r.out;
+}
+
 TEST(Cli, ConfigFileSetsFlags) {
   TempDir dir;
   make_inputs(dir);

@@ -74,11 +74,11 @@ inline constexpr Option kScratchDir{"--scratch-dir", "DIR",
     "Directory for spilled environments; a private subdirectory is made per run and removed "
     "at its end", "$TMPDIR, else /tmp"};
 inline constexpr Option kProfileGemm{"--profile-gemm", "",
-    "apply/compress/truncate: time every GEMM of the sweep by shape (CPU backend) and print "
-    "the table on stderr (with --json: as gemm_profile); costs a clock read per GEMM", ""};
+    "apply/compress/truncate/evolve: time every GEMM by shape (CPU backend) and print the "
+    "table on stderr (with --json: as gemm_profile); costs a clock read per GEMM", ""};
 inline constexpr Option kMaxTime{"--max-time", "DURATION",
-    "Stop cleanly (exit 130, nothing written) if the run is still going after this long: "
-    "3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00", "no limit"};
+    "Stop cleanly (exit 130, nothing written; evolve keeps its checkpoint) if the run is still "
+    "going after this long: 3600, 90s, 15m, 1h30m, 01:30:00, 1-12:00:00", "no limit"};
 
 // --- evolve -------------------------------------------------------------------------------------
 inline constexpr Option kSteps{"--steps", "INT", "evolve: how many times the step is applied, >= 1", ""};
@@ -118,17 +118,20 @@ inline constexpr Option kOutputFormat{"--output-format", "FORMAT",
 
 // --- Output and batch behaviour -------------------------------------------------------------
 inline constexpr Option kDryRun{"--dry-run", "",
-    "apply/compress/truncate: print the plan (with --json: as JSON) and exit without reading "
-    "tensor data", ""};
+    "apply/compress/truncate/evolve: print the plan (with --json: as JSON; evolve: its first "
+    "step's) and exit without reading tensor data", ""};
 inline constexpr Option kForce{"--force", "",
     "Replace an existing output file (generate -o FILE.h5:/group: an existing group)", ""};
 inline constexpr Option kSkipExisting{"--skip-existing", "",
     "Leave an output that is complete (/log@complete = 1) alone and count the task as done; an "
     "incomplete one is replaced", ""};
-inline constexpr Option kJson{"--json", "", "Print a machine-readable JSON summary on stdout", ""};
+inline constexpr Option kJson{"--json", "",
+    "Print a machine-readable JSON summary on stdout (on failure: {\"error\": {code, kind, message}})", ""};
 inline constexpr Option kVerbose{"-v,--verbose", "",
     "More log lines on stderr (repeat for more)", ""};
-inline constexpr Option kQuiet{"-q,--quiet", "", "Only warnings and errors on stderr", ""};
+inline constexpr Option kQuiet{"-q,--quiet", "",
+    "Only warnings and errors: no progress or info on stderr, no summary of a run on stdout "
+    "(what distance, expect, inspect and collect report still is)", ""};
 
 // --- generate --------------------------------------------------------------------------------
 inline constexpr Option kSites{"--sites", "INT", "Number of sites n, >= 2", ""};

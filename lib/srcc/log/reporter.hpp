@@ -15,6 +15,8 @@ class Reporter {
   virtual void warning(std::string_view message) = 0;
   // One line of a run made of many steps (evolve): what the step gave. Shown at info level.
   virtual void step(std::string_view line) { (void)line; }
+  // Something the user may want to know that is no warning (the working type chosen); info level.
+  virtual void note(std::string_view message) { (void)message; }
 };
 
 class SilentReporter final : public Reporter {
