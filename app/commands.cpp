@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "progress_reporter.hpp"
 #include "signals.hpp"
@@ -316,6 +317,26 @@ void cmd_collect(const Cli& cli) {
 
 namespace {
 
+// An output's /log: which command made it, how, with what error estimate (text output only;
+// --json lists trains).
+void print_provenance(const std::string& file) {
+  ResultRecord r;
+  try {
+    r = read_result_record(file);
+  } catch (const InputError&) {
+    return;  // no output of ours
+  }
+  std::printf("/log  %s by src-compress %s at %s, %.3f s on %s (%lld threads)%s\n",
+              r.command.empty() ? "a run" : r.command.c_str(), r.tool_version.c_str(), r.start_time.c_str(),
+              r.wall_seconds, r.devices.c_str(), static_cast<long long>(r.threads),
+              r.complete ? "" : "; not complete");
+  std::printf("  mode %s, chi %g, cutoff %g, tol %g, oversample %g, seed %llu; estimated relative error %.2e, "
+              "norm %.6g\n",
+              r.mode.c_str(), r.chi, r.cutoff, r.tol, r.oversample, static_cast<unsigned long long>(r.seed),
+              r.error_estimate, r.norm);
+  std::printf("  command: %s\n", printable(r.command_line).c_str());
+}
+
 // An evolution's output: how far it got and the last row of its trajectory (text output only;
 // --json lists trains).
 void print_trajectory(const std::string& file) {
@@ -340,15 +361,27 @@ void print_trajectory(const std::string& file) {
 }  // namespace
 
 void cmd_inspect(const Cli& cli) {
-  probe_files({cli.inspect_file}, [](const std::string& file) {
-    (void)list_trains(file);
-    try {
-      (void)read_evolve_record(file);
-    } catch (const InputError&) {
+  const TrainRef ref = parse_train_ref(cli.inspect_file);
+  const std::string& file = ref.file;
+  probe_files({file}, [](const std::string& f) {
+    (void)list_trains(f);
+    for (const auto& read : {std::function<void()>([&] { (void)read_evolve_record(f); }),
+                             std::function<void()>([&] { (void)read_result_record(f); })}) {
+      try {
+        read();
+      } catch (const InputError&) {
+      }
     }
     return std::string();
   });
-  const auto trains = list_trains(cli.inspect_file);
+  auto trains = list_trains(file);
+  if (!ref.group.empty()) {
+    std::erase_if(trains, [&](const ListedTrain& t) { return t.group != ref.group; });
+    if (trains.empty()) {
+      (void)TrainReader(ref);  // names what is wrong: no such group, not a train, …
+      throw InputError(file + ":" + ref.group + ": not a train");
+    }
+  }
   std::string json = "[";
   for (const auto& listed : trains) {
     const std::string format(train_format_name(listed.format));
@@ -363,6 +396,14 @@ void cmd_inspect(const Cli& cli) {
       continue;
     }
     const TrainInfo& t = *listed.info;
+    // Bonds that do not chain, outer bonds that are not 1: what a product would refuse (most
+    // often a wrong layout), said here before any run.
+    std::string warning;
+    try {
+      validate_stack(Stack{{t}});
+    } catch (const InputError& e) {
+      warning = e.what();
+    }
     std::vector<std::size_t> bonds, phys;
     for (std::size_t j = 0; j + 1 < t.length(); ++j) bonds.push_back(t.dims[j][kLegR]);
     for (const auto& d : t.dims) phys.push_back(d[kLegU]);
@@ -377,6 +418,7 @@ void cmd_inspect(const Cli& cli) {
           .add_raw("phys", json_array(phys))
           .add("max_bond", t.max_bond())
           .add("dtype", std::string(dtype_name(t.dtype())));
+      if (!warning.empty()) o.add("warning", warning);
       json += (json.size() > 1 ? ", " : "") + o.str();
       continue;
     }
@@ -384,10 +426,17 @@ void cmd_inspect(const Cli& cli) {
                 std::string(train_kind_name(t.kind)).c_str(), t.length(), t.layout.c_str(),
                 std::string(dtype_name(t.dtype())).c_str(), t.max_bond(), format.c_str());
     std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
+    if (!warning.empty()) {
+      std::printf("  warning: %s\n", printable(warning).c_str());
+      spdlog::warn("{}", printable(warning));
+    }
   }
   if (cli.common.json) std::printf("%s]\n", json.c_str());
-  else if (trains.empty()) std::printf("%s: no trains\n", cli.inspect_file.c_str());
-  if (!cli.common.json) print_trajectory(cli.inspect_file);
+  else if (trains.empty()) std::printf("%s: no trains\n", file.c_str());
+  if (!cli.common.json && (ref.group.empty() || ref.group == h5names::kResult)) {
+    print_provenance(file);
+    if (ref.group.empty()) print_trajectory(file);
+  }
   // The whole list is shown; a train that cannot be read still makes it an input error.
   for (const auto& listed : trains)
     if (!listed.info) throw InputError(listed.refused);

@@ -300,6 +300,33 @@ TEST(Cli, GenerateAndInspect) {
 
 // `-o FILE.h5:/group` adds to the file: an operator and a state in one file, two commands,
 // then a product read from it; the same group again needs --force and replaces that group only.
+// inspect FILE:/group shows that train; a result's /log says how it was made; a train whose
+// bonds do not chain (here: legs stored in another order, no layout attribute) is warned about.
+TEST(Cli, InspectShowsOneTrainTheProvenanceAndBondsThatDoNotChain) {
+  TempDir dir;
+  make_inputs(dir);
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --seed 7 --oversample -q").code, 0);
+  auto r = run_cli(dir, "inspect out.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("/log  apply by src-compress"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mode oversampled, chi 4, cutoff 0, tol 0, oversample 1.5, seed 7"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("command: "), std::string::npos) << r.out;
+  ASSERT_EQ(run_cli(dir, "generate ising -o two.h5:/H --sites 8 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o two.h5:/psi --sites 8 --bond 2 -q").code, 0);
+  r = run_cli(dir, "inspect two.h5:/psi");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("/psi  MPS"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("/H"), std::string::npos) << r.out;
+  EXPECT_EQ(run_cli(dir, "inspect two.h5:/nope").code, 3);
+  auto t = stored_train(random_train<cdouble>(TrainKind::kMpo, 6, 3, 2, 5), false, "ludr", false, "/W");
+  t.layout.reset();
+  write_raw_train(dir / "w.h5", t);
+  r = run_cli(dir, "inspect w.h5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"warning\": \"w.h5:/W/"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("give it one (e.g. layout = \\\"ludr\\\")"), std::string::npos) << r.out;
+}
+
 TEST(Cli, GenerateAddsGroupsToOneFile) {
   TempDir dir;
   ASSERT_EQ(run_cli(dir, "generate ising -o in.h5:/H --sites 6").code, 0);

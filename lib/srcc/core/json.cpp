@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "srcc/core/text.hpp"
@@ -80,6 +81,18 @@ std::string JsonObject::str() const {
   for (std::size_t i = 0; i < items_.size(); ++i)
     out += (i ? ", " : "") + json_quote(items_[i].first) + ": " + items_[i].second;
   return out + "}";
+}
+
+std::optional<double> json_number_field(std::string_view json, std::string_view key) {
+  const std::string quoted = "\"" + std::string(key) + "\": ";
+  const auto at = json.find(quoted);
+  if (at == std::string_view::npos) return std::nullopt;
+  // A bounded copy: strtod needs a terminated string, and a number is never longer.
+  const std::string number(json.substr(at + quoted.size(), 40));
+  char* end = nullptr;
+  const double v = std::strtod(number.c_str(), &end);
+  if (end == number.c_str()) return std::nullopt;
+  return v;
 }
 
 }  // namespace srcc

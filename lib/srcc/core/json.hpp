@@ -2,12 +2,18 @@
 // A minimal JSON object builder for summaries and plans (flat values, nested objects/arrays as
 // pre-built text). Keys keep insertion order, so output is stable for diffs and tests.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace srcc {
 
 std::string json_quote(const std::string& s);  // "…" with escapes
+
+// The number after the first "key": in JSON text this program wrote (a plan, a summary: flat
+// keys, numbers as JsonObject writes them); nothing when the key is absent or not a number.
+std::optional<double> json_number_field(std::string_view json, std::string_view key);
 
 class JsonObject {
  public:

@@ -22,7 +22,7 @@ PinnedFile::PinnedFile(const std::string& path) : path_(path) {
       // "in.h5:psi": a file and a group without its leading slash.
       const auto colon = path.rfind(':');
       struct stat before {};
-      if (colon != std::string::npos && colon + 1 < path.size() &&
+      if (colon != std::string::npos && colon + 1 < path.size() && path[colon + 1] != '/' &&
           ::stat(path.substr(0, colon).c_str(), &before) == 0 && S_ISREG(before.st_mode))
         throw InputError(path + ": no such file; a group starts with '/': " + path.substr(0, colon) + ":/" +
                          path.substr(colon + 1));

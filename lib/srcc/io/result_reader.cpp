@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <vector>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
+#include "srcc/core/json.hpp"
 #include "srcc/io/h5_handle.hpp"
 #include "srcc/io/format_train.hpp"
 #include "srcc/io/h5_names.hpp"
@@ -97,6 +99,29 @@ std::map<std::string, std::int64_t> read_bytes_by_mechanism(hid_t file, const st
 
 }  // namespace
 
+namespace {
+
+// What the command line, the plan and the summary say of a run: its subcommand, mode and
+// accuracy options, the result's norm and the run's peak memory.
+void describe_run(ResultRecord& r, const std::string& summary) {
+  std::istringstream words(r.command_line);
+  for (std::string w; words >> w;)
+    if (w == "apply" || w == "compress" || w == "truncate" || w == "evolve") {
+      r.command = w;
+      break;
+    }
+  auto plan = [&](const char* key) { return json_number_field(r.plan, key).value_or(0.0); };
+  r.chi = plan("chi");
+  r.tol = plan("tol");
+  r.oversample = plan("oversample");
+  r.cutoff = plan("cutoff");
+  r.mode = r.command == "truncate" ? "svd" : r.tol > 0 ? "tolerance" : r.oversample > 0 ? "oversampled" : "plain";
+  r.norm = json_number_field(summary, "norm").value_or(0.0);
+  r.peak_rss_bytes = static_cast<std::int64_t>(json_number_field(summary, "peak_rss_bytes").value_or(0.0));
+}
+
+}  // namespace
+
 ResultRecord read_result_record(const std::string& path) {
   Handle f = h5::open_for_reading(path);
   if (H5Lexists(f.get(), h5names::kLog, H5P_DEFAULT) <= 0 ||
@@ -123,6 +148,10 @@ ResultRecord read_result_record(const std::string& path) {
   r.threads_source = str(h5names::kAttrThreadsSource);
   r.command_line = str(h5names::kAttrCommandLine);
   r.plan = str(h5names::kAttrPlan);
+  r.tool_version = str(h5names::kAttrToolVersion);
+  r.devices = str(h5names::kAttrDevices);
+  r.start_time = str(h5names::kAttrStart);
+  describe_run(r, str(h5names::kAttrSummary));
 
   const std::string rwhere = path + ":" + h5names::kResult;
   const TrainFormat format = detect_format(f.get(), h5names::kResult, rwhere);

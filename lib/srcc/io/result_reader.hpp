@@ -26,6 +26,13 @@ struct ResultRecord {
   std::string command_line;
   std::string plan;                   // JSON text
   std::map<std::string, std::int64_t> bytes_by_mechanism;
+  // From the command line, the plan and the summary (0 or empty where they do not say):
+  std::string command;                // apply, compress, truncate, evolve
+  std::string mode;                   // plain, oversampled, tolerance, svd (truncate)
+  double chi = 0, tol = 0, oversample = 0, cutoff = 0;
+  double norm = 0;                    // of the result
+  std::int64_t peak_rss_bytes = 0;
+  std::string tool_version, devices, start_time;
 };
 
 // Throws InputError naming the file when it is not an output of ours.
