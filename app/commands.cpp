@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -270,18 +271,26 @@ void cmd_collect(const Cli& cli) {
     check_output_not_input(cli.collect_csv, cli.collect_files);
     check_output_path(cli.collect_csv, cli.common.force);
   }
-  std::string csv =
-      "file,complete,result,sites,max_bond,bonds,error_estimate,wall_seconds,seed,threads,"
-      "bytes_file_read,bytes_file_write,bytes_host_copy,bytes_device_move,command_line\n";
+  probe_files(cli.collect_files, [](const std::string& file) {
+    (void)read_result_record(file);
+    return std::string();
+  });
+  // One row per output: each cell as CSV text and as a JSON value (--json: an array of objects).
+  struct Cell {
+    const char* name;
+    std::string csv, json;
+  };
   auto quote = [](const std::string& s) {
     std::string out = "\"";
     for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
     return out + "\"";
   };
-  probe_files(cli.collect_files, [](const std::string& file) {
-    (void)read_result_record(file);
-    return std::string();
-  });
+  auto number = [](double v, const char* format) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return std::string(buf);
+  };
+  std::vector<std::vector<Cell>> rows;
   for (const auto& file : cli.collect_files) {
     poll_interrupt();
     const ResultRecord r = read_result_record(file);
@@ -291,16 +300,68 @@ void cmd_collect(const Cli& cli) {
       auto it = r.bytes_by_mechanism.find(m);
       return std::to_string(it == r.bytes_by_mechanism.end() ? 0 : it->second);
     };
-    char nums[160];
-    std::snprintf(nums, sizeof nums, "%.6e,%.6f,%llu,%lld", r.error_estimate, r.wall_seconds,
-                  static_cast<unsigned long long>(r.seed), static_cast<long long>(r.threads));
-    csv += quote(file) + "," + (r.complete ? "1" : "0") + "," + r.kind + "," +
-           std::to_string(r.sites) + "," + std::to_string(r.max_bond) + "," + bonds + "," + nums +
-           "," + bytes("file read") + "," + bytes("file write") + "," + bytes("host copy") + "," +
-           bytes("device move") + "," + quote(r.command_line) + "\n";
+    auto integer = [](std::int64_t v) { return Cell{nullptr, std::to_string(v), std::to_string(v)}; };
+    auto text = [&](const std::string& v) { return Cell{nullptr, quote(v), json_quote(v)}; };
+    auto real = [&](double v, const char* format) {
+      return Cell{nullptr, number(v, format), std::isfinite(v) ? number(v, "%.17g") : "null"};
+    };
+    std::vector<std::pair<const char*, Cell>> cells = {
+        {"file", text(file)},
+        {"complete", Cell{nullptr, r.complete ? "1" : "0", r.complete ? "true" : "false"}},
+        {"result", Cell{nullptr, r.kind, json_quote(r.kind)}},
+        {"sites", integer(static_cast<std::int64_t>(r.sites))},
+        {"max_bond", integer(r.max_bond)},
+        {"bonds", Cell{nullptr, bonds, json_array(r.bonds)}},
+        {"error_estimate", real(r.error_estimate, "%.6e")},
+        {"wall_seconds", real(r.wall_seconds, "%.6f")},
+        {"seed", Cell{nullptr, std::to_string(r.seed), std::to_string(r.seed)}},
+        {"threads", integer(r.threads)},
+        {"bytes_file_read", Cell{nullptr, bytes("file read"), bytes("file read")}},
+        {"bytes_file_write", Cell{nullptr, bytes("file write"), bytes("file write")}},
+        {"bytes_host_copy", Cell{nullptr, bytes("host copy"), bytes("host copy")}},
+        {"bytes_device_move", Cell{nullptr, bytes("device move"), bytes("device move")}},
+        {"command_line", text(r.command_line)},
+        {"command", text(r.command)},
+        {"mode", text(r.mode)},
+        {"chi", real(r.chi, "%.0f")},
+        {"tol", real(r.tol, "%.6g")},
+        {"oversample", real(r.oversample, "%.6g")},
+        {"cutoff", real(r.cutoff, "%.6g")},
+        {"norm", real(r.norm, "%.17g")},
+        {"peak_rss_bytes", integer(r.peak_rss_bytes)},
+    };
+    std::vector<Cell> row;
+    for (auto& [name, cell] : cells) {
+      cell.name = name;
+      row.push_back(std::move(cell));
+    }
+    rows.push_back(std::move(row));
+  }
+  std::string out_text;
+  if (cli.common.json) {
+    out_text = "[";
+    for (const auto& row : rows) {
+      std::string o = "{";
+      for (const auto& c : row) o += (o.size() > 1 ? ", " : "") + json_quote(c.name) + ": " + c.json;
+      out_text += (out_text.size() > 1 ? ", " : "") + o + "}";
+    }
+    out_text += "]\n";
+  } else {
+    // The columns, even without rows (no output is no input to a table).
+    const char* names[] = {"file", "complete", "result", "sites", "max_bond", "bonds", "error_estimate",
+                           "wall_seconds", "seed", "threads", "bytes_file_read", "bytes_file_write",
+                           "bytes_host_copy", "bytes_device_move", "command_line", "command", "mode", "chi",
+                           "tol", "oversample", "cutoff", "norm", "peak_rss_bytes"};
+    for (const char* n : names) out_text += std::string(out_text.empty() ? "" : ",") + n;
+    out_text += "\n";
+    for (const auto& row : rows) {
+      std::string line;
+      for (const auto& c : row) line += (line.empty() ? "" : ",") + c.csv;
+      out_text += line + "\n";
+    }
   }
   if (cli.collect_csv.empty()) {
-    std::fputs(csv.c_str(), stdout);
+    std::fputs(out_text.c_str(), stdout);
     return;
   }
   // The same rules as every output: never over an existing file without --force, written
@@ -308,7 +369,7 @@ void cmd_collect(const Cli& cli) {
   OutputFile out(cli.collect_csv, cli.common.force);
   {
     std::ofstream f(out.temp_path());
-    f << csv;
+    f << out_text;
     f.flush();
     if (!f) throw ResourceError(cli.collect_csv + ": cannot write the table (disk full?)");
   }

@@ -35,6 +35,6 @@ for mode in plain oversampled tolerance; do
   done
 done
 
-/usr/bin/python3 "$root/scripts/sweep_report.py" "$out"/results/*/*.h5 -o "$out/report" \
+/usr/bin/python3 "$root/scripts/sweep_report.py" "$out"/results/*/*.h5 -o "$out/report" --binary "$bin" \
   --reference "$out/exact.h5" --title "χ̄ sweep: random MPO (bond 4) × MPS (bond 8), 16 sites"
 echo "report: $out/report/index.html"

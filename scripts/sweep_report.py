@@ -2,21 +2,24 @@
 """A report of a parameter sweep of src-compress runs: figures and a table in one folder.
 
     scripts/sweep_report.py RESULT.h5... -o DIR [--reference REF.h5[:/group]] [--title TEXT]
+                            [--format png|svg|pdf] [--binary SRC_COMPRESS]
 
-Reads each output's /log (the run's options, its summary, /log/sites, /log/transfers) and, with
---reference, its /result, and writes DIR/index.html with these figures (PNG):
+Reads each output through src-compress itself (`collect --json`: the run's mode, options and
+summary; /log/sites with h5py) and, with --reference, measures each /result against it with
+`src-compress distance`, and writes DIR/index.html with these figures (PNG unless --format):
 
   error.png      error estimate against χ̄ (fixed-bond runs) and against the tolerance
                  (tolerance runs), one line per mode (plain, oversampled, tolerance), the median
                  over seeds with their range shaded; with --reference also the true relative
-                 distance ‖result − reference‖ / ‖reference‖, computed here from the two trains
+                 distance ‖result − reference‖ / ‖reference‖, and the optimal error: the
+                 reference's SVD truncation to each χ̄ (`truncate`) measured the same way
   cost.png       wall time and peak memory against χ̄ (tolerance runs: their largest bond)
   bonds.png      the result's bond at each cut, one line per run
   sites.png      time per site and the estimated error at each cut along the chain
   transfers.png  bytes moved per run, by mechanism (from /log/transfers)
 
-and DIR/runs.csv with one row per output (collect's columns, then mode, χ̄, tolerance,
-oversampling factor and, with --reference, the true error). Outputs without /log@complete = 1
+and DIR/runs.csv with one row per output (collect's columns and, with --reference, the true
+error and the optimal error at the run's χ̄). Outputs without /log@complete = 1
 are listed as incomplete and left out of every figure. The file format is docs/FORMAT.md.
 Needs Debian's python3-h5py, python3-numpy and python3-matplotlib (scripts/setup.sh).
 """
@@ -26,7 +29,10 @@ import html
 import json
 import math
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 import h5py
 import numpy as np
@@ -38,152 +44,70 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 FIGSIZE = (9.0, 4.5)  # inches; with DPI, every figure is 900 × 450 pixels
 DPI = 100
-MODES = ("plain", "oversampled", "tolerance")
-COLORS = {"plain": "tab:red", "oversampled": "tab:blue", "tolerance": "tab:green"}
+MODES = ("plain", "oversampled", "tolerance", "svd")
+COLORS = {"plain": "tab:red", "oversampled": "tab:blue", "tolerance": "tab:green", "svd": "tab:purple"}
 COLLECT_COLUMNS = ["file", "complete", "result", "sites", "max_bond", "bonds", "error_estimate",
                    "wall_seconds", "seed", "threads", "bytes_file_read", "bytes_file_write",
-                   "bytes_host_copy", "bytes_device_move", "command_line"]
-MECHANISMS = ["file read", "file write", "host copy", "device move", "shared host buffer"]
+                   "bytes_host_copy", "bytes_device_move", "command_line", "command", "mode", "chi",
+                   "tol", "oversample", "cutoff", "norm", "peak_rss_bytes"]
+MECHANISMS = ["file read", "file write", "host copy", "device move"]
 
 
-# --- Reading trains and results -----------------------------------------------------------
+# --- Reading results, through src-compress itself ------------------------------------------
 
-def as_complex(data):
-    """A dataset's values as a numpy array; complex compounds {r, i} or {real, imag} joined."""
-    if data.dtype.names:
-        names = data.dtype.names
-        re, im = ("r", "i") if "r" in names else ("real", "imag")
-        return data[re] + 1j * data[im]
-    return data
-
-
-def split_ref(text):
-    """FILE.h5[:/group] → (file, group or None), the group starting at the last ':/'."""
-    pos = text.rfind(":/")
-    return (text, None) if pos < 0 else (text[:pos], text[pos + 1:])
+def default_binary():
+    """$SRC_COMPRESS, else this checkout's build, else src-compress on the PATH."""
+    if os.environ.get("SRC_COMPRESS"):
+        return os.environ["SRC_COMPRESS"]
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "app", "src-compress")
+    return here if os.access(here, os.X_OK) else (shutil.which("src-compress") or "src-compress")
 
 
-def find_train(f, group):
-    """The train group: the one named, /result, or the file's only train."""
-    if group:
-        return f[group]
-    if "result" in f:
-        return f["result"]
-    trains = []
-    f.visititems(lambda name, obj: trains.append(obj) if isinstance(obj, h5py.Group)
-                 and "type" in obj.attrs else None)
-    if len(trains) != 1:
-        raise SystemExit(f"{f.filename}: holds {len(trains)} trains; name one as FILE.h5:/group")
-    return trains[0]
+def cli(binary, *args):
+    """stdout of `src-compress -q ARGS…`; a failure ends the report naming the command."""
+    p = subprocess.run([binary, "-q", *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"src-compress {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
 
 
-def load_train(path, group=None):
-    """Cores as arrays (l, r, p), p = u·d for an MPO, boundary bonds restored (docs/FORMAT.md)."""
-    with h5py.File(path, "r") as f:
-        g = find_train(f, group)
-        kind = g.attrs["type"]
-        kind = kind.decode() if isinstance(kind, bytes) else str(kind)
-        layout = g.attrs.get("layout", "lrp" if kind == "MPS" else "lrud")
-        layout = layout.decode() if isinstance(layout, bytes) else str(layout)
-        n = len([k for k in g.keys() if k.isdigit()])
-        cores = []
-        for j in range(n):
-            a = np.asarray(as_complex(g[str(j)][()]), dtype=np.complex128)
-            letters = layout
-            if a.ndim == len(layout) - 1:  # a boundary site without its outer bond
-                letters = layout.replace("l" if j == 0 else "r", "")
-            order = [letters.index(c) for c in ("l", "r") if c in letters]
-            phys = [letters.index(c) for c in ("p", "u", "d") if c in letters]
-            a = np.transpose(a, order + phys)
-            if "l" not in letters:
-                a = a[np.newaxis]
-            if "r" not in letters:
-                a = a[:, np.newaxis]
-            cores.append(a.reshape(a.shape[0], a.shape[1], -1))
-    return cores
+def distance(binary, a, b):
+    """‖a − b‖ / ‖b‖ as `src-compress distance` computes it (exact, in log scale)."""
+    return json.loads(cli(binary, "distance", a, b, "--json"))["relative_distance"]
 
 
-def log_norm(cores):
-    """log ‖train‖ by a right-to-left QR sweep, the carried factor kept at unit norm."""
-    cores = [c.copy() for c in cores]
-    log_scale = 0.0
-    for j in range(len(cores) - 1, 0, -1):
-        l, r, p = cores[j].shape
-        q, rr = np.linalg.qr(cores[j].reshape(l, r * p).conj().T)  # M = rrᴴ qᴴ
-        left = rr.conj().T
-        cores[j] = q.conj().T.reshape(-1, r, p)
-        prev = np.einsum("arp,rk->akp", cores[j - 1], left)
-        scale = np.linalg.norm(prev)
-        if scale > 0:
-            prev /= scale
-            log_scale += math.log(scale)
-        cores[j - 1] = prev
-    norm0 = np.linalg.norm(cores[0])
-    return math.log(norm0) + log_scale if norm0 > 0 else -math.inf
-
-
-def relative_distance(a, b):
-    """‖a − b‖ / ‖b‖ from the difference as one train of summed bonds (exact to rounding)."""
-    if len(a) != len(b):
-        raise SystemExit(f"the reference has {len(b)} sites, a result {len(a)}")
-    n = len(a)
-    diff = []
-    for j, (x, y) in enumerate(zip(a, b)):
-        if x.shape[2] != y.shape[2]:
-            raise SystemExit(f"site {j}: physical legs differ from the reference's")
-        if j == 0:
-            diff.append(np.concatenate([x, -y], axis=1))
-        elif j == n - 1:
-            diff.append(np.concatenate([x, y], axis=0))
-        else:
-            c = np.zeros((x.shape[0] + y.shape[0], x.shape[1] + y.shape[1], x.shape[2]), complex)
-            c[:x.shape[0], :x.shape[1]] = x
-            c[x.shape[0]:, x.shape[1]:] = y
-            diff.append(c)
-    return math.exp(log_norm(diff) - log_norm(b))
-
-
-def attr_text(group, name, default=""):
-    value = group.attrs.get(name, default)
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def read_run(path):
-    """Everything the report shows of one output, or a dict with 'problem' set."""
+def read_run(binary, path):
+    """What the report shows of one output: `collect --json`'s row (mode, accuracy options,
+    summary numbers, bytes moved) and /log/sites; a dict with 'problem' set when it is not a
+    complete output of src-compress."""
     run = {"file": path, "complete": False}
+    p = subprocess.run([binary, "-q", "collect", path, "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        run["problem"] = f"unreadable: {p.stderr.strip()}"
+        return run
+    run.update(json.loads(p.stdout)[0])
+    run["file"] = path
+    if not run["complete"]:
+        run["problem"] = "incomplete: no /log@complete = 1"
+        return run
     try:
         with h5py.File(path, "r") as f:
-            log = f["log"] if "log" in f else None
-            if log is None or int(log.attrs.get("complete", 0)) != 1:
-                run["problem"] = "incomplete: no /log@complete = 1"
-                return run
-            run["complete"] = True
-            run["summary"] = json.loads(attr_text(log, "summary", "{}"))
-            run["plan"] = json.loads(attr_text(log, "plan", "{}"))
-            run["command_line"] = attr_text(log, "command_line")
-            run["sites_table"] = log["sites"][()] if "sites" in log else None
-            moved = {}
-            if "transfers" in log:
-                table = log["transfers"][()]
-                for mech, count in zip(table["mechanism"], table["bytes"]):
-                    mech = mech.decode() if isinstance(mech, bytes) else str(mech)
-                    moved[mech] = moved.get(mech, 0) + int(count)
-            run["moved"] = moved
+            run["sites_table"] = f["log"]["sites"][()] if "sites" in f["log"] else None
     except (OSError, KeyError, ValueError) as e:
         run["problem"] = f"unreadable: {e}"
-        return run
-    plan, summary = run["plan"], run["summary"]
-    if plan.get("tol", 0) > 0:
-        run["mode"] = "tolerance"
-    elif plan.get("oversample", 0) > 0:
-        run["mode"] = "oversampled"
-    else:
-        run["mode"] = "plain"
-    run["chi"] = int(plan.get("chi", 0))
-    run["tol"] = float(plan.get("tol", 0))
-    run["oversample"] = float(plan.get("oversample", 0))
-    run["seed"] = summary.get("seed", plan.get("seed", 0))
+        run["complete"] = False
     return run
+
+
+def optimal_errors(binary, reference, chis, scratch):
+    """For each χ̄: the distance of the reference's SVD truncation to χ̄ (`truncate`) from the
+    reference itself: the error no method of that bond does much better than."""
+    out = {}
+    for chi in sorted(chis):
+        path = os.path.join(scratch, f"optimal_{chi}.h5")
+        cli(binary, "truncate", reference, "-o", path, "--chi", str(chi), "--force")
+        out[chi] = distance(binary, path + ":/result", reference)
+    return out
 
 
 # --- Figures --------------------------------------------------------------------------------
@@ -229,7 +153,7 @@ def decades(values):
     return len(values) > 1 and max(values) / min(values) >= 10
 
 
-def error_figure(runs, out, has_reference):
+def error_figure(runs, out, fmt, has_reference, optimal):
     fixed = [r for r in runs if r["mode"] != "tolerance"]
     tolerance = [r for r in runs if r["mode"] == "tolerance"]
     panels = [p for p in (("χ̄", fixed), ("tolerance", tolerance)) if p[1]]
@@ -238,14 +162,18 @@ def error_figure(runs, out, has_reference):
         x_of = (lambda r: r["chi"]) if xname == "χ̄" else (lambda r: r["tol"])
         for mode in MODES:
             mine = [r for r in group if r["mode"] == mode]
-            spread(ax, mine, x_of, lambda r: r["summary"].get("error_estimate"), COLORS[mode],
+            spread(ax, mine, x_of, lambda r: r.get("error_estimate"), COLORS[mode],
                    f"{mode}: estimate")
             if has_reference:
                 spread(ax, mine, x_of, lambda r: r.get("true_error"), COLORS[mode],
                        f"{mode}: true error", style="--", marker="s")
+        if xname == "χ̄" and optimal:
+            chis = sorted(optimal)
+            ax.plot(chis, [optimal[c] for c in chis], ":", marker="x", color="black",
+                    label="optimal: SVD truncation of the reference")
         if xname == "tolerance":
             tols = sorted({r["tol"] for r in group})
-            n = max(r["summary"].get("sites", 2) for r in group)
+            n = max(r.get("sites", 2) for r in group)
             ax.plot(tols, [t * math.sqrt(n - 1) for t in tols], ":", color="gray",
                     label="√(n−1)·tol")
             ax.set_xscale("log")
@@ -260,27 +188,35 @@ def error_figure(runs, out, has_reference):
         legend(ax, fontsize=7)
     if not panels:
         axes[0].text(0.5, 0.5, "no complete runs", ha="center", va="center")
-    return save(fig, out, "error.png")
+    return save(fig, out, "error." + fmt)
 
 
-def cost_figure(runs, out):
+def cost_figure(runs, out, fmt):
     fig, (ax_t, ax_m) = new_figure(2)
-    x_of = lambda r: r["chi"] if r["mode"] != "tolerance" else r["summary"].get("max_bond", 0)
+    x_of = lambda r: r["chi"] if r["mode"] != "tolerance" else r.get("max_bond", 0)
     for mode in MODES:
         mine = [r for r in runs if r["mode"] == mode]
-        spread(ax_t, mine, x_of, lambda r: r["summary"].get("wall_seconds"), COLORS[mode], mode)
-        spread(ax_m, mine, x_of, lambda r: r["summary"].get("peak_rss_bytes", 0) / 1e6,
+        spread(ax_t, mine, x_of, lambda r: r.get("wall_seconds"), COLORS[mode], mode)
+        spread(ax_m, mine, x_of, lambda r: r.get("peak_rss_bytes", 0) / 1e6,
                COLORS[mode], mode)
-    for ax, label, values in ((ax_t, "wall time (s)", [r["summary"].get("wall_seconds") for r in runs]),
+    for ax, label, values in ((ax_t, "wall time (s)", [r.get("wall_seconds") for r in runs]),
                               (ax_m, "peak resident memory (MB)",
-                               [r["summary"].get("peak_rss_bytes", 0) / 1e6 for r in runs])):
+                               [r.get("peak_rss_bytes", 0) / 1e6 for r in runs])):
         ax.set_xlabel("χ̄ (tolerance runs: their largest bond)")
         ax.set_ylabel(label)
         if decades(values):
             ax.set_yscale("log")
         ax.grid(True, alpha=0.3)
         legend(ax, fontsize=7)
-    return save(fig, out, "cost.png")
+    return save(fig, out, "cost." + fmt)
+
+
+def mode_legend(ax, runs, **kw):
+    """One legend entry per mode drawn (for panels with too many runs to name each)."""
+    from matplotlib.lines import Line2D
+    modes = [m for m in MODES if any(r["mode"] == m for r in runs)]
+    if modes:
+        ax.legend([Line2D([], [], color=COLORS[m]) for m in modes], modes, **kw)
 
 
 def label(r):
@@ -288,10 +224,10 @@ def label(r):
     return f"{r['mode']} {what} seed {r['seed']}"
 
 
-def bonds_figure(runs, out):
+def bonds_figure(runs, out, fmt):
     fig, (ax,) = new_figure(1)
     for r in runs:
-        bonds = r["summary"].get("bonds", [])
+        bonds = r.get("bonds", [])
         ax.plot(range(1, len(bonds) + 1), bonds, drawstyle="steps-mid", color=COLORS[r["mode"]],
                 alpha=0.8, label=label(r))
     ax.set_xlabel("cut (between sites j−1 and j)")
@@ -299,10 +235,12 @@ def bonds_figure(runs, out):
     ax.grid(True, alpha=0.3)
     if len(runs) <= 12:
         legend(ax, fontsize=6, ncol=2)
-    return save(fig, out, "bonds.png")
+    else:
+        mode_legend(ax, runs, fontsize=7)
+    return save(fig, out, "bonds." + fmt)
 
 
-def sites_figure(runs, out):
+def sites_figure(runs, out, fmt):
     fig, (ax_t, ax_e) = new_figure(2)
     errors = []
     for r in runs:
@@ -325,16 +263,19 @@ def sites_figure(runs, out):
         ax_e.set_yscale("log")
     for ax in (ax_t, ax_e):
         ax.grid(True, alpha=0.3)
-    if len(runs) <= 8:
-        legend(ax_t, fontsize=6)
-    return save(fig, out, "sites.png")
+    for ax in (ax_t, ax_e):
+        if len(runs) <= 8:
+            legend(ax, fontsize=6)
+        else:
+            mode_legend(ax, runs, fontsize=7)
+    return save(fig, out, "sites." + fmt)
 
 
-def transfers_figure(runs, out):
+def transfers_figure(runs, out, fmt):
     fig, (ax,) = new_figure(1)
     bottom = np.zeros(len(runs))
     for i, mech in enumerate(MECHANISMS):
-        mb = np.array([r["moved"].get(mech, 0) / 1e6 for r in runs])
+        mb = np.array([r.get("bytes_" + mech.replace(" ", "_"), 0) / 1e6 for r in runs])
         if mb.any():
             ax.bar(range(len(runs)), mb, bottom=bottom, label=mech, color=f"C{i}")
             bottom += mb
@@ -343,46 +284,38 @@ def transfers_figure(runs, out):
     ax.set_ylabel("data moved (MB)")
     ax.grid(True, axis="y", alpha=0.3)
     legend(ax, fontsize=7)
-    return save(fig, out, "transfers.png")
+    return save(fig, out, "transfers." + fmt)
 
 
 # --- Table and page -------------------------------------------------------------------------
 
 def row_of(r, has_reference):
-    s = r.get("summary", {})
-    moved = r.get("moved", {})
-    row = {
-        "file": r["file"], "complete": int(r["complete"]), "result": s.get("result", ""),
-        "sites": s.get("sites", ""), "max_bond": s.get("max_bond", ""),
-        "bonds": " ".join(str(b) for b in s.get("bonds", [])),
-        "error_estimate": "%.6e" % s["error_estimate"] if "error_estimate" in s else "",
-        "wall_seconds": "%.6f" % s["wall_seconds"] if "wall_seconds" in s else "",
-        "seed": s.get("seed", ""), "threads": s.get("threads", ""),
-        "bytes_file_read": moved.get("file read", 0), "bytes_file_write": moved.get("file write", 0),
-        "bytes_host_copy": moved.get("host copy", 0), "bytes_device_move": moved.get("device move", 0),
-        "command_line": r.get("command_line", ""), "mode": r.get("mode", ""),
-        "chi": r.get("chi", ""), "tol": r.get("tol", ""), "oversample": r.get("oversample", ""),
-    }
+    row = {c: r.get(c, "") for c in COLLECT_COLUMNS}
+    row["file"] = r["file"]
+    row["complete"] = int(bool(r["complete"]))
+    row["bonds"] = " ".join(str(b) for b in r.get("bonds", []))
     if has_reference:
         row["true_error"] = "%.17e" % r["true_error"] if "true_error" in r else ""
+        row["optimal_error"] = "%.17e" % r["optimal_error"] if "optimal_error" in r else ""
     return row
 
 
 def write_page(out, title, figures, runs, problems, has_reference, reference):
-    columns = COLLECT_COLUMNS + ["mode", "chi", "tol", "oversample"] + (["true_error"] if has_reference else [])
+    columns = COLLECT_COLUMNS + (["true_error", "optimal_error"] if has_reference else [])
     rows = [row_of(r, has_reference) for r in runs] + [row_of(r, has_reference) for r in problems]
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         w.writerows(rows)
     captions = {
-        "error.png": "Error estimate (solid) against χ̄ and the tolerance, median over seeds "
-                     "with their range shaded" + ("; dashed: the true relative distance to the "
-                                                  "reference" if has_reference else ""),
-        "cost.png": "Wall time and peak resident memory of each run",
-        "bonds.png": "The result's bond dimension at each cut",
-        "sites.png": "Time per site and the estimated error at each cut along the chain",
-        "transfers.png": "Bytes moved, by mechanism (/log/transfers)",
+        "error": "Error estimate (solid) against χ̄ and the tolerance, median over seeds "
+                 "with their range shaded" + ("; dashed: the true relative distance to the "
+                                              "reference; dotted: the reference's SVD truncation "
+                                              "to χ̄, the optimal error at that bond" if has_reference else ""),
+        "cost": "Wall time and peak resident memory of each run",
+        "bonds": "The result's bond dimension at each cut",
+        "sites": "Time per site and the estimated error at each cut along the chain",
+        "transfers": "Bytes moved, by mechanism (/log/transfers)",
     }
     esc = html.escape
     parts = [f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{esc(title)}</title>",
@@ -392,8 +325,10 @@ def write_page(out, title, figures, runs, problems, has_reference, reference):
              f"<p>{len(runs)} complete run(s), {len(problems)} not plotted.",
              f" Reference for the true error: {esc(reference)}." if has_reference else "", "</p>"]
     for name in figures:
-        parts.append(f"<figure><img src='{name}' alt='{name}' width='900'>"
-                     f"<figcaption>{esc(captions[name])}</figcaption></figure>")
+        base = name.rsplit(".", 1)[0]
+        shown = (f"<embed src='{name}' type='application/pdf' width='900' height='450'>" if name.endswith(".pdf")
+                 else f"<img src='{name}' alt='{name}' width='900'>")
+        parts.append(f"<figure>{shown}<figcaption>{esc(captions[base])}</figcaption></figure>")
     parts.append("<h2>Runs</h2><table><tr>" + "".join(f"<th>{esc(c)}</th>" for c in columns) + "</tr>")
     for row in rows:
         parts.append("<tr>" + "".join(f"<td>{esc(str(row.get(c, '')))}</td>" for c in columns) + "</tr>")
@@ -410,33 +345,37 @@ def write_page(out, title, figures, runs, problems, has_reference, reference):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("results", nargs="+", help="output files of src-compress apply/compress/truncate")
+    ap.add_argument("results", nargs="+", help="output files of src-compress apply/compress/truncate/evolve")
     ap.add_argument("-o", "--out", required=True, help="folder for index.html, runs.csv and the figures")
     ap.add_argument("--reference", help="FILE.h5[:/group]: the train to measure true errors against")
     ap.add_argument("--title", default="src-compress sweep report")
+    ap.add_argument("--format", choices=("png", "svg", "pdf"), default="png",
+                    help="figure format (png for the page, svg or pdf for a paper; default png)")
+    ap.add_argument("--binary", default=default_binary(),
+                    help="the src-compress program that reads the outputs and computes distances "
+                         "(default: $SRC_COMPRESS, this checkout's build, or the PATH's)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     runs, problems = [], []
     for path in args.results:
-        r = read_run(path)
+        r = read_run(args.binary, path)
         (runs if r["complete"] else problems).append(r)
-    reference = None
+    optimal = {}
     if args.reference:
-        ref_file, ref_group = split_ref(args.reference)
-        try:
-            reference = load_train(ref_file, ref_group)
-        except (OSError, KeyError, ValueError) as e:
-            raise SystemExit(f"{args.reference}: cannot read the reference train: {e}")
         for r in runs:
-            try:
-                r["true_error"] = relative_distance(load_train(r["file"], "/result"), reference)
-            except (OSError, KeyError, ValueError) as e:
-                raise SystemExit(f"{r['file']}:/result: cannot read the result train: {e}")
+            r["true_error"] = distance(args.binary, r["file"] + ":/result", args.reference)
+        fixed = {int(r["chi"]) for r in runs if r["mode"] != "tolerance" and r["chi"]}
+        with tempfile.TemporaryDirectory() as scratch:
+            optimal = optimal_errors(args.binary, args.reference, fixed, scratch)
+        for r in runs:
+            if r["mode"] != "tolerance" and int(r["chi"]) in optimal:
+                r["optimal_error"] = optimal[int(r["chi"])]
     runs.sort(key=lambda r: (MODES.index(r["mode"]), r["chi"], r["tol"], str(r["seed"])))
-    figures = [error_figure(runs, args.out, reference is not None), cost_figure(runs, args.out),
-               bonds_figure(runs, args.out), sites_figure(runs, args.out),
-               transfers_figure(runs, args.out)]
-    write_page(args.out, args.title, figures, runs, problems, reference is not None,
+    fmt = args.format
+    figures = [error_figure(runs, args.out, fmt, args.reference is not None, optimal),
+               cost_figure(runs, args.out, fmt), bonds_figure(runs, args.out, fmt),
+               sites_figure(runs, args.out, fmt), transfers_figure(runs, args.out, fmt)]
+    write_page(args.out, args.title, figures, runs, problems, args.reference is not None,
                args.reference or "")
     print(f"wrote {os.path.join(args.out, 'index.html')}: {len(runs)} runs, "
           f"{len(problems)} not plotted, {len(figures)} figures")

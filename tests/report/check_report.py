@@ -6,9 +6,11 @@
 Runs the example's report once more with one incomplete output added (a copy of a complete one
 without /log@complete), then checks: every figure is a PNG that decodes, is 900 × 450 pixels
 and is not blank; index.html shows every figure, lists the incomplete file as not plotted and
-has a table row per complete run; runs.csv has every run with its mode, and each true error
-equals `src-compress distance RESULT REFERENCE` to 1e-12. Exit 77 (skipped) without
-python3-matplotlib.
+has a table row per complete run; runs.csv has every run with its mode, each true error equals
+`src-compress distance RESULT REFERENCE` to 1e-12, each fixed-χ̄ run has the optimal error at its
+χ̄ (the reference's `truncate`, measured by `distance`), no run beats it and the oversampled
+runs come within 5% of it; with --format svg the figures are SVG files the page shows. Exit 77
+(skipped) without python3-matplotlib.
 """
 import csv
 import glob
@@ -37,8 +39,9 @@ shutil.copy(results[0], broken)
 with h5py.File(broken, "r+") as f:
     del f["log"].attrs["complete"]
 report = os.path.join(example, "report-check")
+reference = os.path.join(example, "exact.h5")
 subprocess.run([sys.executable, os.path.join(root, "scripts", "sweep_report.py"), *results, broken,
-                "-o", report, "--reference", os.path.join(example, "exact.h5")], check=True)
+                "-o", report, "--reference", reference, "--binary", binary], check=True)
 
 failures = []
 def check(ok, what):
@@ -66,6 +69,7 @@ check("incomplete.h5" in page and "incomplete: no /log@complete" in page,
       "index.html does not list the incomplete output")
 
 rows = list(csv.DictReader(open(os.path.join(report, "runs.csv"))))
+optimal_of = {}
 check(len(rows) == 17, f"runs.csv has {len(rows)} rows, expected 17")
 modes = {}
 for row in rows:
@@ -79,7 +83,30 @@ for row in rows:
     theirs = json.loads(out)["relative_distance"]
     ours = float(row["true_error"])
     check(abs(ours - theirs) <= 1e-12, f"{row['file']}: true error {ours:.15e} vs distance {theirs:.15e}")
+    if row["mode"] == "tolerance":
+        continue
+    optimal = float(row["optimal_error"])
+    check(ours >= optimal * (1 - 1e-9), f"{row['file']}: true error {ours:.3e} below the optimal {optimal:.3e}")
+    if row["mode"] == "oversampled":
+        check(ours <= 1.05 * optimal, f"{row['file']}: oversampled error {ours:.3e}, optimal {optimal:.3e}")
+    optimal_of.setdefault(row["chi"], optimal)
 check(modes == {"plain": 6, "oversampled": 6, "tolerance": 4}, f"modes in runs.csv: {modes}")
+# The optimal error of one χ̄, computed here the same way.
+chi = sorted(optimal_of)[0]
+truncated = os.path.join(example, "optimal-check.h5")
+subprocess.run([binary, "-q", "truncate", reference, "-o", truncated, "--chi", chi, "--force"], check=True)
+out = subprocess.run([binary, "-q", "distance", truncated + ":/result", reference, "--json"], check=True,
+                     capture_output=True, text=True).stdout
+check(abs(json.loads(out)["relative_distance"] - optimal_of[chi]) <= 1e-12, f"the optimal error at χ̄ {chi}")
+# Figures for a paper: --format svg.
+svg = os.path.join(example, "report-svg")
+subprocess.run([sys.executable, os.path.join(root, "scripts", "sweep_report.py"), *results, "-o", svg,
+                "--format", "svg", "--binary", binary], check=True, capture_output=True)
+svg_page = open(os.path.join(svg, "index.html")).read()
+for name in figures:
+    path = os.path.join(svg, name.replace(".png", ".svg"))
+    check(os.path.exists(path) and b"<svg" in open(path, "rb").read(2000), f"{path} is not an SVG")
+    check(f"src='{os.path.basename(path)}'" in svg_page, f"the svg page does not show {os.path.basename(path)}")
 
 if failures:
     print("\n".join("FAIL: " + f for f in failures))
