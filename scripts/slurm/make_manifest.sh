@@ -4,10 +4,14 @@
 #
 #   make_manifest.sh -o manifest.txt --outdir results --inputs "H.h5 psi.h5" \
 #       [--command apply] [--chis "16 32 64"] [--tols "1e-6 1e-8"] [--cutoffs "1e-10"] \
-#       [--seeds "1 2 3" | --seed-base 42] [--extra "--oversample --dtype complex128"]
+#       [--seeds "1 2 3"] [--seed-base 42] [--extra "--oversample --dtype complex128"]
 #
-# Every run gets its own output file named after its parameters. With --seed-base, each task's
-# seed is derived from the base and its array task id (tasks differ, reruns repeat).
+# Every run gets its own output file named after its parameters. --seeds alone: each value is a
+# run's --seed. --seed-base alone: each task's seed is derived from the base and its array task
+# id (tasks differ, reruns repeat). Both: every combination of the other values is run once per
+# listed number, a replica whose seed is derived from the base and that number (--seed-base B
+# --task-id K): replicas differ, and a replica draws the same sketch seed at every χ̄, so that
+# the differences between χ̄ are not the seeds' noise.
 set -euo pipefail
 out="" outdir="" inputs="" command=apply chis="" tols="" cutoffs="" seeds="" seed_base="" extra=""
 while [ $# -gt 0 ]; do
@@ -42,6 +46,9 @@ for chi in ${chis:-0}; do
         if [ "$seed" = base ]; then
           [ -n "$seed_base" ] && args+=" --seed-base $seed_base"
           name+="task$n"
+        elif [ -n "$seed_base" ]; then
+          name+="rep$seed"
+          args+=" --seed-base $seed_base --task-id $seed"
         else
           name+="seed$seed"
           args+=" --seed $seed"
