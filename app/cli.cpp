@@ -300,6 +300,11 @@ Cli::Cli() {
   }
 }
 
+void Cli::settle() {
+  const CLI::Option* cutoff = app.get_option_no_throw(opt::kCutoff.name());
+  common.sweep.numerical_zeros = !(cutoff != nullptr && cutoff->count() > 0 && common.sweep.cutoff == 0);
+}
+
 std::pair<std::string, std::vector<std::string>> Cli::unused_flags() const {
   for (const auto& [cmd, names] : takes) {
     if (!cmd->parsed()) continue;

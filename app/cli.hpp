@@ -99,6 +99,9 @@ struct Cli {
   std::map<const CLI::App*, std::vector<std::string>> takes;
 
   Cli();
+  // After parsing: what follows from which flags were given (an explicit --cutoff 0 keeps the
+  // numerically zero directions).
+  void settle();
   // The common flags given (on the command line or in a config file) that the chosen
   // subcommand has no use for, and that subcommand's name.
   std::pair<std::string, std::vector<std::string>> unused_flags() const;

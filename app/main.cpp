@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   try {
     srcc::app::check_config_files(argc, argv);
     cli.app.parse(argc, argv);
+    cli.settle();
   } catch (const CLI::CallForHelp& e) {
     return cli.app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -187,7 +187,7 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
   if (eo.overlap) fp.emplace_back("overlap", describe_train(readers.back().info()) + " content " + content_hash(reference));
   const SweepOptions& so = ro.sweep;
   fp.emplace_back("chi", std::to_string(so.chi));
-  fp.emplace_back("cutoff", number(so.cutoff));
+  fp.emplace_back("cutoff", number(so.cutoff) + (so.numerical_zeros ? "" : " (numerically zero directions kept)"));
   fp.emplace_back("oversample", number(so.oversample));
   fp.emplace_back("tol", number(so.tol));
   fp.emplace_back("block", std::to_string(so.block_start) + " " + std::to_string(so.block_step));

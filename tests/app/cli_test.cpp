@@ -14,6 +14,8 @@
 #include <thread>
 
 #include "../support/cli_runner.hpp"
+#include "../support/dense.hpp"
+#include "../support/h5_read.hpp"
 #include "srcc/backend/device.hpp"
 #include "srcc/train/generate.hpp"
 
@@ -152,6 +154,29 @@ TEST(Cli, SubcommandHelpListsItsFlagsAndUnusedFlagsAreNamed) {
   EXPECT_TRUE(r.err.empty()) << r.err;
   r = run_cli(dir, "distance out.h5 q.h5 -q");
   EXPECT_NE(r.out.find("‖A − B‖/‖B‖ = "), std::string::npos) << r.out;
+}
+
+// A rank-deficient product (H² of the Ising chain at --chi 9: rank 5 in the bulk) keeps its
+// numerical rank by default, equal to the dense H·H; an explicit --cutoff 0 keeps the bond the
+// sketch had, with directions of rounding noise.
+TEST(Cli, NumericallyZeroDirectionsAreDroppedUnlessCutoffIsZero) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate ising -o h.h5 --sites 8 --J 1 --h 0.5 -q").code, 0);
+  auto r = run_cli(dir, "apply h.h5 h.h5 -o h2.h5 --chi 9 --seed 1 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"bonds\": [3, 5, 5, 5, 5, 5, 3]"), std::string::npos) << r.out;
+  r = run_cli(dir, "apply h.h5 h.h5 -o noise.h5 --chi 9 --seed 1 --cutoff 0 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"bonds\": [4, 9, 9, 9, 9, 9, 4]"), std::string::npos) << r.out;
+  const auto h = dense_train(read_cores(dir / "h.h5", "/H"));
+  const auto want = dense_product({h, h}).v, got = dense_train(read_cores(dir / "h2.h5", "/result")).v;
+  EXPECT_LT(relative_error(got, want), 1e-13);
+  // In single precision too, to its rounding.
+  ASSERT_EQ(run_cli(dir, "generate ising -o hf.h5 --sites 8 --J 1 --h 0.5 --dtype float32 -q").code, 0);
+  r = run_cli(dir, "apply hf.h5 hf.h5 -o h2f.h5 --chi 9 --seed 1 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"bonds\": [3, 5, 5, 5, 5, 5, 3]"), std::string::npos) << r.out;
+  EXPECT_LT(relative_error(dense_train(read_cores(dir / "h2f.h5", "/result")).v, want), 1e-5);
 }
 
 TEST(Cli, ConfigFileSetsFlags) {

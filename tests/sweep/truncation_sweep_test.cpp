@@ -38,7 +38,7 @@ TYPED_TEST(TrainAlgebra, TruncatingAnExactTrainIsContractThenSvd) {
   EXPECT_LT(right_orthonormality_defect(cores), 1e-12);
   for (std::size_t chi : {3, 6}) {
     auto t = cores;
-    const auto discarded = truncate_train(t, chi, 0.0, 0.0, mover, gemm);
+    const auto discarded = truncate_train(t, chi, 0.0, 0.0, mover, gemm, false);
     const double err = relative_error(dense_vector(t), ref.v);
     EXPECT_NEAR(err, svd_sweep_error(ref, chi), 1e-12 + 1e-9 * err) << "chi " << chi;
     double sum2 = 0;

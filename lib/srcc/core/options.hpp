@@ -31,7 +31,9 @@ inline constexpr Option kChi{"--chi", "INT",
     "Max output bond dimension χ̄ (= sketch columns), >= 1. Required unless --tol (then a cap) "
     "or, for truncate, --cutoff is given", "none"};
 inline constexpr Option kCutoff{"--cutoff", "REAL",
-    "Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max at every cut", ""};
+    "Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max at every cut; --cutoff 0 "
+    "keeps every direction, rounding noise too",
+    "numerically zero directions only: σ <= 64ε·σ_max (single precision: 4ε)"};
 inline constexpr Option kOversample{"--oversample{1.5}", "[=F]",
     "Oversample the sketch (paper §3.4): s = max(⌈F·χ̄⌉, χ̄ + 10) columns, then one SVD "
     "truncation sweep to χ̄ (and --tol/--cutoff). Alone it means F = 1.5; another factor as "

@@ -254,6 +254,7 @@ std::string Plan::to_json() const {
       .add("dtype", std::string(dtype_name(dtype)))
       .add("chi", sweep.chi)
       .add("cutoff", sweep.cutoff)
+      .add("numerical_zeros", sweep.numerical_zeros)
       .add("oversample", sweep.oversample)
       .add("tol", sweep.tol)
       .add("block_start", sweep.block_start)

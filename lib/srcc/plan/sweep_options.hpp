@@ -20,6 +20,11 @@ struct SweepOptions {
   std::size_t chi = 0;
   // Relative singular-value cutoff in [0, 1): keep σ >= cutoff·σ_max at every cut.
   double cutoff = 0.0;
+  // Also drop the directions whose singular values are rounding noise, σ <= 64ε·σ_max (4ε in
+  // single precision; sweep/truncation.hpp): a rank-deficient product gets its numerical rank, not χ̄. At full
+  // rank nothing changes and nothing is computed (the sketch's QR shows it). An explicit
+  // --cutoff 0 turns it off.
+  bool numerical_zeros = true;
   // Oversampling factor (paper §3.4): 0 = off, else >= 1. Sketch with
   // s = max(⌈oversample·χ̄⌉, χ̄ + 10) columns, then one SVD truncation sweep down to χ̄.
   double oversample = 0.0;

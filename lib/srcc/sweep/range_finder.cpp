@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 
 #include "srcc/sweep/truncation.hpp"
@@ -111,22 +112,46 @@ template <class T> RangeEstimate RangeFinder<T>::estimate() {
 }
 
 template <class T>
-Buffer<T> RangeFinder<T>::core(std::size_t cap, double cutoff, double tol, std::size_t& rank_out) {
-  const bool truncate = cutoff > 0 || tol > 0 || (cap > 0 && cap < k_);
-  if (!truncate) {
+Buffer<T> RangeFinder<T>::core(std::size_t cap, double cutoff, double tol, std::size_t& rank_out,
+                               bool numerical_zeros) {
+  using R = real_t<T>;
+  // R (k × s, column-major, upper part) as the SVD's input: as it is, or with each column scaled
+  // to norm 1 when only numerically zero directions are looked for. The sketch's columns may
+  // differ in norm by orders of magnitude (long trains), so a small singular value of R itself
+  // is no sign of rounding; a column whose own new part, R_ii, is at rounding level relative to
+  // its norm is (it lies in the span of those before it), and then the SVD of the normalized R
+  // finds the directions all columns miss. The test is loose (a hundred times the level: an
+  // SVD too many costs time, never accuracy; a thousand times took SVDs at full rank on the
+  // paper's random products, 4% of the sweep); the SVD's rule is the strict one. At full rank no
+  // diagonal is near that level and nothing is computed: the core is Q.
+  std::vector<double> column_norm(s_, 0.0);
+  for (std::size_t c = 0; c < s_; ++c) {
+    for (std::size_t i = 0; i <= c && i < k_; ++i) column_norm[c] += std::norm(std::complex<double>(r_[c * max_ + i]));
+    column_norm[c] = std::sqrt(column_norm[c]);
+  }
+  bool dependent = false;
+  if (numerical_zeros)
+    for (std::size_t i = 0; i < std::min(k_, s_) && !dependent; ++i)
+      dependent = std::abs(std::complex<double>(r_[i * max_ + i])) <= 100 * numerical_zero<R>() * column_norm[i];
+  const bool by_rule = cutoff > 0 || tol > 0 || (cap > 0 && cap < k_);
+  if (!by_rule && !dependent) {
     rank_out = k_;
     return std::move(q_);  // column-major rows × k is row-major k × rows: the core
   }
   // Truncate through the SVD of R (k × s): the core becomes Q · U[:, :rank].
+  const bool normalized = dependent && !by_rule;
   std::vector<T> rk(k_ * s_);
-  for (std::size_t c = 0; c < s_; ++c)
-    for (std::size_t i = 0; i < k_; ++i) rk[c * k_ + i] = i <= c ? r_[c * max_ + i] : T(0);
+  for (std::size_t c = 0; c < s_; ++c) {
+    const double scale = normalized && column_norm[c] > 0 ? 1.0 / column_norm[c] : 1.0;
+    for (std::size_t i = 0; i < k_; ++i)
+      rk[c * k_ + i] = i <= c ? T(r_[c * max_ + i] * static_cast<R>(scale)) : T(0);
+  }
   const std::size_t kk = std::min(k_, s_);
   Buffer<T> a = up(std::move(rk));
   Buffer<T> u = K_.allocate(k_ * kk), vt = K_.allocate(kk * s_);
-  std::vector<real_t<T>> sigma(kk);
+  std::vector<R> sigma(kk);
   K_.svd(k_, s_, a.data(), u.data(), sigma.data(), vt.data());
-  rank_out = truncation_rank(sigma, cutoff, tol, cap);
+  rank_out = truncation_rank(sigma, effective_cutoff<R>(cutoff, numerical_zeros), tol, cap);
   Buffer<T> out = K_.allocate(rank_out * rows_);
   // Row-major (rank × rows) = U[:, :rank]ᵀ (rows of the row-major view of U) · Qᵀ.
   gemm_(Op::kNone, Op::kNone, rank_out, rows_, k_, T(1), u.data(), k_, q_.data(), rows_, T(0),

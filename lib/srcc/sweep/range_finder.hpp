@@ -33,8 +33,12 @@ template <class T> class RangeFinder {
   RangeEstimate estimate();
 
   // The output core as a (rank × rows) row-major block: Q itself, or Q · U[:, :rank] with U
-  // from the SVD of R when a truncation rule (cap, cutoff, tol) removes columns.
-  Buffer<T> core(std::size_t cap, double cutoff, double tol, std::size_t& rank_out);
+  // from the SVD of R when a truncation rule (cap, cutoff, tol) removes columns. With
+  // `numerical_zeros`, directions at rounding level go too (truncation.hpp): R's diagonal says
+  // when there may be any (a sketch of a rank-r product has |R_ii| at rounding level from the
+  // r-th column on), and only then is the SVD taken.
+  Buffer<T> core(std::size_t cap, double cutoff, double tol, std::size_t& rank_out,
+                 bool numerical_zeros = false);
 
  private:
   Buffer<T> up(std::vector<T>&& host) { return mover_.up(std::move(host), "range factor", site_); }

@@ -25,7 +25,7 @@ SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const Swe
   // At unit scale throughout (a long train's norm need not be a double), the scale applied last.
   double log_scale = 0;
   right_canonicalize(r.cores, mover, gemm, &log_scale);
-  const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm);
+  const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm, o.numerical_zeros);
   apply_log_scale(r.cores.front(), log_scale);
   log.settle();
   r.sites.resize(r.cores.size());

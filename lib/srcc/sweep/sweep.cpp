@@ -578,7 +578,7 @@ template <class T> class Sweeper {
       // tolerance mode find_range may run a left sweep, whose own window they would add to.
       feed_->upload_ahead(j - 1, [this](std::size_t layer) { return feed_->right_form(layer); }, 0);
       std::size_t rank = 0;
-      Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank);
+      Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank, opt_.numerical_zeros && !final_truncation);
       // S ← conj(η_j) · Z' / ‖Z'‖. S carries the norm of everything to its right, which shrinks
       // or grows geometrically along the train: it is kept at norm at most 1 (η_j has
       // orthonormal rows), with the logarithm of the scale on the side, so that float32 runs
@@ -611,7 +611,7 @@ template <class T> class Sweeper {
   void final_truncation(SweepResult<T>& out) {
     const auto t0 = Clock::now();
     const auto discarded =
-        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, mover_, gemm_);
+        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, mover_, gemm_, opt_.numerical_zeros);
     for (std::size_t j = 0; j < discarded.size(); ++j) {
       // The estimate of cut j (stored at site j+1) now also holds what the truncation removed.
       auto& s = out.sites[j + 1];
@@ -638,7 +638,8 @@ template <class T> class Sweeper {
     Buffer<T> uf = K_.allocate(m * kk), vt = K_.allocate(kk * n);
     std::vector<real_t<T>> sigma(kk);
     K_.svd(m, n, theta.data(), uf.data(), sigma.data(), vt.data());
-    const std::size_t rank = truncation_rank(sigma, opt_.cutoff, opt_.tol, opt_.chi);
+    const std::size_t rank = truncation_rank(
+        sigma, effective_cutoff<real_t<T>>(opt_.cutoff, opt_.numerical_zeros), opt_.tol, opt_.chi);
     double total = 0;
     for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
     Tensor<T> uh = fetch_core(uf, {m, kk}, 0), vh = fetch_core(vt, {n, kk}, 1);

@@ -1,7 +1,9 @@
 #pragma once
 // How many singular values to keep at a cut.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace srcc {
@@ -36,6 +38,22 @@ std::size_t truncation_rank(const std::vector<R>& sigma, double cutoff, double t
     if (keep < rank) rank = keep;
   }
   return rank == 0 ? 1 : rank;
+}
+
+// The relative size (to σ_max) at or below which a singular value is rounding noise in the
+// element type R: 64·ε in double precision (1.4e-14), 4·ε in single (4.8e-7). A direction the
+// sketch picked up from rounding carries far less in double (H² of the Ising chain: 1e-31),
+// where real content of a product is rarely near it; in single precision real content lies
+// close above the rounding, so the rule is tight there (8·ε lost 3e-5 of a product that the
+// sweep otherwise keeps to 1e-5). max(m, n)·ε, NumPy's rank rule, would take even more.
+template <class R> constexpr double numerical_zero() {
+  return (sizeof(R) == 4 ? 4.0 : 64.0) * static_cast<double>(std::numeric_limits<R>::epsilon());
+}
+
+// The cutoff a cut uses: --cutoff, raised to the rounding level when numerically zero
+// directions are dropped (the default; an explicit --cutoff 0 keeps them).
+template <class R> double effective_cutoff(double cutoff, bool numerical_zeros) {
+  return numerical_zeros ? std::max(cutoff, numerical_zero<R>()) : cutoff;
 }
 
 // sqrt(Σ_{i >= rank} σ_i²): the Frobenius error of keeping `rank` values.

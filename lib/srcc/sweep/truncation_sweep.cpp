@@ -84,7 +84,7 @@ template <class T> void apply_log_scale(Tensor<T>& core, double log_scale) {
 
 template <class T>
 std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
-                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm) {
+                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm, bool numerical_zeros) {
   auto& K = mover.kernels();
   const std::size_t n = cores.size();
   std::vector<double> discarded(n > 0 ? n - 1 : 0, 0.0);
@@ -101,7 +101,8 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
     Buffer<T> u = K.allocate(m * kk), vt = K.allocate(kk * r);
     std::vector<real_t<T>> sigma(kk);
     K.svd(m, r, a.data(), u.data(), sigma.data(), vt.data());
-    const std::size_t rank = truncation_rank(sigma, cutoff, tol, chi);
+    const std::size_t rank =
+        truncation_rank(sigma, effective_cutoff<real_t<T>>(cutoff, numerical_zeros), tol, chi);
     // Relative to the norm of the train as given (the first cut has seen no truncation yet),
     // so that the cuts' errors add in quadrature to the total error.
     if (j == 0) {
@@ -135,7 +136,7 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
   template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&,      \
                                   double*);                                                  \
   template std::vector<double> truncate_train(std::vector<Tensor<T>>&, std::size_t, double, \
-                                              double, Mover<T>&, CountingGemm<T>&);
+                                              double, Mover<T>&, CountingGemm<T>&, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -33,9 +33,11 @@ void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, Counting
 template <class T> void apply_log_scale(Tensor<T>& core, double log_scale);
 
 // Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
-// sites j and j+1), the discarded Frobenius norm relative to the train's norm.
+// sites j and j+1), the discarded Frobenius norm relative to the train's norm. With
+// `numerical_zeros`, singular values at rounding level go too (truncation.hpp).
 template <class T>
 std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
-                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm);
+                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm,
+                                   bool numerical_zeros);
 
 }  // namespace srcc
