@@ -86,6 +86,7 @@ void execution_options(const CommonFlags& c, RunOptions& o) {
   if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
   o.scratch_dir = c.scratch_dir;
   o.device = parse_device(c.device);
+  if (!c.max_time.empty()) o.max_time_seconds = parse_duration(c.max_time, opt::kMaxTime.name());
 }
 
 // check_interrupt, and --max-time's deadline checked where signals are: between sites.

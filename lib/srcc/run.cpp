@@ -7,9 +7,12 @@
 #include <cstdio>
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/backend/gemm_rate.hpp"
+#include "srcc/core/duration.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/core/size.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/output_file.hpp"
@@ -18,6 +21,7 @@
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
 #include "srcc/movement/env_store.hpp"
+#include "srcc/plan/flops.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/write_back.hpp"
@@ -262,7 +266,40 @@ Plan plan_run(const RunOptions& given) {
   validate(given.sweep, given.method == Method::kSrc);
   Inputs in = open_inputs(given);
   const RunOptions options = fitted(given, in.stack, nullptr);
-  return plan_and_backend(options, in.stack, working_dtype(options, in.stack), false).first;
+  const DType dt = working_dtype(options, in.stack);
+  Plan plan = plan_and_backend(options, in.stack, dt, false).first;
+  if (given.method != Method::kSrc) plan.predicted_flops = 0;  // the count is the SRC sweep's
+  // The time the work takes here: a CPU backend made for a few milliseconds of GEMM.
+  if (!options.device.gpu && plan.predicted_flops > 0) {
+    const auto cpu = make_backends(DeviceSpec{}, options.threads, memory::host_pool_limit(plan.budgets.host_bytes), 0);
+    plan.gemm_rate = measure_gemm_rate(*cpu.front(), dt);
+  }
+  return plan;
+}
+
+// Before a long run: its predicted work and time, and a warning when even the fastest sweep the
+// prediction allows outlasts --max-time or an hour. Only where the work is large enough to
+// matter (the GEMM rate is measured for it, a few milliseconds).
+void warn_if_long(const RunOptions& o, Plan& plan, Backend& backend, Reporter& reporter) {
+  // Flops worth a prediction (a second or more of sweep), and, under --max-time, the least worth
+  // a few milliseconds of GEMM to check against it.
+  constexpr double kWorthPredicting = 1e11, kWorthChecking = 1e9;
+  const bool check = o.max_time_seconds > 0 && plan.predicted_flops >= kWorthChecking;
+  if (o.method != Method::kSrc || (plan.predicted_flops < kWorthPredicting && !check)) return;
+  plan.gemm_rate = measure_gemm_rate(backend, plan.dtype);
+  if (plan.gemm_rate <= 0) return;
+  const PredictedTime t = predicted_time(plan.predicted_flops, plan.gemm_rate);
+  const std::string what = format_flops(plan.predicted_flops) + " of sweep, " + format_seconds(t.fastest) + " to " +
+                           format_seconds(t.slowest) + " at this machine's GEMM rate (" +
+                           format_flops(plan.gemm_rate) + "/s, measured now)";
+  if (o.max_time_seconds > 0 && t.fastest > o.max_time_seconds)
+    reporter.warning("predicted " + what + ", beyond " + opt::kMaxTime.name() + " " +
+                     format_seconds(o.max_time_seconds) + ": the run will most likely be stopped before it ends; " +
+                     opt::kDryRun.name() + " shows the plan");
+  else if (t.fastest > 3600)
+    reporter.warning("predicted " + what + "; " + opt::kDryRun.name() + " shows the plan");
+  else if (plan.predicted_flops >= kWorthPredicting)
+    reporter.note("predicted " + what);
 }
 
 RunSummary run(const RunOptions& given, Reporter& reporter,
@@ -279,6 +316,8 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   auto planned = plan_and_backend(options, in.stack, dt, true);
   Plan& plan = planned.first;  // named, not bound: lambdas capture them (clang 14)
   auto& backend = planned.second;
+  if (options.method != Method::kSrc) plan.predicted_flops = 0;
+  if (!options.device.gpu) warn_if_long(options, plan, *backend.front(), reporter);
   for (const auto& note : in.notes) reporter.warning(note);
   for (const auto& dir : remove_stale_scratch(plan.budgets.scratch_dir))
     reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");

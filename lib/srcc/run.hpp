@@ -39,6 +39,7 @@ struct RunOptions {
   std::string command_line;          // recorded in /log
   bool profile_gemm = false;         // time every GEMM by shape (RunSummary::gemm_profile)
   TrainFormat output_format = TrainFormat::kAuto;  // --output-format; kAuto: the state's format
+  double max_time_seconds = 0;       // --max-time (0: none): a run predicted to outlast it is warned about
 };
 
 struct RunSummary {

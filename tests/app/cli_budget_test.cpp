@@ -103,5 +103,28 @@ TEST(CliBudget, PeakMemoryIsTheRunsOwnUnderAFatParent) {
   expect_resident_below(static_cast<long>(peak), 150e6, "a small run under a 400 MB parent");
 }
 
+// The plan predicts the sweep's work: close to the flops the sweep then executes (the GEMMs it
+// counts), with a time at the GEMM rate measured here; a run predicted to outlast --max-time is
+// warned about before it starts.
+TEST(CliBudget, ThePlanPredictsTheWorkAndWarnsBeforeARunTooLongForMaxTime) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 30 --bond 12 --dtype complex128 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o psi.h5 --sites 30 --bond 32 --dtype complex128 --seed 2 -q").code, 0);
+  auto r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 48 --dry-run --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const double predicted = json_number(r.out, "predicted_gflop");
+  EXPECT_GT(json_number(r.out, "gemm_gflops"), 0.1);
+  EXPECT_GT(json_number(r.out, "predicted_seconds_max"), json_number(r.out, "predicted_seconds_min"));
+  r = run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 48 --seed 1 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const double executed = json_number(r.out, "gflop");
+  EXPECT_NEAR(predicted, executed, 0.1 * executed) << "predicted " << predicted << " GFLOP, executed " << executed;
+  EXPECT_GT(predicted, 1.0) << "a case worth checking against --max-time";
+  r = run_cli(dir, "apply h.h5 psi.h5 -o late.h5 --chi 48 --seed 1 --max-time 0.001");
+  EXPECT_NE(r.err.find("beyond --max-time"), std::string::npos) << r.err;
+  r = run_cli(dir, "apply h.h5 psi.h5 -o dry.h5 --chi 48 --dry-run");
+  EXPECT_NE(r.out.find("predicted work "), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace srcc::test

@@ -1,6 +1,7 @@
 #include "srcc/core/duration.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,15 @@ double parse_duration(std::string_view text, std::string_view what) {
     total += number(digits);
   }
   return total;
+}
+
+std::string format_seconds(double seconds) {
+  char buf[48];
+  if (seconds < 100) std::snprintf(buf, sizeof buf, "%.2g s", seconds);
+  else if (seconds < 6000) std::snprintf(buf, sizeof buf, "%.0f min", seconds / 60);
+  else if (seconds < 172800) std::snprintf(buf, sizeof buf, "%.1f h", seconds / 3600);
+  else std::snprintf(buf, sizeof buf, "%.1f days", seconds / 86400);
+  return buf;
 }
 
 }  // namespace srcc

@@ -58,4 +58,16 @@ std::string format_size(std::uint64_t bytes) {
   return buf;
 }
 
+std::string format_flops(double flops) {
+  static const char* kNames[] = {"FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"};
+  int i = 0;
+  while (flops >= 1000.0 && i < 5) {
+    flops /= 1000.0;
+    ++i;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g %s", flops, kNames[i]);
+  return buf;
+}
+
 }  // namespace srcc

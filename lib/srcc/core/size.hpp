@@ -11,5 +11,7 @@ namespace srcc {
 std::uint64_t parse_size(std::string_view text, std::string_view what);
 // "1.50 GiB", "12.0 MiB", "512 B".
 std::string format_size(std::uint64_t bytes);
+// "67.1 GFLOP", "3.2 TFLOP", "850 MFLOP": an amount of floating-point work.
+std::string format_flops(double flops);
 
 }  // namespace srcc

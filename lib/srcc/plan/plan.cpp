@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "srcc/core/duration.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/memory/policy.hpp"
+
+#include "srcc/plan/flops.hpp"
 
 namespace srcc {
 
@@ -99,6 +102,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   if (s == 0)
     for (std::size_t j = 1; j < n; ++j) s = std::max(s, stack.fused_left(j));
   p.sketch_columns = s;
+  p.predicted_flops = needed_flops(stack, s, sweep.chi > 0 ? sweep.chi : s, dtype);
   std::vector<SiteShape> shapes;
   std::size_t bond = 1;  // output bond to the right of site j, at most s
   std::vector<std::size_t> bonds(n, 1);
@@ -278,6 +282,10 @@ std::string Plan::to_json() const {
       .add("environment_bytes", environment_bytes)
       .add("peak_bytes", peak_bytes)
       .add("scratch_bytes", scratch_bytes)
+      .add("predicted_gflop", predicted_flops / 1e9)
+      .add("gemm_gflops", gemm_rate / 1e9)
+      .add("predicted_seconds_min", predicted_time(predicted_flops, gemm_rate).fastest)
+      .add("predicted_seconds_max", predicted_time(predicted_flops, gemm_rate).slowest)
       .add_raw("site_plans", sites_json);
   return o.str();
 }
@@ -323,6 +331,13 @@ std::string Plan::to_text() const {
   else
     out += "  predicted peak host tensor memory " + format_size(peak_bytes) + " (+ " +
            format_size(memory::kProcessOverheadBytes) + " for the process)\n";
+  out += "  predicted work " + format_flops(predicted_flops);
+  if (gemm_rate > 0) {
+    const PredictedTime t = predicted_time(predicted_flops, gemm_rate);
+    out += ": at this machine's GEMM rate, " + format_flops(gemm_rate) + "/s (measured now), " +
+           format_seconds(t.fastest) + " to " + format_seconds(t.slowest) + " of sweep";
+  }
+  out += "\n";
   return out;
 }
 

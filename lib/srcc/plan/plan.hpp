@@ -49,6 +49,8 @@ struct Plan {
   std::size_t peak_bytes = 0;       // predicted peak of tensor memory (the device's on a GPU)
   std::size_t host_tier_bytes = 0;  // GPU runs: environments waiting in host memory
   std::size_t scratch_bytes = 0;    // predicted bytes spilled to the scratch directory
+  double predicted_flops = 0;       // the sweep's GEMMs (plan/flops.hpp), real flops
+  double gemm_rate = 0;             // flops/s of a large GEMM here, when measured (else 0)
 
   Tier tier(std::size_t j) const {
     if (j == 0 || j >= memory_from) return Tier::kMemory;
