@@ -16,8 +16,8 @@ namespace srcc {
 
 namespace {
 
-// Where the module may be, in order: $SRCC_CUDA_MODULE; beside the executable or in ../lib
-// (an installed or copied build); the path this build wrote it to.
+// Where the module may be, in order: $SRCC_CUDA_MODULE; beside the executable or in ../LIBDIR
+// (cmake --install) or ../lib (a copied build); the path this build wrote it to.
 std::vector<std::string> candidates() {
   std::vector<std::string> out;
   if (const char* env = std::getenv("SRCC_CUDA_MODULE"); env && *env) return {env};
@@ -26,6 +26,7 @@ std::vector<std::string> candidates() {
   if (!ec) {
     const auto name = std::filesystem::path(SRCC_CUDA_MODULE).filename();
     out.push_back((exe.parent_path() / name).string());
+    out.push_back((exe.parent_path().parent_path() / SRCC_INSTALL_LIBDIR / name).string());
     out.push_back((exe.parent_path().parent_path() / "lib" / name).string());
   }
   out.emplace_back(SRCC_CUDA_MODULE);
@@ -48,7 +49,7 @@ const CudaModule* load(std::string& why) {
       break;
     }
     if (path.empty()) {
-      error = "no CUDA backend module (libsrcc_cuda.so) beside the executable, in ../lib or at " +
+      error = "no CUDA backend module (libsrcc_cuda.so) beside the executable, in ../" SRCC_INSTALL_LIBDIR " or at " +
               std::string(SRCC_CUDA_MODULE) + " (set SRCC_CUDA_MODULE)";
       return;
     }
