@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-ctest --test-dir build --output-on-failure -j "$(nproc)"
+# A failure is shown again at the end, where a log's tail shows it.
+ctest --test-dir build --output-on-failure -j "$(nproc)" ||
+  { ctest --test-dir build --rerun-failed --output-on-failure; exit 1; }

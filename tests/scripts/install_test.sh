@@ -5,26 +5,31 @@
 # Usage: install_test.sh BUILD_DIR
 set -euo pipefail
 build=$(realpath "$1")
-work=$(mktemp -d)
+# Resolved: the program finds its module through /proc/self/exe, which names no symlinks.
+work=$(realpath "$(mktemp -d)")
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 fail() { echo "FAIL: $*"; exit 1; }
 
-cmake --install "$build" --prefix "$prefix" >/dev/null || fail "cmake --install"
+cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "cmake --install"; }
 bin=$prefix/bin/src-compress
-"$bin" --version | grep -q "src-compress" || fail "the installed program does not run"
+# Outputs are captured before they are searched: `prog | grep -q` fails under pipefail when grep
+# leaves early and the program's later writes meet a closed pipe.
+version=$("$bin" --version) || fail "the installed program does not run"
+[[ $version == src-compress* ]] || fail "its --version printed '$version'"
 cd "$work"
-"$bin" -q generate ising -o h.h5 --sites 8
-"$bin" -q generate random-mps -o psi.h5 --sites 8 --bond 4 --seed 1
+"$bin" -q generate ising -o h.h5 --sites 8 || fail "the installed program's generate"
+"$bin" -q generate random-mps -o psi.h5 --sites 8 --bond 4 --seed 1 || fail "generate random-mps"
 "$bin" -q apply h.h5 psi.h5 -o out.h5 --chi 6 --seed 2 || fail "the installed program's apply"
-"$bin" inspect out.h5 | grep -q "/result  MPS  length 8" || fail "its output"
+listing=$("$bin" inspect out.h5) || fail "inspect of its output"
+grep -q "/result  MPS  length 8" <<<"$listing" || fail "its output: $listing"
 
 # The CUDA module, where built, is loaded from the installed tree (the dynamic loader's log
 # names the file), whether or not this machine has a GPU.
 if [ -e "$build/lib/libsrcc_cuda.so" ]; then
   LD_DEBUG=files "$bin" -q apply h.h5 psi.h5 -o gpu.h5 --chi 6 --seed 2 --device gpu >ld.log 2>&1 || true
   grep -q "file=$prefix/lib[^ ]*/libsrcc_cuda.so" ld.log ||
-    fail "the installed program did not load its own CUDA module: $(grep -m3 'libsrcc_cuda' ld.log)"
+    fail "the installed program did not load its own CUDA module (installed: $(find "$prefix" -name 'libsrcc_cuda*'); the loader: $(grep -m3 'libsrcc_cuda' ld.log); the program: $(grep -v '^ *[0-9]*:' ld.log | tail -3))"
 fi
 
 # A program of a user: the library's parser of sizes and its generator, the norm of a train.
@@ -47,15 +52,18 @@ find_package(srcc REQUIRED)
 add_executable(uses_srcc ../main.cpp)
 target_link_libraries(uses_srcc PRIVATE srcc::srcc)
 CMAKE
-cmake -S cm -B cm/build -DCMAKE_PREFIX_PATH="$prefix" >cm.log 2>&1 || { cat cm.log; fail "find_package(srcc)"; }
+# The consumers use the build's own compiler: a sanitized (clang) archive links only there.
+cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+cxx=${cxx:-c++}
+cmake -S cm -B cm/build -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" >cm.log 2>&1 || { cat cm.log; fail "find_package(srcc)"; }
 cmake --build cm/build >>cm.log 2>&1 || { cat cm.log; fail "building against srcc::srcc"; }
 out=$(cm/build/uses_srcc)
-[ "$out" = "$("$bin" --version | awk '{print $2}') 4294967296 6 ok" ] || fail "the CMake consumer printed '$out'"
+[ "$out" = "$(awk 'NR == 1 {print $2}' <<<"$version") 4294967296 6 ok" ] || fail "the CMake consumer printed '$out'"
 
 if command -v pkg-config >/dev/null; then
   flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs srcc) || fail "pkg-config srcc"
   # shellcheck disable=SC2086
-  c++ main.cpp -o uses_pc $flags || fail "building with pkg-config's flags"
+  "$cxx" main.cpp -o uses_pc $flags || fail "building with pkg-config's flags"
   [ "$(./uses_pc)" = "$out" ] || fail "the pkg-config consumer differs"
   echo "installed: program, CMake package and pkg-config file work from $prefix"
 else
