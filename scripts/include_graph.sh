@@ -3,7 +3,9 @@
 # each folder may include only folders listed before it in ORDER (docs/ARCHITECTURE.md). Prints
 # the edges with how many includes make each one; exits 1 naming any include that points the
 # wrong way (up the order, or a cycle), and any file of app/ that includes more than the
-# library's public header srcc/srcc.hpp. CTest runs it (architecture.include_direction).
+# library's public header srcc/srcc.hpp, and where sweep/ (the mathematics) decides by backend
+# (moves_data) or holds a cache-size constant: how work is cut is the backend's. CTest runs it
+# (architecture.include_direction).
 #
 #   bash scripts/include_graph.sh          # from the repository root
 set -euo pipefail
@@ -49,6 +51,11 @@ while IFS= read -r file; do
     fi
   done < <(sed -n 's/^#include "\(srcc\/[^"]*\)".*/\1/p' "$file")
 done < <(find lib/srcc app -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' -o -name '*.cuh' | sort)
+
+if grep -nE 'moves_data\(|k[A-Za-z]*Bytes *=|L2|L1 cache' lib/srcc/sweep/*.cpp lib/srcc/sweep/*.hpp >&2; then
+  echo "sweep/ decides by backend or cache size above: ask the backend (Kernels::piece_units, row_cut, allocate_warmed)" >&2
+  bad=1
+fi
 
 echo "order (each may include only those before it): ${ORDER[*]}"
 for e in "${!edges[@]}"; do echo "$e (${edges[$e]})"; done | sort

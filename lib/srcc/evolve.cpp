@@ -325,7 +325,7 @@ EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& re
     RunRecord record{.command_line = ro.command_line,
                      .plan_json = last_plan,
                      .blas = backend.library_info(),
-                     .threads = ro.device.gpu ? 0 : cpu_threads(),
+                     .threads = backend.threads(),
                      .threads_source = ro.threads_source,
                      .seed = so.seed,
                      .start_utc = start_time,

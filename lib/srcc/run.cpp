@@ -69,7 +69,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   Backend* backend = backends.front().get();
   std::vector<Backend*> more;
   for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
-  if (!o.device.gpu) sum.threads = cpu_threads();
+  sum.threads = backend->threads();
   sum.threads_source = o.threads_source;
   // --profile-gemm: the backend times its GEMMs into `profile` during the sweep; the guard
   // takes the pointer back however the sweep ends.

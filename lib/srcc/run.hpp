@@ -30,7 +30,7 @@ struct RunOptions {
   bool force = false;                // replace an existing output
   SweepOptions sweep;                // χ̄, cutoff, seed
   std::optional<DType> dtype;        // working type; empty = promoted input type ("auto")
-  int threads = 0;                   // BLAS threads; 0 = the BLAS library's default
+  int threads = 0;                   // threads that compute (CPU backend); 0 = its default
   std::string threads_source;        // why that many (recorded in /log)
   std::uint64_t host_memory = 0;     // --host-memory in bytes; 0 = detected
   std::uint64_t gpu_memory = 0;      // --gpu-memory in bytes; 0 = detected (GPU backend)

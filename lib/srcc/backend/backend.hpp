@@ -85,6 +85,29 @@ template <class T> class Kernels {
   // warm(nullptr, 0) withdraws it; either returns when no thread is at the old range any more,
   // so call it before that memory may be freed. The contents are never changed.
   virtual void warm(T* /*p*/, std::size_t /*n*/) {}
+  // n elements that the next step will write, allocated now and handed to warm(); a backend
+  // that warms nothing withdraws the last range and returns an empty buffer (the step then
+  // allocates its output itself).
+  virtual Buffer<T> allocate_warmed(std::size_t /*n*/) {
+    warm(nullptr, 0);
+    return Buffer<T>();
+  }
+
+  // How a batch of independent units (sketch columns, rows of S) is cut into work. A host
+  // backend cuts it into pieces whose intermediates stay in a core's cache, a device takes a
+  // batch whole. `unit_bytes` is the intermediate memory one unit needs.
+  // Units per piece when `units` are spread over concurrency() threads, each taking pieces.
+  virtual std::size_t piece_units(std::size_t units, std::size_t /*unit_bytes*/) const {
+    return units;
+  }
+  // Tasks that each take an equal range of `units`, and the units a range is computed in at a
+  // time (chunks that keep a chain of products in cache).
+  struct RowCut {
+    std::size_t tasks = 1, chunk = 1;
+  };
+  virtual RowCut row_cut(std::size_t units, std::size_t /*unit_bytes*/) const {
+    return {1, units};
+  }
 
   // Row-major, strided batched GEMM: for i < batch,
   //   C_i = alpha · op(A_i) · op(B_i) + beta · C_i,   C_i is m × n, op(A_i) m × k, op(B_i) k × n,
@@ -150,6 +173,8 @@ class Backend {
   virtual std::size_t memory_budget() const { return 0; }
   // Largest amount of device memory in use at once so far (0 for a host backend).
   virtual std::size_t memory_peak() const { return 0; }
+  // Threads that compute in host memory (the CPU backend's pool); 0 for a device backend.
+  virtual int threads() const { return 0; }
   // Times every GEMM by shape into `profile` from now on (null: stop), which must outlive the
   // backend's use. False where the backend cannot: a GPU queues its GEMMs asynchronously.
   virtual bool profile_gemms(GemmProfile* /*profile*/) { return false; }

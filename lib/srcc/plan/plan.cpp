@@ -301,7 +301,7 @@ std::string Plan::to_text() const {
   char buf[2048];
   std::string out;
   std::snprintf(buf, sizeof buf,
-                "plan: %zu sites, %zu trains → %s, %s on %s (%d BLAS threads)\n"
+                "plan: %zu sites, %zu trains → %s, %s on %s (%d threads)\n"
                 "  chi %zu, cutoff %g, oversample %g, tol %g, sketch columns %zu%s, seed %llu\n",
                 sites, depth, std::string(train_kind_name(result_kind)).c_str(),
                 std::string(dtype_name(dtype)).c_str(), device.c_str(), threads, sweep.chi,

@@ -39,7 +39,7 @@ struct Plan {
   bool exact_two_site = false;      // n = 2: contraction and one SVD, no sketch
   std::string device = "cpu";
   bool on_device = false;           // the backend computes in device memory (GPU run)
-  int threads = 0;                  // BLAS threads (0 = library default)
+  int threads = 0;                  // threads that compute on the CPU (0 = the default)
   Budgets budgets;
   std::size_t memory_from = 0;      // environments C_j with j >= memory_from stay in memory
   std::size_t host_from = 0;        // GPU runs: C_j with host_from <= j < memory_from on the host

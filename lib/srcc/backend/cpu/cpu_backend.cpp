@@ -72,13 +72,12 @@ void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, bla
 constexpr std::size_t kDirectMaxDepth = 512;
 // B's rows at most this many elements apart (16 KiB in complex double). The kernel reads a
 // column block of B row by row; rows far apart (the S update's Z', 40 KB) are each on another
-// page, out of the prefetchers' reach, where BLAS copies B into a packed panel first: at
-// n = 100, χ̄ = 100 that 100 × 2500 × 200 product ran at 128 GFLOP/s direct and 162 in BLAS
-// (whole run 1.465 → 1.378 s); at N = 50 the two were even.
+// page, out of the prefetchers' reach, where BLAS copies B into a packed panel first and is
+// faster (docs/PERFORMANCE.md, "The direct GEMM kernel").
 constexpr std::size_t kDirectMaxRowGap = 1024;
 // A contraction this short reads only that many rows of B per column block, whatever their
-// gap, and BLAS's packing would cost more than its arithmetic: the left step's V = Ω·W (k = d,
-// B's rows 5,000 elements apart at N = 50) ran at 11 GFLOP/s in BLAS and 30 direct.
+// gap, and BLAS's packing would cost more than its arithmetic (the left step's V = Ω·W, k = d:
+// about 2.5× faster direct).
 constexpr std::size_t kDirectAnyGapDepth = 4;
 
 // Σ |x|² over the m × n block at c (rows ldc apart), in double.
@@ -368,6 +367,27 @@ template <class T> class CpuKernels final : public Kernels<T> {
   void warm(T* p, std::size_t n) override {
     if (work_->threads() > 1) warmer_->start(p, n * sizeof(T));  // one thread never waits
   }
+  Buffer<T> allocate_warmed(std::size_t n) override {
+    Buffer<T> b = allocate(n);
+    warm(b.data(), b.size());
+    return b;
+  }
+
+  // A thread's piece of a batch aims at this many bytes of intermediates, about half of a core's
+  // L2 on current x86 servers, so that a chain of products on it stays in cache (measured in
+  // docs/PERFORMANCE.md, "Threads"); on one thread too.
+  static constexpr std::size_t kPieceBytes = std::size_t{512} << 10;
+  // Units of `unit_bytes` in such a piece: 1 … max(most, 1).
+  static std::size_t per_piece(std::size_t unit_bytes, std::size_t most) {
+    return std::clamp<std::size_t>(kPieceBytes / std::max<std::size_t>(unit_bytes, 1), 1,
+                                   std::max<std::size_t>(most, 1));
+  }
+  std::size_t piece_units(std::size_t units, std::size_t unit_bytes) const override {
+    return per_piece(unit_bytes, units / concurrency());
+  }
+  typename Kernels<T>::RowCut row_cut(std::size_t units, std::size_t unit_bytes) const override {
+    return {std::clamp<std::size_t>(concurrency(), 1, units), per_piece(unit_bytes, units)};
+  }
 
   void gemm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a,
             std::size_t lda, std::size_t stride_a, const T* b, std::size_t ldb,
@@ -392,9 +412,8 @@ template <class T> class CpuKernels final : public Kernels<T> {
   // A product whose contraction is this many times longer than C is wide or tall (the sketch
   // Y = C_j Z'ᵀ: 50 × 100 over 2,500) is split along the contraction: panels of C would each
   // pack all of the long operand, while ranges of the contraction share nothing but C's small
-  // sums. At n = 100, N = 50 the sketch ran at 116 GFLOP/s in panels, 134-136 so (two
-  // threads). With a threshold of 4 the 32 × 64 × 256 sketch of n = 100, D = 16 was split too
-  // and lost (94 → 85 GFLOP/s): there the sums cost what the split saves.
+  // sums (docs/PERFORMANCE.md, "Threads"). Below 8 the split lost: on short contractions the
+  // sums cost what the split saves.
   static constexpr std::size_t kDeepProduct = 8;
 
   // C = alpha·A·B + beta·C with the contraction split in `parts` ranges: part 0 into C, the
@@ -590,6 +609,7 @@ class CpuBackend final : public BackendOf<CpuKernels> {
       : CpuBackend(threads, pool_bytes, std::make_shared<PageWarmer>()) {}
   std::string name() const override { return "cpu"; }
   std::string library_info() const override { return blas_info(); }
+  int threads() const override { return work_->threads(); }
   bool profile_gemms(GemmProfile* profile) override {
     profile_->store(profile);
     return true;
@@ -601,14 +621,11 @@ class CpuBackend final : public BackendOf<CpuKernels> {
                              std::make_shared<WorkPool>(threads, warmer),
                              std::make_shared<std::atomic<GemmProfile*>>(nullptr)}) {}
   explicit CpuBackend(const CpuShared& shared)
-      : BackendOf<CpuKernels>(shared), profile_(shared.profile) {}
+      : BackendOf<CpuKernels>(shared), work_(shared.threads), profile_(shared.profile) {}
+  std::shared_ptr<WorkPool> work_;
   std::shared_ptr<std::atomic<GemmProfile*>> profile_;
 };
 
-}  // namespace
-
-namespace {
-std::atomic<int> g_cpu_threads{0};
 }  // namespace
 
 std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes) {
@@ -617,11 +634,8 @@ std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes) {
   static const int library_default = openblas_get_num_threads();
   if (threads <= 0) threads = library_default;
   blas_single_threaded();
-  g_cpu_threads.store(threads);
   return std::make_unique<CpuBackend>(threads, pool_bytes);
 }
-
-int cpu_threads() { return g_cpu_threads.load(); }
 
 std::string blas_info() {
   std::string cfg = openblas_get_config();

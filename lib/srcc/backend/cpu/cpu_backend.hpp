@@ -17,8 +17,7 @@ namespace srcc {
 std::unique_ptr<Backend> make_cpu_backend(int threads,
                                           std::size_t pool_bytes = memory::kDefaultHostPoolBytes);
 
-// Threads of the CPU backend made last, and the BLAS library's build string.
-int cpu_threads();
+// The BLAS library's build string.
 std::string blas_info();
 
 }  // namespace srcc

@@ -1,0 +1,70 @@
+#pragma once
+// The sketch of the product: blocks of Gaussian test tensors Ω_j and their environments
+// C_j = Ω·(everything to the left of cut j), swept from the left (docs/ALGORITHM.md). A fixed
+// sketch is one block of s columns; tolerance mode adds blocks until each cut's estimate meets
+// the tolerance. Each block's columns are split over the devices (Devices), whose stores keep
+// the environments until the right sweep has used them.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "srcc/log/reporter.hpp"
+#include "srcc/movement/devices.hpp"
+#include "srcc/movement/site_feed.hpp"
+#include "srcc/plan/plan.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+template <class T> class SketchBlocks {
+ public:
+  // `seconds[j]` collects the time spent at site j; `plan` (may be null) gives the batches and
+  // the environments' tiers.
+  SketchBlocks(const Stack& stack, Devices<T>& devices, SiteFeed<T>& feed, std::uint64_t seed,
+               const Plan* plan, Reporter& reporter, const std::function<void()>& check_interrupt,
+               std::vector<double>& seconds);
+
+  std::size_t count() const { return blocks_.size(); }
+  std::size_t columns(std::size_t block) const { return blocks_.at(block).columns; }
+
+  // Draws a block of `columns` sketch columns and sweeps its environments up to cut `last`.
+  void add(std::size_t columns, std::size_t last);
+
+  // Y = C_j Z'ᵀ for the first `cols` columns of a block, on device 0: column-major rows × cols.
+  // C_j comes from its tier in the plan's row batches; other devices compute their slices' rows.
+  Buffer<T> sketch(std::size_t block, std::size_t j, std::size_t cols, const Buffer<T>& z,
+                   std::size_t rows);
+
+  // Cut j's environments of every block are no longer needed.
+  void release(std::size_t j);
+
+ private:
+  using Ctx = typename Devices<T>::Ctx;
+  struct Slice : Devices<T>::Slice {
+    std::vector<Buffer<T>> omega;  // per site 0 … n−2: (columns, u_j, d_j) on the device
+  };
+  struct Block {
+    std::size_t columns = 0;
+    std::size_t last = 0;  // environments exist for cuts 0 … last
+    std::vector<Slice> slices;
+  };
+
+  void draw(Block& b);
+  void sweep_left(Block& b, std::size_t id);
+  std::size_t right_batch(std::size_t j, std::size_t s) const;
+  Buffer<T> adopt(std::vector<T>&& host, const char* what, std::size_t j, std::size_t d);
+
+  const Stack& st_;
+  Devices<T>& devices_;
+  SiteFeed<T>& feed_;
+  std::uint64_t seed_;
+  const Plan* plan_;
+  Reporter& reporter_;
+  const std::function<void()>& check_interrupt_;
+  std::vector<double>& seconds_;
+  std::vector<Block> blocks_;
+};
+
+}  // namespace srcc
