@@ -91,8 +91,7 @@ std::string error_message(ErrorKind kind, const std::string& text) {
 }
 
 // One child per file, several at once: a command reads a few files, and checking them side by
-// side takes the time of the slowest instead of the sum (two inputs of 100 sites: 4.7 → 2.6
-// ms). At most kAtOnce at a time: `collect` checks every output of a sweep, thousands of files,
+// side takes the time of the slowest instead of the sum. At most kAtOnce at a time: `collect` checks every output of a sweep, thousands of files,
 // and a child each at once would run the process out of file descriptors.
 constexpr std::size_t kAtOnce = 16;
 

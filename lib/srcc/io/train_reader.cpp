@@ -243,7 +243,7 @@ std::vector<TrainReader> open_pinned_trains(const std::vector<TrainRef>& refs,
   // descriptions of a file's trains come back concatenated, each with its length. The site
   // data is not read there: its datatypes were already examined, and reading it twice would
   // cost more than the whole check. The library is set up once, here, so that the children
-  // inherit it instead of each setting it up again (about 1 ms each).
+  // inherit it instead of each setting it up again.
   H5open();
   const auto described = probe_files(files, [&](const std::string& file) {
     Bytes b;

@@ -16,7 +16,6 @@ namespace mechanism {
 inline constexpr const char* kStaysInPlace = "stays in place";
 inline constexpr const char* kHostCopy = "host copy";
 inline constexpr const char* kDeviceMove = "device move";
-inline constexpr const char* kSharedHostBuffer = "shared host buffer";
 inline constexpr const char* kFileRead = "file read";
 inline constexpr const char* kFileWrite = "file write";
 }  // namespace mechanism

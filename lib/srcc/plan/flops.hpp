@@ -17,8 +17,8 @@ namespace srcc {
 double needed_flops(const Stack& stack, std::size_t sketch_columns, std::size_t chi, DType dtype);
 
 // Seconds the sweep takes at `gemm_rate` flops/s (measure_gemm_rate's order-384 GEMM): a range,
-// since the sweep runs at 25-100% of that rate (small bonds at the low end; n = 100,
-// D = χ = χ̄ = 50 at 85%: 0.59 s for 65.6 GFLOP at 130 GFLOP/s; docs/PERFORMANCE.md).
+// since the sweep runs at 25-100% of that rate (small bonds at the low end; large ones near
+// the top, docs/PERFORMANCE.md).
 struct PredictedTime {
   double fastest = 0, slowest = 0;
 };

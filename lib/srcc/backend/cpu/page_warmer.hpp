@@ -1,10 +1,10 @@
 #pragma once
 // Faults in the pages of memory the sweep will write soon, in the time the backend's threads
 // would otherwise spend waiting. Every environment of the left sweep is fresh memory (they are
-// all held until the right sweep), and the first write to each 4 KiB page costs a page fault:
-// at n = 100, N = 50 that is 200 MB, ~50,000 faults and, on the virtual machines we measure on,
-// ~75 ms of CPU time that used to land inside the per-column products. The threads still pay
-// for every page, but a thread that has run out of work pays for them instead of polling.
+// all held until the right sweep), and the first write to each 4 KiB page costs a page fault
+// that would otherwise land inside the per-column products (docs/PERFORMANCE.md, "Memory").
+// The threads still pay for every page, but a thread that has run out of work pays for them
+// instead of polling.
 //
 // One region at a time. step() is what a waiting thread calls (work_pool.hpp): it populates the
 // next small chunk with madvise(MADV_POPULATE_WRITE), which maps pages writable without
@@ -19,9 +19,9 @@ namespace srcc {
 
 class PageWarmer final : public IdleWork {
  public:
-  // Chunk one step populates: four pages, about 6 µs here, so that a waiting thread that took
-  // a step starts its next task at most that much late (8, 16, 32 and 128 KiB measured at
-  // n = 100, N = 50: 16 was best, 128 worst).
+  // Chunk one step populates: four pages, so that a waiting thread that took a step starts its
+  // next task only a few µs late (16 KiB was the best of the sizes measured in
+  // docs/PERFORMANCE.md).
   static constexpr std::size_t kChunkBytes = std::size_t{16} << 10;
 
   // Makes [p, p + bytes) the region to warm, replacing the previous one (see stop()).

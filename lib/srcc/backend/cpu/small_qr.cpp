@@ -12,8 +12,8 @@ namespace srcc::small_qr {
 namespace {
 
 // Columns a panel factors with level-2 loops before the rest of the matrix is updated with
-// products: small, because those loops run at a fraction of the products' rate (at 100 × 50:
-// 114 µs with panels of 4, 122 with 8, 148 with 16, 217 with 32; LAPACK 150).
+// products: small, because those loops run at a fraction of the products' rate (panel widths
+// measured in docs/PERFORMANCE.md, "The sketch's QR").
 constexpr std::size_t kPanel = 4;
 
 // Below this, what is left of a column is taken as nothing (no reflector: 1/(α − β) would

@@ -1,9 +1,8 @@
 #pragma once
 // Householder QR of the sweep's small complex-double sketches (up to 512 rows), blocked so that
 // the work outside each 4-column panel is three products on the direct GEMM kernel. LAPACK's
-// zgeqrf/zungqr stay unblocked below 128 columns and call level-2 BLAS column by column. One
-// thread, factor and form Q: 64 × 32 39 µs (LAPACK 45), 100 × 50 114 (150), 200 × 100 711
-// (999); docs/PERFORMANCE.md has the runs.
+// zgeqrf/zungqr stay unblocked below 128 columns and call level-2 BLAS column by column, which
+// is slower at these sizes (docs/PERFORMANCE.md, "The sketch's QR").
 #include <cstddef>
 
 #include "srcc/core/dtype.hpp"

@@ -4,8 +4,7 @@
 // intermediates at every site (the left step's V and E on each thread, the right step's
 // sketch, S and Q): from the C heap each one went through malloc's large-block bins, and the
 // heap, fragmented by the results kept in between, kept growing into fresh pages; a kept block
-// is also still in the thread's cache. At n = 100, D = 16: page faults 6,800-7,800 → 6,300
-// and CPU time 89 → 83-84 ms a run, wall time 0.053 → 0.047 s (docs/PERFORMANCE.md).
+// is also still in the thread's cache (docs/PERFORMANCE.md, "Memory", has the measurement).
 //
 // A thread keeps at most kSlots blocks, each smaller than the pool's blocks (CpuKernels sends
 // only those here): under 1 MiB a thread, about what its tasks hold at once anyway. Its blocks

@@ -13,8 +13,7 @@ namespace {
 // such a product. So both waits — a worker's for the next run, the caller's for the end of its
 // run — first poll for this long. They poll with sched_yield, not a pause loop: the read-ahead
 // thread (io/file_site_source) needs a core too, and on a machine with as many run threads as
-// cores a pausing poller held the core it was waiting for (measured at n = 100, D = 16 on two
-// cores: 0.073 → 0.062 s a run, both changes together).
+// cores a pausing poller held the core it was waiting for (docs/PERFORMANCE.md, "Threads").
 constexpr auto kPollFor = std::chrono::microseconds(1000);
 
 thread_local bool t_in_task = false;  // this thread is running a task of some pool
