@@ -111,15 +111,6 @@ void check_config_files(int argc, char** argv) {
   }
 }
 
-double oversample_factor(const std::string& text) {
-  if (text.empty()) return 0.0;
-  double f = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), f);
-  if (ec != std::errc() || end != text.data() + text.size() || !(f >= 1.0 && f <= kMaxOversample))
-    throw UsageError(opt::kOversample.name() + ": the factor must be a number in [1, " +
-                     std::to_string(static_cast<int>(kMaxOversample)) + "], got '" + text + "'");
-  return f;
-}
 
 Cli::Cli() {
   app.require_subcommand(1);

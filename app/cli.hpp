@@ -17,7 +17,7 @@ namespace srcc::app {
 // its fallback are in srcc/core/options.hpp; numeric defaults are those of the fields bound.
 struct CommonFlags {
   SweepOptions sweep;                  // --chi, --cutoff, --tol, --block-start, --block-step
-  std::string oversample;              // --oversample[=F]: "" off, read by oversample_factor()
+  std::string oversample;              // --oversample[=F]: "" off, read by parse_oversample()
   std::optional<std::uint64_t> seed;   // --seed
   std::optional<std::uint64_t> seed_base;  // --seed-base
   std::optional<std::uint64_t> task_id;    // --task-id
@@ -106,10 +106,6 @@ struct Cli {
   // subcommand has no use for, and that subcommand's name.
   std::pair<std::string, std::vector<std::string>> unused_flags() const;
 };
-
-// The --oversample factor (0 when off). CLI11 would read a flag's value as an integer
-// (3.7 → 3), so the text is parsed here: a real in [1, 1000], else a UsageError.
-double oversample_factor(const std::string& text);
 
 // The parse error as a user should read it: an unknown key in a --config file is named with
 // the file and line (CLI11 names the key only).

@@ -125,7 +125,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
                  Method method) {
   const auto& c = cli.common;
   SweepOptions sweep = c.sweep;
-  sweep.oversample = oversample_factor(c.oversample);
+  sweep.oversample = parse_oversample(c.oversample);
   validate(sweep, method == Method::kSrc);  // before anything is read or skipped
   RunOptions o;
   o.method = method;
@@ -170,8 +170,7 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   EvolveOptions e;
   RunOptions& o = e.run;
   o.sweep = c.sweep;
-  o.sweep.oversample = oversample_factor(c.oversample);
-  validate(o.sweep, true);
+  o.sweep.oversample = parse_oversample(c.oversample);
   for (const auto& t : a.trains) o.trains.push_back(train_ref(cli, t));
   for (const auto& m : a.measure) e.measure.push_back(train_ref(cli, m));
   if (!a.overlap.empty()) e.overlap = train_ref(cli, a.overlap);

@@ -1,6 +1,7 @@
 #include "srcc/plan/sweep_options.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -14,6 +15,25 @@ std::size_t SweepOptions::sketch_columns() const {
   if (!oversampling()) return chi;
   const auto scaled = static_cast<std::size_t>(std::ceil(oversample * static_cast<double>(chi)));
   return std::max(scaled, chi + 10);
+}
+
+namespace {
+
+bool oversample_in_range(double f) { return f >= 1.0 && f <= kMaxOversample; }
+UsageError oversample_error(const std::string& got) {
+  return UsageError(opt::kOversample.name() + ": the factor must be a number in [1, " +
+                    std::to_string(static_cast<int>(kMaxOversample)) + "], got " + got);
+}
+
+}  // namespace
+
+double parse_oversample(const std::string& text) {
+  if (text.empty()) return 0.0;
+  double f = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), f);
+  if (ec != std::errc() || end != text.data() + text.size() || !oversample_in_range(f))
+    throw oversample_error("'" + text + "'");
+  return f;
 }
 
 void validate(const SweepOptions& o, bool chi_required) {
@@ -30,10 +50,8 @@ void validate(const SweepOptions& o, bool chi_required) {
     throw UsageError(opt::kChi.name() + ": required (>= 1) unless --tol is given");
   if (!chi_required && o.chi < 1 && !o.tolerance_mode() && o.cutoff <= 0)
     throw UsageError(opt::kChi.name() + ": required (>= 1) unless --tol or --cutoff is given");
-  if (o.oversample != 0.0 && !(o.oversample >= 1.0 && o.oversample <= kMaxOversample))
-    throw UsageError(opt::kOversample.name() + ": factor must be in [1, " +
-                     std::to_string(static_cast<int>(kMaxOversample)) + "] (got " +
-                     std::to_string(o.oversample) + ")");
+  if (o.oversample != 0.0 && !oversample_in_range(o.oversample))
+    throw oversample_error(std::to_string(o.oversample));
   if (o.oversampling() && o.chi == 0 && !o.tolerance_mode())
     throw UsageError(opt::kOversample.name() + ": needs --chi or --tol");
   if (o.block_start < 1 || o.block_start > kMaxChi)

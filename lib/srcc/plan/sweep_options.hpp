@@ -3,6 +3,7 @@
 // ranges of the fields are here; the flags that set them are described in core/options.hpp.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace srcc {
 
@@ -51,5 +52,9 @@ struct SweepOptions {
 // Throws UsageError naming the flag when an option is out of range. A fixed-size sketch needs
 // --chi (or --tol); a deterministic truncation (chi_required = false) also takes --cutoff alone.
 void validate(const SweepOptions& o, bool chi_required = true);
+
+// The --oversample factor given as text ("" = off, 0): a real in [1, kMaxOversample], else a
+// UsageError. The range is checked here and by validate() alike.
+double parse_oversample(const std::string& text);
 
 }  // namespace srcc
