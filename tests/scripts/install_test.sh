@@ -32,16 +32,19 @@ if [ -e "$build/lib/libsrcc_cuda.so" ]; then
     fail "the installed program did not load its own CUDA module (installed: $(find "$prefix" -name 'libsrcc_cuda*'); the loader: $(grep -m3 'libsrcc_cuda' ld.log); the program: $(grep -v '^ *[0-9]*:' ld.log | tail -3))"
 fi
 
-# A program of a user: the library's parser of sizes and its generator, the norm of a train.
+# A program of a user: the library's parser of sizes, and a train of xtensor arrays read from
+# the installed program's output, compressed in memory to bond 3.
 cat >main.cpp <<'CPP'
 #include <cstdio>
 #include "srcc/srcc.hpp"
+#include "srcc/xtensor_trains.hpp"
 int main() {
-  const auto cores = srcc::random_train<double>(srcc::TrainKind::kMps, 6, 3, 2, 7);
-  double sq = 0;
-  for (double v : cores.front().data) sq += v * v;
-  std::printf("%s %llu %zu %s\n", srcc::kVersion, static_cast<unsigned long long>(srcc::parse_size("4GiB", "size")),
-              cores.size(), sq > 0 ? "ok" : "zero");
+  const auto psi = srcc::read_xtrain<double>("out.h5", "/result");
+  srcc::SweepOptions o;
+  o.chi = 3;
+  const auto small = srcc::apply_xtrains<double>({}, psi, o);
+  std::printf("%s %llu %zu %zu\n", srcc::kVersion, static_cast<unsigned long long>(srcc::parse_size("4GiB", "size")),
+              small.size(), small[4].shape()[1]);
 }
 CPP
 mkdir -p cm && cat >cm/CMakeLists.txt <<'CMAKE'
@@ -58,7 +61,7 @@ cxx=${cxx:-c++}
 cmake -S cm -B cm/build -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" >cm.log 2>&1 || { cat cm.log; fail "find_package(srcc)"; }
 cmake --build cm/build >>cm.log 2>&1 || { cat cm.log; fail "building against srcc::srcc"; }
 out=$(cm/build/uses_srcc)
-[ "$out" = "$(awk 'NR == 1 {print $2}' <<<"$version") 4294967296 6 ok" ] || fail "the CMake consumer printed '$out'"
+[ "$out" = "$(awk 'NR == 1 {print $2}' <<<"$version") 4294967296 8 3" ] || fail "the CMake consumer printed '$out'"
 
 if command -v pkg-config >/dev/null; then
   flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs srcc) || fail "pkg-config srcc"
