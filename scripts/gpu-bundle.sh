@@ -3,7 +3,7 @@
 # lent to this project have CUDA 13 and CMake but none of our Debian libraries, and no network).
 # Run it here, on the CPU machine: it makes a Release build with the CUDA backend (same nvcc
 # major version as the device) and puts, in .gpu-bundle/ (ignored by git):
-#   bin/      src-compress, srcc_tests, srcc_bench
+#   bin/      src-compress, srcc_tests, srcc_cli_tests, srcc_bench
 #   lib/      libsrcc_cuda.so (found by the programs as ../lib/ beside them)
 #   runtime.tar.gz  every shared library they load beyond the C library and the CUDA toolkit
 #                   (the C++ runtime in compat/, used only where the device's is older)
@@ -22,7 +22,7 @@ cmake --build "$build" -j "$(nproc)" >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/runtime"
-cp "$build/app/src-compress" "$build/tests/srcc_tests" "$out/bin/"
+cp "$build/app/src-compress" "$build/tests/srcc_tests" "$build/tests/srcc_cli_tests" "$out/bin/"
 [ -f "$build/benchmarks/srcc_bench" ] && cp "$build/benchmarks/srcc_bench" "$out/bin/"
 cp "$build/lib/libsrcc_cuda.so" "$out/lib/"
 

@@ -47,13 +47,14 @@ if [ -x .gpu-bundle/bin/src-compress ]; then
   libs=$libs:/usr/local/cuda/lib64:/usr/local/cuda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   # Wrappers, so that only our programs see the bundled libraries (not python, nvidia-smi).
   wrappers=$(mktemp -d)
-  for prog in src-compress srcc_tests srcc_bench; do
+  for prog in src-compress srcc_tests srcc_cli_tests srcc_bench; do
     [ -x ".gpu-bundle/bin/$prog" ] || continue  # srcc_bench only where Google Benchmark was found
     printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$libs" "$PWD/.gpu-bundle/bin/$prog" >"$wrappers/$prog"
     chmod +x "$wrappers/$prog"
   done
   bin=$wrappers/src-compress
   tests=$wrappers/srcc_tests
+  cli_tests=$wrappers/srcc_cli_tests
   benchmarks=$wrappers/srcc_bench
   [ -x "$benchmarks" ] || benchmarks=
   echo "using the prebuilt bundle (.gpu-bundle); C++ runtime: ${sys_cxx:-none on the system}${want:+, ours has $want}"
@@ -68,6 +69,7 @@ else
   [ -f build/lib/libsrcc_cuda.so ] || { echo "CUDA backend was not built" >&2; exit 1; }
   bin=$PWD/build/app/src-compress
   tests=$PWD/build/tests/srcc_tests
+  cli_tests=$PWD/build/tests/srcc_cli_tests
   benchmarks=$PWD/build/benchmarks/srcc_bench
   [ -x "$benchmarks" ] || benchmarks=
 fi
@@ -76,10 +78,10 @@ py=/usr/bin/python3
 [ -x "$py" ] && "$py" -c 'import h5py' 2>/dev/null || py=python3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-export bin tests benchmarks py work SITES BOND CHI
+export bin tests cli_tests benchmarks py work SITES BOND CHI
 
 gpu_tests() {
-  "$tests" --gtest_filter='Gpu*:Device*:CliDevice*:SeveralDevices*' 2>&1 |
+  { "$tests" --gtest_filter='Gpu*:Device*:SeveralDevices*'; "$cli_tests" --gtest_filter='CliDevice*'; } 2>&1 |
     grep -E '^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|no GPU|Expected|Which is|actual'
 }
 export -f gpu_tests
