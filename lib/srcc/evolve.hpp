@@ -3,7 +3,7 @@
 // stack, as apply takes them — applied N times to a state held in memory, compressed after each
 // step with the accuracy controls of apply, observables measured after each step, the trajectory
 // and chosen states written to one output file with checkpoints that a later run resumes from.
-// docs/FORMAT.md, "The output of evolve", describes the file; README the flags.
+// docs/FORMAT.md, "The output of evolve", describes the file; docs/USAGE.md the flags.
 #include <cstdint>
 #include <functional>
 #include <optional>

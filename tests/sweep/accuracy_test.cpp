@@ -90,7 +90,7 @@ TEST(Accuracy, OversamplingIsWithinTwentyPercentOfOptimalAtEveryChi) {
 
 // The estimate (docs/ALGORITHM.md, "The error estimate"): with oversampling never below the
 // true error and within 1.5× of it; for plain SRC a statistical estimate that scatters on this
-// small product from 0.7× to 7.7× (usually high; 2.9–3.6× on the paper's benchmark, README).
+// small product from 0.7× to 7.7× (usually high; 2.9–3.6× on the paper's benchmark, docs/USAGE.md).
 TEST(Accuracy, RunErrorEstimateTracksTheTrueError) {
   const auto data = make_stack<double>(paper_product());
   const auto ref = reference<double>(paper_product());
