@@ -14,6 +14,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/evolve_record.hpp"
 #include "srcc/core/process_tag.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/io/h5_names.hpp"
@@ -55,73 +56,10 @@ template <class T> std::vector<Tensor<T>> read_all(const TrainReader& r, Transfe
   return out;
 }
 
-// A name for a column from a train's group ("/H_MPO" → "H_MPO"), unique among `taken`.
-std::string column_label(const TrainRef& ref, std::vector<std::string>& taken) {
-  std::string base = ref.group.empty() ? ref.file : ref.group;
-  base = base.substr(base.find_last_of('/') + 1);
-  if (const auto dot = base.rfind(".h5"); dot != std::string::npos && dot + 3 == base.size()) base.resize(dot);
-  std::string label;
-  for (char c : base) label += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (label.empty()) label = "O";
-  std::string unique = label;
-  for (int k = 2; std::find(taken.begin(), taken.end(), unique) != taken.end(); ++k) unique = label + "_" + std::to_string(k);
-  taken.push_back(unique);
-  return unique;
-}
-
-struct Column {
-  std::string name, unit, meaning;
-  bool integer = false;
-};
-
-std::string columns_json(const std::vector<Column>& columns) {
-  std::string out = "[";
-  for (const auto& c : columns) {
-    JsonObject o;
-    o.add("name", c.name).add("unit", c.unit).add("meaning", c.meaning);
-    out += (out.size() > 1 ? ", " : "") + o.str();
-  }
-  return out + "]";
-}
-
-template <class T> std::string content_hash(const std::vector<Tensor<T>>& sites) {
+template <class T> std::string bytes_of(const std::vector<Tensor<T>>& sites) {
   std::string bytes;
   for (const auto& s : sites) bytes.append(reinterpret_cast<const char*>(s.data.data()), s.bytes());
-  return hash_hex(bytes);
-}
-
-std::string describe_train(const TrainInfo& t) {
-  std::ostringstream out;
-  out << t.where() << " " << train_kind_name(t.kind) << " " << dtype_name(t.dtype()) << " bonds";
-  for (std::size_t j = 0; j + 1 < t.length(); ++j) out << " " << t.dims[j][kLegR];
-  return out.str();
-}
-
-// "key=value" lines: what must be the same for a run to continue another (the steps asked for
-// and how often states are saved may change).
-using Fingerprint = std::vector<std::pair<std::string, std::string>>;
-
-std::string to_text(const Fingerprint& f) {
-  std::string out;
-  for (const auto& [k, v] : f) out += k + "=" + v + "\n";
-  return out;
-}
-
-Fingerprint from_text(const std::string& text) {
-  Fingerprint out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto eq = line.find('=');
-    if (eq != std::string::npos) out.emplace_back(line.substr(0, eq), line.substr(eq + 1));
-  }
-  return out;
-}
-
-std::string number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  return bytes;
 }
 
 }  // namespace
@@ -150,328 +88,327 @@ std::string EvolveSummary::to_json() const {
 
 namespace {
 
-template <class T>
-EvolveSummary evolve_typed(const EvolveOptions& eo, std::vector<TrainReader>& readers, Stack stack,
-                           std::vector<std::string> notes, Reporter& reporter,
-                           const std::function<void()>& check_interrupt) {
-  const auto wall0 = Clock::now();
-  const RunOptions& ro = eo.run;
-  const std::size_t nstep = ro.trains.size() - 1;
-  const std::size_t nmeasure = eo.measure.size();
-  TransferLog log;
-  EvolveSummary sum;
-  sum.output = ro.output;
-  sum.steps = eo.steps;
+// One evolution in type T: the inputs in memory, the trajectory so far, the backend, and the
+// output brought up to date at checkpoints.
+template <class T> class Evolution {
+ public:
+  Evolution(const EvolveOptions& eo, std::vector<TrainReader>& readers, Stack stack,
+            std::vector<std::string> notes, Reporter& reporter, const std::function<void()>& check_interrupt)
+      : eo_(eo), ro_(eo.run), readers_(readers), stack_(std::move(stack)), notes_(std::move(notes)),
+        reporter_(reporter), check_interrupt_(check_interrupt), quiet_(reporter),
+        nstep_(ro_.trains.size() - 1), nmeasure_(eo.measure.size()) {}
 
+  EvolveSummary run() {
+    sum_.output = ro_.output;
+    sum_.steps = eo_.steps;
+    load();
+    describe();
+    if (eo_.resume) resume();
+    start_backend();
+    std::size_t since_checkpoint = 0;
+    try {
+      for (std::size_t k = done_ + 1; k <= eo_.steps; ++k) {
+        check_interrupt_();
+        step(k);
+        ++since_checkpoint;
+        if (checkpoint_due(since_checkpoint) && k < eo_.steps) {
+          checkpoint(false);
+          since_checkpoint = 0;
+        }
+      }
+    } catch (const InterruptedError& e) {
+      // Stopped between steps (or within one, which is then not counted): what is done is kept.
+      if (since_checkpoint > 0 || !written_) checkpoint(false);
+      throw InterruptedError(e.cause() + "; " + ro_.output + " holds the " + std::to_string(done_) +
+                             " finished steps of " + std::to_string(eo_.steps) + ": continue with --resume");
+    }
+    if (done_ > sum_.resumed_from || !written_) checkpoint(done_ >= eo_.steps);
+    sum_.steps_done = done_;
+    sum_.wall_seconds = since(wall0_);
+    sum_.peak_rss_bytes = memory::peak_resident_bytes();
+    if (ro_.profile_gemm) {
+      backend().profile_gemms(nullptr);
+      sum_.gemm_profile = profile_.rows();
+    }
+    reporter_.progress("write", 1, 1);
+    return sum_;
+  }
+
+ private:
   // The step, the observables and the reference in memory (MPOs of small bond); the state too.
-  StackData<T> data;
-  for (std::size_t i = 0; i < nstep; ++i) data.sites.push_back(read_all<T>(readers[i], log));
-  std::vector<std::vector<Tensor<T>>> measure;
-  for (std::size_t i = 0; i < nmeasure; ++i) measure.push_back(read_all<T>(readers[nstep + 1 + i], log));
-  std::vector<Tensor<T>> reference;
-  if (eo.overlap) reference = read_all<T>(readers.back(), log);
-  std::vector<Tensor<T>> state = read_all<T>(readers[nstep], log);
-  for (const auto& r : readers) r.check_unchanged();
-  FoldedLog history;  // what the output's /log/transfers will hold
-  history.add_setup(log.take_from(0));
-
-  // What a resumed run must share with this one.
-  Fingerprint fp;
-  for (std::size_t i = 0; i <= nstep; ++i)
-    fp.emplace_back(i < nstep ? "step " + std::to_string(i + 1) : "state",
-                    describe_train(readers[i].info()) + " content " +
-                        content_hash(i < nstep ? data.sites[i] : state));
-  for (std::size_t i = 0; i < nmeasure; ++i)
-    fp.emplace_back("measure " + std::to_string(i + 1), describe_train(readers[nstep + 1 + i].info()) +
-                                                            " content " + content_hash(measure[i]));
-  if (eo.overlap) fp.emplace_back("overlap", describe_train(readers.back().info()) + " content " + content_hash(reference));
-  const SweepOptions& so = ro.sweep;
-  fp.emplace_back("chi", std::to_string(so.chi));
-  fp.emplace_back("cutoff", number(so.cutoff) + (so.numerical_zeros ? "" : " (numerically zero directions kept)"));
-  fp.emplace_back("oversample", number(so.oversample));
-  fp.emplace_back("tol", number(so.tol));
-  fp.emplace_back("block", std::to_string(so.block_start) + " " + std::to_string(so.block_step));
-  fp.emplace_back("seed", std::to_string(so.seed));
-  fp.emplace_back("dtype", std::string(dtype_name(dtype_of<T>)));
-  fp.emplace_back("dt", number(eo.dt));
-  fp.emplace_back("normalize", eo.normalize ? "yes" : "no");
-
-  // The trajectory's columns.
-  std::vector<Column> columns = {
-      {"step", "1", "steps done", true},
-      {"time", eo.dt != 0 ? "time units of --dt" : "steps", "step · dt (step number without --dt)"},
-      {"norm", "1", "‖ψ‖ after the step, before --normalize"},
-      {"error_estimate", "relative", "the step's estimated relative error"},
-      {"error_budget", "relative", "the estimates of all steps so far, summed"},
-      {"max_bond", "1", "the largest bond of the state", true},
-      {"seconds", "s", "wall time of the step (sweep and measurements)"},
-      {"sweep_seconds", "s", "wall time of the step's sweep"}};
-  std::vector<std::string> labels;
-  for (std::size_t i = 0; i < nmeasure; ++i) {
-    const std::string l = column_label(eo.measure[i], labels);
-    columns.push_back({l + "_re", "as the operator", "Re ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of " + readers[nstep + 1 + i].info().where()});
-    columns.push_back({l + "_im", "as the operator", "Im ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩"});
+  void load() {
+    for (std::size_t i = 0; i < nstep_; ++i) data_.sites.push_back(read_all<T>(readers_[i], log_));
+    for (std::size_t i = 0; i < nmeasure_; ++i) measure_.push_back(read_all<T>(readers_[nstep_ + 1 + i], log_));
+    if (eo_.overlap) reference_ = read_all<T>(readers_.back(), log_);
+    state_ = read_all<T>(readers_[nstep_], log_);
+    for (const auto& r : readers_) r.check_unchanged();
+    history_.add_setup(log_.take_from(0));
   }
-  if (eo.overlap) {
-    columns.push_back({"overlap_re", "1", "Re ⟨ref|ψ⟩ with ref " + readers.back().info().where()});
-    columns.push_back({"overlap_im", "1", "Im ⟨ref|ψ⟩"});
-  }
-  std::vector<TableColumn> rows;
-  for (const auto& c : columns) rows.push_back({c.name, c.integer, {}});
 
-  std::size_t done = 0;
-  bool written = false;  // an output of this evolution exists (ours to update in place)
-  if (eo.resume) {
-    const EvolveRecord rec = read_evolve_record(ro.output);
-    const Fingerprint old = from_text(rec.fingerprint);
-    for (const auto& entry : fp) {
-      const std::string& key = entry.first;
-      const std::string& value = entry.second;
-      auto it = std::find_if(old.begin(), old.end(), [&key](const auto& p) { return p.first == key; });
-      if (it == old.end() || it->second != value)
-        throw InputError(ro.output + ": made by another evolution: its " + key + " is '" +
-                         (it == old.end() ? std::string("(none)") : it->second) + "', this run's '" + value + "'");
+  // What a resumed run must share with this one, and the trajectory's columns.
+  void describe() {
+    for (std::size_t i = 0; i <= nstep_; ++i)
+      fp_.emplace_back(i < nstep_ ? "step " + std::to_string(i + 1) : "state",
+                       fingerprint_entry(readers_[i].info(), bytes_of(i < nstep_ ? data_.sites[i] : state_)));
+    std::vector<TrainInfo> measured;
+    for (std::size_t i = 0; i < nmeasure_; ++i) {
+      measured.push_back(readers_[nstep_ + 1 + i].info());
+      fp_.emplace_back("measure " + std::to_string(i + 1), fingerprint_entry(measured.back(), bytes_of(measure_[i])));
     }
-    if (rec.trajectory.size() != rows.size())
-      throw InputError(ro.output + ":" + h5names::kTrajectory + ": its columns are not this run's");
-    for (std::size_t c = 0; c < rows.size(); ++c) {
-      if (rec.trajectory[c].name != rows[c].name)
-        throw InputError(ro.output + ":" + h5names::kTrajectory + ": column " + rec.trajectory[c].name + " where this run has " + rows[c].name);
-      rows[c].values = rec.trajectory[c].values;
-      rows[c].values.resize(static_cast<std::size_t>(rec.steps_done));
-    }
-    done = static_cast<std::size_t>(rec.steps_done);
-    TrainReader last(TrainRef{ro.output, h5names::kResult, TrainFormat::kSrcc});
-    state = read_all<T>(last, log);
-    history.add_setup(log.take_from(0));
-    written = true;
-    sum.resumed_from = done;
-    if (done >= eo.steps) reporter.step(ro.output + " holds " + std::to_string(done) + " steps already; nothing to do");
+    if (eo_.overlap) fp_.emplace_back("overlap", fingerprint_entry(readers_.back().info(), bytes_of(reference_)));
+    add_options(fp_, eo_, dtype_of<T>);
+    columns_ = trajectory_columns(eo_, measured, eo_.overlap ? &readers_.back().info() : nullptr, labels_);
+    for (const auto& c : columns_) rows_.push_back({c.name, c.integer, {}});
   }
 
-  // Budgets and backends once; a plan per step (the state's bonds change).
-  stack.layers.back().dims.clear();
-  auto state_info = [&](TrainInfo info) {
+  void resume() {
+    done_ = resume_trajectory(read_evolve_record(ro_.output), fp_, rows_, ro_.output);
+    TrainReader last(TrainRef{ro_.output, h5names::kResult, TrainFormat::kSrcc});
+    state_ = read_all<T>(last, log_);
+    history_.add_setup(log_.take_from(0));
+    written_ = true;
+    sum_.resumed_from = done_;
+    budget_ = done_ > 0 ? rows_[kBudgetColumn].values.back() : 0.0;
+    if (done_ >= eo_.steps) reporter_.step(ro_.output + " holds " + std::to_string(done_) + " steps already; nothing to do");
+  }
+
+  // The stack with the state's current bonds.
+  TrainInfo state_info() const {
+    TrainInfo info = readers_[nstep_].info();
     info.dims.clear();
     info.dtypes.clear();
-    for (const auto& c : state) {
+    for (const auto& c : state_) {
       info.dims.push_back({c.shape[kLegL], c.shape[kLegR], c.shape[kLegU], c.shape[kLegD]});
       info.dtypes.push_back(dtype_of<T>);
     }
     return info;
-  };
-  stack.layers.back() = state_info(readers[nstep].info());
-  data.stack = stack;
-  // Not a structured binding: the checkpoint lambda below uses both (clang before 16 cannot
-  // capture a binding).
-  auto planned = plan_and_backend(fitted(ro, stack, nullptr), stack, dtype_of<T>, true);
-  Plan& plan0 = planned.first;
-  auto& backends = planned.second;
-  Backend& backend = *backends.front();
-  auto& K = backend.kernels<T>();
-  for (const auto& note : notes) reporter.warning(note);
-  for (const auto& dir : remove_stale_scratch(plan0.budgets.scratch_dir))
-    reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
-  // --profile-gemm: every GEMM of the evolution, sweeps and measurements; the guard takes the
-  // pointer back however the evolution ends.
-  GemmProfile profile;
-  struct StopProfiling {
-    Backend* backend;
-    ~StopProfiling() { backend->profile_gemms(nullptr); }
-  } stop_profiling{&backend};
-  if (ro.profile_gemm && !backend.profile_gemms(&profile))
-    reporter.warning(opt::kProfileGemm.name() + ": " + backend.name() + " queues its GEMMs asynchronously; no profile");
+  }
 
-  std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save;  // until the next checkpoint
-  std::uint64_t held_bytes = 0;  // theirs
-  const std::uint64_t held_limit = plan0.budgets.host_bytes / kHeldStatesShare;
-  double checkpoint_took = 0;  // seconds, the last one
-  std::vector<SiteStats> last_sites;
-  std::string last_plan = plan0.to_json();
-  double budget = done > 0 ? rows[4].values.back() : 0.0;
-  const std::string start_time = utc_now();
-  auto last_checkpoint = Clock::now();
-  QuietSweep quiet(reporter);
+  // Budgets and backends once; a plan per step (the state's bonds change).
+  void start_backend() {
+    stack_.layers.back() = state_info();
+    data_.stack = stack_;
+    auto planned = plan_and_backend(fitted(ro_, stack_, nullptr), stack_, dtype_of<T>, true);
+    plan0_ = std::move(planned.first);
+    backends_ = std::move(planned.second);
+    for (const auto& note : notes_) reporter_.warning(note);
+    for (const auto& dir : remove_stale_scratch(plan0_.budgets.scratch_dir))
+      reporter_.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
+    // --profile-gemm: every GEMM of the evolution, sweeps and measurements; stop_profiling_
+    // takes the pointer back however the evolution ends.
+    stop_profiling_.backend = &backend();
+    if (ro_.profile_gemm && !backend().profile_gemms(&profile_))
+      reporter_.warning(opt::kProfileGemm.name() + ": " + backend().name() + " queues its GEMMs asynchronously; no profile");
+    held_limit_ = plan0_.budgets.host_bytes / kHeldStatesShare;
+    last_plan_ = plan0_.to_json();
+    last_checkpoint_ = Clock::now();
+  }
+
+  Backend& backend() { return *backends_.front(); }
+
+  // Step k: the sweep, the state's norm, the measurements, a row of the trajectory.
+  void step(std::size_t k) {
+    const auto t0 = Clock::now();
+    // The seed derived from the base and the step number, so that a resumed run draws what the
+    // uninterrupted one drew.
+    data_.stack.layers.back() = state_info();
+    RunOptions step_options = fitted(ro_, data_.stack, nullptr);
+    step_options.sweep.seed = Rng::derive_seed(ro_.sweep.seed, k);
+    const Plan plan = make_plan(data_.stack, step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, ro_.device.gpu);
+    last_plan_ = plan.to_json();
+    data_.sites.resize(nstep_);
+    data_.sites.push_back(std::move(state_));
+    const auto ts = Clock::now();
+    SweepResult<T> result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
+    const double sweep_seconds = since(ts);
+    state_ = std::move(result.cores);
+    data_.sites.pop_back();
+    // The state's norm sits in core 0 (the others are right-orthonormal).
+    const double norm = frobenius_norm(state_.front());
+    if (eo_.normalize && norm > 0) {
+      const auto inv = static_cast<real_t<T>>(1.0 / norm);
+      for (auto& v : state_.front().data) v *= inv;
+    }
+    budget_ += result.error_estimate;
+    std::int64_t max_bond = 1;
+    for (const auto& c : state_) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
+    const bool measured = k % eo_.measure_every == 0 || k == eo_.steps;
+    const auto [values, ov] = measure(measured, eo_.normalize && norm > 0 ? 1.0 : norm * norm);
+    sum_.sweep_seconds += sweep_seconds;
+    sum_.sweep_flops += result.flops;
+    const StepValues sv{.step = k, .steps = eo_.steps,
+                        .time = eo_.dt != 0 ? eo_.dt * static_cast<double>(k) : static_cast<double>(k),
+                        .norm = norm, .error = result.error_estimate, .budget = budget_, .seconds = since(t0),
+                        .max_bond = max_bond};
+    std::vector<double> row = {static_cast<double>(k), sv.time, norm, sv.error, budget_,
+                               static_cast<double>(max_bond), sv.seconds, sweep_seconds};
+    for (const auto& v : values) {
+      row.push_back(v.real());
+      row.push_back(v.imag());
+    }
+    if (eo_.overlap) {
+      row.push_back(ov.real());
+      row.push_back(ov.imag());
+    }
+    for (std::size_t c = 0; c < rows_.size(); ++c) rows_[c].values.push_back(row[c]);
+    done_ = k;
+    last_sites_ = result.sites;
+    sum_.norm = norm;
+    sum_.normalized = eo_.normalize;
+    sum_.max_bond = max_bond;
+    sum_.error_budget = budget_;
+    reporter_.step(step_line(sv, labels_, measured ? values : std::vector<cdouble>{},
+                             eo_.overlap && measured ? &ov : nullptr));
+    history_.add_round(log_.take_from(0));
+    if (eo_.save_every > 0 && k % eo_.save_every == 0) {
+      to_save_.emplace_back(k, state_);
+      for (const auto& c : state_) held_bytes_ += c.size() * sizeof(T);
+    }
+  }
+
+  // ⟨O⟩ of each --measure operator (normalised by ‖ψ‖² = norm2) and ⟨ref|ψ⟩, exactly; NaN in the
+  // table at a step that is not measured.
+  std::pair<std::vector<cdouble>, cdouble> measure(bool measured, double norm2) {
+    const auto tm = Clock::now();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<cdouble> values(measured ? 0 : measure_.size(), cdouble(nan, nan));
+    cdouble ov = eo_.overlap && !measured ? cdouble(nan, nan) : cdouble(0);
+    auto& K = backend().template kernels<T>();
+    for (const auto& op : measure_) {
+      if (!measured) break;
+      Sandwich<T> s(K, 1);
+      for (std::size_t j = 0; j < state_.size(); ++j) s.add(state_[j], {&op[j]}, state_[j]);
+      const Scaled v = s.value();
+      sum_.measure_flops += s.flops();
+      values.push_back(norm2 > 0 ? v.value * std::exp(v.log_scale) / norm2 : cdouble(0));
+    }
+    if (eo_.overlap && measured) {
+      Sandwich<T> s(K, 0);
+      for (std::size_t j = 0; j < state_.size(); ++j) s.add(reference_[j], {}, state_[j]);
+      ov = s.value().plain();
+      sum_.measure_flops += s.flops();
+    }
+    sum_.measure_seconds += since(tm);
+    return {values, ov};
+  }
+
+  // Without --checkpoint-every, checkpoints are far enough apart to cost at most a tenth of the
+  // run, however large the file has grown; held states bring one forward.
+  bool checkpoint_due(std::size_t since_checkpoint) const {
+    const double interval = std::max(kCheckpointSeconds, checkpoint_took_ / kCheckpointShare);
+    return (eo_.checkpoint_every > 0 ? since_checkpoint >= eo_.checkpoint_every : since(last_checkpoint_) >= interval) ||
+           (held_limit_ > 0 && held_bytes_ >= held_limit_);
+  }
 
   // The output brought up to date: a new file written beside it and renamed into place, so that
   // a killed run leaves the last complete one. The states saved by earlier checkpoints are
   // copied from the version it replaces; everything else is written anew (an update in place
   // would leave each replaced /result, /log and /trajectory behind as dead space).
-  auto checkpoint = [&](bool finished) {
+  void checkpoint(bool finished) {
     const auto t0 = Clock::now();
-    sum.steps_done = done;
-    sum.wall_seconds = since(wall0);
-    sum.peak_rss_bytes = memory::peak_resident_bytes();
-    const bool previous = written;
-    ResultWriter out(ro.output, written || ro.force, ResultWriter::Mode::kNewFile, h5names::kTrajectory);
+    sum_.steps_done = done_;
+    sum_.wall_seconds = since(wall0_);
+    sum_.peak_rss_bytes = memory::peak_resident_bytes();
+    ResultWriter out(ro_.output, written_ || ro_.force, ResultWriter::Mode::kNewFile, h5names::kTrajectory);
     TransferLog out_log;
-    history.copy_to(out_log);
+    history_.copy_to(out_log);
     const std::size_t mark = out_log.size();
-    if (previous) {
-      const auto tc = Clock::now();
-      if (const auto bytes = out.copy_from(ro.output, h5names::kStates)) {
-        const std::string where = "file:" + ro.output + ":" + h5names::kStates;
-        out_log.add(TransferRecord{.what = "saved states", .mechanism = mechanism::kFileWrite, .source = where,
-                                   .target = where, .dtype_from = std::string(dtype_name(dtype_of<T>)),
-                                   .dtype_to = std::string(dtype_name(dtype_of<T>)),
-                                   .bytes = static_cast<std::int64_t>(*bytes), .seconds = since(tc)});
-      }
-    }
-    out.write_table(h5names::kTrajectory, rows, columns_json(columns));
-    for (auto& [k, cores] : to_save)
+    if (written_) copy_saved_states(out, out_log);
+    out.write_table(h5names::kTrajectory, rows_, columns_json(columns_));
+    for (auto& [k, cores] : to_save_)
       out.write_train(std::string(h5names::kStates) + "/" + std::to_string(k), TrainKind::kMps, cores, out_log,
                       "saved state");
-    out.write_train(h5names::kResult, TrainKind::kMps, state, out_log, "result site");
-    RunRecord record{.command_line = ro.command_line,
-                     .plan_json = last_plan,
-                     .blas = backend.library_info(),
-                     .threads = backend.threads(),
-                     .threads_source = ro.threads_source,
-                     .seed = so.seed,
-                     .start_utc = start_time,
-                     .end_utc = utc_now(),
-                     .wall_seconds = since(wall0),
-                     .error_estimate = budget,
-                     .summary_json = sum.to_json(),
-                     .sites = last_sites};
-    for (const auto& note : notes) record.notes += (record.notes.empty() ? "" : "\n") + note;
-    record.evolve = RunRecord::Evolution{.steps = static_cast<std::int64_t>(eo.steps),
-                                         .steps_done = static_cast<std::int64_t>(done),
-                                         .fingerprint = to_text(fp),
-                                         .dt = eo.dt,
-                                         .normalize = eo.normalize};
-    for (const auto& b : backends) record.devices += (record.devices.empty() ? "" : ",") + b->name();
-    out.write_log(record, out_log, finished);
+    out.write_train(h5names::kResult, TrainKind::kMps, state_, out_log, "result site");
+    out.write_log(record(), out_log, finished);
     out.commit();
-    history.add_round(out_log.take_from(mark));
-    to_save.clear();
-    held_bytes = 0;
-    written = true;
-    last_checkpoint = Clock::now();
-    checkpoint_took = since(t0);
-    sum.checkpoint_seconds += checkpoint_took;
-    ++sum.checkpoints;
+    history_.add_round(out_log.take_from(mark));
+    to_save_.clear();
+    held_bytes_ = 0;
+    written_ = true;
+    last_checkpoint_ = Clock::now();
+    checkpoint_took_ = since(t0);
+    sum_.checkpoint_seconds += checkpoint_took_;
+    ++sum_.checkpoints;
+  }
+
+  void copy_saved_states(ResultWriter& out, TransferLog& out_log) {
+    const auto tc = Clock::now();
+    if (const auto bytes = out.copy_from(ro_.output, h5names::kStates)) {
+      const std::string where = "file:" + ro_.output + ":" + h5names::kStates;
+      out_log.add(TransferRecord{.what = "saved states", .mechanism = mechanism::kFileWrite, .source = where,
+                                 .target = where, .dtype_from = std::string(dtype_name(dtype_of<T>)),
+                                 .dtype_to = std::string(dtype_name(dtype_of<T>)),
+                                 .bytes = static_cast<std::int64_t>(*bytes), .seconds = since(tc)});
+    }
+  }
+
+  RunRecord record() const {
+    RunRecord r{.command_line = ro_.command_line,
+                .plan_json = last_plan_,
+                .blas = backends_.front()->library_info(),
+                .threads = backends_.front()->threads(),
+                .threads_source = ro_.threads_source,
+                .seed = ro_.sweep.seed,
+                .start_utc = start_time_,
+                .end_utc = utc_now(),
+                .wall_seconds = since(wall0_),
+                .error_estimate = budget_,
+                .summary_json = sum_.to_json(),
+                .sites = last_sites_};
+    for (const auto& note : notes_) r.notes += (r.notes.empty() ? "" : "\n") + note;
+    r.evolve = RunRecord::Evolution{.steps = static_cast<std::int64_t>(eo_.steps),
+                                    .steps_done = static_cast<std::int64_t>(done_),
+                                    .fingerprint = to_text(fp_),
+                                    .dt = eo_.dt,
+                                    .normalize = eo_.normalize};
+    for (const auto& b : backends_) r.devices += (r.devices.empty() ? "" : ",") + b->name();
+    return r;
+  }
+
+  struct StopProfiling {
+    Backend* backend = nullptr;
+    ~StopProfiling() {
+      if (backend != nullptr) backend->profile_gemms(nullptr);
+    }
   };
 
-  std::size_t since_checkpoint = 0;
-  try {
-    for (std::size_t k = done + 1; k <= eo.steps; ++k) {
-      check_interrupt();
-      const auto t0 = Clock::now();
-      // This step's stack, options and plan: the seed derived from the base and the step
-      // number, so that a resumed run draws what the uninterrupted one drew.
-      data.stack.layers.back() = state_info(readers[nstep].info());
-      RunOptions step_options = fitted(ro, data.stack, nullptr);
-      step_options.sweep.seed = Rng::derive_seed(so.seed, k);
-      const Plan plan = make_plan(data.stack, step_options.sweep, dtype_of<T>, ro.threads, plan0.budgets, ro.device.gpu);
-      last_plan = plan.to_json();
-      data.sites.resize(nstep);
-      data.sites.push_back(std::move(state));
-      const auto ts = Clock::now();
-      SweepResult<T> result = run_sweep(data, step_options.sweep, backend, log, quiet, check_interrupt, &plan);
-      const double sweep_seconds = since(ts);
-      state = std::move(result.cores);
-      data.sites.pop_back();
-      // The state's norm sits in core 0 (the others are right-orthonormal).
-      const double norm = frobenius_norm(state.front());
-      if (eo.normalize && norm > 0) {
-        const auto inv = static_cast<real_t<T>>(1.0 / norm);
-        for (auto& v : state.front().data) v *= inv;
-      }
-      const double norm2_now = eo.normalize && norm > 0 ? 1.0 : norm * norm;
-      budget += result.error_estimate;
-      std::int64_t max_bond = 1;
-      for (const auto& c : state) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
-      const auto tm = Clock::now();
-      // Observables not measured at this step are NaN in the table.
-      const bool measured = k % eo.measure_every == 0 || k == eo.steps;
-      const double nan = std::numeric_limits<double>::quiet_NaN();
-      std::vector<cdouble> values(measured ? 0 : measure.size(), cdouble(nan, nan));
-      cdouble ov = eo.overlap && !measured ? cdouble(nan, nan) : cdouble(0);
-      for (const auto& op : measure) {
-        if (!measured) break;
-        Sandwich<T> s(K, 1);
-        for (std::size_t j = 0; j < state.size(); ++j) s.add(state[j], {&op[j]}, state[j]);
-        const Scaled v = s.value();
-        sum.measure_flops += s.flops();
-        values.push_back(norm2_now > 0 ? v.value * std::exp(v.log_scale) / norm2_now : cdouble(0));
-      }
-      if (eo.overlap && measured) {
-        Sandwich<T> s(K, 0);
-        for (std::size_t j = 0; j < state.size(); ++j) s.add(reference[j], {}, state[j]);
-        ov = s.value().plain();
-        sum.measure_flops += s.flops();
-      }
-      sum.measure_seconds += since(tm);
-      sum.sweep_seconds += sweep_seconds;
-      sum.sweep_flops += result.flops;
-      const double seconds = since(t0);
-      std::vector<double> row = {static_cast<double>(k), eo.dt != 0 ? eo.dt * static_cast<double>(k) : static_cast<double>(k),
-                                 norm, result.error_estimate, budget, static_cast<double>(max_bond), seconds, sweep_seconds};
-      for (const auto& v : values) {
-        row.push_back(v.real());
-        row.push_back(v.imag());
-      }
-      if (eo.overlap) {
-        row.push_back(ov.real());
-        row.push_back(ov.imag());
-      }
-      for (std::size_t c = 0; c < rows.size(); ++c) rows[c].values.push_back(row[c]);
-      done = k;
-      last_sites = result.sites;
-      sum.norm = norm;
-      sum.normalized = eo.normalize;
-      sum.max_bond = max_bond;
-      sum.error_budget = budget;
-      char line[256];
-      std::snprintf(line, sizeof line, "step %zu/%zu  t %.6g  norm %.6g  bond %lld  error %.2e (budget %.2e)  %.3f s",
-                    k, eo.steps, row[1], norm, static_cast<long long>(max_bond), result.error_estimate, budget, seconds);
-      std::string text = line;
-      for (std::size_t i = 0; measured && i < values.size(); ++i) {
-        char v[96];
-        std::snprintf(v, sizeof v, "  %s %.10g", labels[i].c_str(), values[i].real());
-        text += v;
-      }
-      if (eo.overlap && measured) {
-        char v[64];
-        std::snprintf(v, sizeof v, "  |overlap| %.10g", std::abs(ov));
-        text += v;
-      }
-      reporter.step(text);
-      history.add_round(log.take_from(0));
-      ++since_checkpoint;
-      if (eo.save_every > 0 && k % eo.save_every == 0) {
-        to_save.emplace_back(k, state);
-        for (const auto& c : state) held_bytes += c.size() * sizeof(T);
-      }
-      // Without --checkpoint-every, checkpoints are far enough apart to cost at most a tenth of
-      // the run, however large the file has grown.
-      const double interval = std::max(kCheckpointSeconds, checkpoint_took / kCheckpointShare);
-      const bool due = (eo.checkpoint_every > 0 ? since_checkpoint >= eo.checkpoint_every
-                                                : since(last_checkpoint) >= interval) ||
-                       (held_limit > 0 && held_bytes >= held_limit);
-      if (due && k < eo.steps) {
-        checkpoint(false);
-        since_checkpoint = 0;
-      }
-    }
-  } catch (const InterruptedError& e) {
-    // Stopped between steps (or within one, which is then not counted): what is done is kept.
-    if (since_checkpoint > 0 || !written) checkpoint(false);
-    throw InterruptedError(e.cause() + "; " + ro.output + " holds the " + std::to_string(done) +
-                           " finished steps of " + std::to_string(eo.steps) + ": continue with --resume");
-  }
-  if (done > sum.resumed_from || !written) checkpoint(done >= eo.steps);
-  sum.steps_done = done;
-  sum.wall_seconds = since(wall0);
-  sum.peak_rss_bytes = memory::peak_resident_bytes();
-  if (ro.profile_gemm) {
-    backend.profile_gemms(nullptr);
-    sum.gemm_profile = profile.rows();
-  }
-  reporter.progress("write", 1, 1);
-  return sum;
-}
+  const EvolveOptions& eo_;
+  const RunOptions& ro_;
+  std::vector<TrainReader>& readers_;
+  Stack stack_;
+  std::vector<std::string> notes_;
+  Reporter& reporter_;
+  const std::function<void()>& check_interrupt_;
+  QuietSweep quiet_;
+  const std::size_t nstep_, nmeasure_;
+  const Clock::time_point wall0_ = Clock::now();
+  const std::string start_time_ = utc_now();
+
+  TransferLog log_;
+  FoldedLog history_;  // what the output's /log/transfers will hold
+  EvolveSummary sum_;
+  StackData<T> data_;
+  std::vector<std::vector<Tensor<T>>> measure_;
+  std::vector<Tensor<T>> reference_, state_;
+  Fingerprint fp_;
+  std::vector<TrajectoryColumn> columns_;
+  std::vector<std::string> labels_;
+  std::vector<TableColumn> rows_;
+
+  Plan plan0_;
+  std::vector<std::unique_ptr<Backend>> backends_;
+  GemmProfile profile_;
+  StopProfiling stop_profiling_;  // after backends_: runs before they go
+  std::string last_plan_;
+  std::vector<SiteStats> last_sites_;
+  std::size_t done_ = 0;
+  bool written_ = false;  // an output of this evolution exists (ours to update in place)
+  double budget_ = 0;
+  std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save_;  // until the next checkpoint
+  std::uint64_t held_bytes_ = 0, held_limit_ = 0;  // theirs, and the most they may hold
+  double checkpoint_took_ = 0;  // seconds, the last one
+  Clock::time_point last_checkpoint_ = Clock::now();
+};
 
 }  // namespace
 
@@ -527,7 +464,7 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   for (std::size_t i = nstep + 1; i < readers.size(); ++i) dt = promote(dt, readers[i].info().dtype());
   note_working_dtype(ro, dt, reporter);
   return visit_dtype(dt, [&](auto zero) {
-    return evolve_typed<decltype(zero)>(eo, readers, stack, notes, reporter, check_interrupt);
+    return Evolution<decltype(zero)>(eo, readers, stack, notes, reporter, check_interrupt).run();
   });
 }
 

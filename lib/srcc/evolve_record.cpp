@@ -1,0 +1,152 @@
+#include "srcc/evolve_record.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <complex>
+#include <cstdio>
+#include <sstream>
+
+#include "srcc/core/error.hpp"
+#include "srcc/core/json.hpp"
+#include "srcc/core/process_tag.hpp"
+#include "srcc/io/h5_names.hpp"
+
+namespace srcc {
+
+namespace {
+
+// A name for a column from a train's group ("/H_MPO" → "H_MPO"), unique among `taken`.
+std::string column_label(const TrainRef& ref, std::vector<std::string>& taken) {
+  std::string base = ref.group.empty() ? ref.file : ref.group;
+  base = base.substr(base.find_last_of('/') + 1);
+  if (const auto dot = base.rfind(".h5"); dot != std::string::npos && dot + 3 == base.size()) base.resize(dot);
+  std::string label;
+  for (char c : base) label += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (label.empty()) label = "O";
+  std::string unique = label;
+  for (int k = 2; std::find(taken.begin(), taken.end(), unique) != taken.end(); ++k) unique = label + "_" + std::to_string(k);
+  taken.push_back(unique);
+  return unique;
+}
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const std::vector<TrainInfo>& measured,
+                                                 const TrainInfo* overlap, std::vector<std::string>& labels) {
+  std::vector<TrajectoryColumn> columns = {
+      {"step", "1", "steps done", true},
+      {"time", eo.dt != 0 ? "time units of --dt" : "steps", "step · dt (step number without --dt)"},
+      {"norm", "1", "‖ψ‖ after the step, before --normalize"},
+      {"error_estimate", "relative", "the step's estimated relative error"},
+      {"error_budget", "relative", "the estimates of all steps so far, summed"},
+      {"max_bond", "1", "the largest bond of the state", true},
+      {"seconds", "s", "wall time of the step (sweep and measurements)"},
+      {"sweep_seconds", "s", "wall time of the step's sweep"}};
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const std::string l = column_label(eo.measure[i], labels);
+    columns.push_back({l + "_re", "as the operator", "Re ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of " + measured[i].where()});
+    columns.push_back({l + "_im", "as the operator", "Im ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩"});
+  }
+  if (overlap != nullptr) {
+    columns.push_back({"overlap_re", "1", "Re ⟨ref|ψ⟩ with ref " + overlap->where()});
+    columns.push_back({"overlap_im", "1", "Im ⟨ref|ψ⟩"});
+  }
+  return columns;
+}
+
+std::string columns_json(const std::vector<TrajectoryColumn>& columns) {
+  std::string out = "[";
+  for (const auto& c : columns) {
+    JsonObject o;
+    o.add("name", c.name).add("unit", c.unit).add("meaning", c.meaning);
+    out += (out.size() > 1 ? ", " : "") + o.str();
+  }
+  return out + "]";
+}
+
+std::string to_text(const Fingerprint& f) {
+  std::string out;
+  for (const auto& [k, v] : f) out += k + "=" + v + "\n";
+  return out;
+}
+
+Fingerprint fingerprint_from_text(const std::string& text) {
+  Fingerprint out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (eq != std::string::npos) out.emplace_back(line.substr(0, eq), line.substr(eq + 1));
+  }
+  return out;
+}
+
+std::string fingerprint_entry(const TrainInfo& t, const std::string& content) {
+  std::ostringstream out;
+  out << t.where() << " " << train_kind_name(t.kind) << " " << dtype_name(t.dtype()) << " bonds";
+  for (std::size_t j = 0; j + 1 < t.length(); ++j) out << " " << t.dims[j][kLegR];
+  return out.str() + " content " + hash_hex(content);
+}
+
+void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype) {
+  const SweepOptions& so = eo.run.sweep;
+  f.emplace_back("chi", std::to_string(so.chi));
+  f.emplace_back("cutoff", number(so.cutoff) + (so.numerical_zeros ? "" : " (numerically zero directions kept)"));
+  f.emplace_back("oversample", number(so.oversample));
+  f.emplace_back("tol", number(so.tol));
+  f.emplace_back("block", std::to_string(so.block_start) + " " + std::to_string(so.block_step));
+  f.emplace_back("seed", std::to_string(so.seed));
+  f.emplace_back("dtype", std::string(dtype_name(dtype)));
+  f.emplace_back("dt", number(eo.dt));
+  f.emplace_back("normalize", eo.normalize ? "yes" : "no");
+}
+
+std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, std::vector<TableColumn>& rows,
+                              const std::string& output) {
+  const Fingerprint old = fingerprint_from_text(rec.fingerprint);
+  for (const auto& entry : fp) {
+    const std::string& key = entry.first;
+    const std::string& value = entry.second;
+    auto it = std::find_if(old.begin(), old.end(), [&key](const auto& p) { return p.first == key; });
+    if (it == old.end() || it->second != value)
+      throw InputError(output + ": made by another evolution: its " + key + " is '" +
+                       (it == old.end() ? std::string("(none)") : it->second) + "', this run's '" + value + "'");
+  }
+  if (rec.trajectory.size() != rows.size())
+    throw InputError(output + ":" + h5names::kTrajectory + ": its columns are not this run's");
+  for (std::size_t c = 0; c < rows.size(); ++c) {
+    if (rec.trajectory[c].name != rows[c].name)
+      throw InputError(output + ":" + h5names::kTrajectory + ": column " + rec.trajectory[c].name +
+                       " where this run has " + rows[c].name);
+    rows[c].values = rec.trajectory[c].values;
+    rows[c].values.resize(static_cast<std::size_t>(rec.steps_done));
+  }
+  return static_cast<std::size_t>(rec.steps_done);
+}
+
+std::string step_line(const StepValues& v, const std::vector<std::string>& labels, const std::vector<cdouble>& measured,
+                      const cdouble* overlap) {
+  char line[256];
+  std::snprintf(line, sizeof line, "step %zu/%zu  t %.6g  norm %.6g  bond %lld  error %.2e (budget %.2e)  %.3f s",
+                v.step, v.steps, v.time, v.norm, static_cast<long long>(v.max_bond), v.error, v.budget, v.seconds);
+  std::string text = line;
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    char m[96];
+    std::snprintf(m, sizeof m, "  %s %.10g", labels[i].c_str(), measured[i].real());
+    text += m;
+  }
+  if (overlap != nullptr) {
+    char m[64];
+    std::snprintf(m, sizeof m, "  |overlap| %.10g", std::abs(*overlap));
+    text += m;
+  }
+  return text;
+}
+
+}  // namespace srcc

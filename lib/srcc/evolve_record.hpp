@@ -1,0 +1,58 @@
+#pragma once
+// What an evolution records besides its states: the trajectory's columns (names, units,
+// meanings; docs/FORMAT.md, "The output of evolve"), each step's progress line, and the
+// fingerprint that a resumed run must share with the one it continues.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "srcc/core/dtype.hpp"
+#include "srcc/evolve.hpp"
+#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/result_reader.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+struct TrajectoryColumn {
+  std::string name, unit, meaning;
+  bool integer = false;
+};
+
+// The columns of /trajectory for these options: the fixed ones, then Re/Im of each --measure
+// operator (labelled from its group, `labels` receives the labels) and of --overlap.
+std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const std::vector<TrainInfo>& measured,
+                                                 const TrainInfo* overlap, std::vector<std::string>& labels);
+std::string columns_json(const std::vector<TrajectoryColumn>& columns);
+// Index of a fixed column of trajectory_columns().
+inline constexpr std::size_t kBudgetColumn = 4;
+
+// "key=value" lines: what must be the same for a run to continue another (the steps asked for
+// and how often states are saved may change).
+using Fingerprint = std::vector<std::pair<std::string, std::string>>;
+std::string to_text(const Fingerprint& f);
+Fingerprint fingerprint_from_text(const std::string& text);
+// A train as a fingerprint names it: where it is, its kind, type and bonds, and a hash of the
+// values it holds (`content`, the bytes of its sites).
+std::string fingerprint_entry(const TrainInfo& t, const std::string& content);
+// The options part: accuracy controls, seed, working type, dt, normalisation.
+void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype);
+
+// The rows of an earlier run of the same evolution, after checking that it is one (its
+// fingerprint and columns are this run's; InputError naming the output otherwise): `rows` gets
+// its finished steps' values; returns how many steps it finished.
+std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, std::vector<TableColumn>& rows,
+                              const std::string& output);
+
+// The step's line for the reporter: step, time, norm, bond, errors, seconds, then the values
+// measured (empty when not measured at this step).
+struct StepValues {
+  std::size_t step = 0, steps = 0;
+  double time = 0, norm = 0, error = 0, budget = 0, seconds = 0;
+  std::int64_t max_bond = 0;
+};
+std::string step_line(const StepValues& v, const std::vector<std::string>& labels, const std::vector<cdouble>& measured,
+                      const cdouble* overlap);
+
+}  // namespace srcc
