@@ -1,0 +1,75 @@
+#pragma once
+// The CPU backend's calls into BLAS and LAPACK: one overload per scalar type for each routine
+// the kernels use, LAPACK's status turned into an error, and BLAS's own threads switched off
+// (the backend's pool computes) or on for one large factorisation.
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <cstddef>
+
+#include "srcc/backend/backend.hpp"
+
+namespace srcc::cpu {
+
+using blasint_t = blasint;
+inline blasint_t bi(std::size_t v) { return static_cast<blasint_t>(v); }
+CBLAS_TRANSPOSE to_cblas(Op op);
+
+// Row-major C = alpha·op(A)·op(B) + beta·C on the calling thread.
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           float alpha, const float* a, blasint_t lda, const float* b, blasint_t ldb, float beta,
+           float* c, blasint_t ldc);
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           double alpha, const double* a, blasint_t lda, const double* b, blasint_t ldb,
+           double beta, double* c, blasint_t ldc);
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           cfloat alpha, const cfloat* a, blasint_t lda, const cfloat* b, blasint_t ldb,
+           cfloat beta, cfloat* c, blasint_t ldc);
+void gemm1(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blasint_t m, blasint_t n, blasint_t k,
+           cdouble alpha, const cdouble* a, blasint_t lda, const cdouble* b, blasint_t ldb,
+           cdouble beta, cdouble* c, blasint_t ldc);
+
+// Column-major QR (geqrf: R in the upper triangle, reflectors below; orgqr: Q from them), the
+// thin SVD (gesdd, JOBZ = 'S'), the inverse of an upper triangle (trtri), each returning LAPACK's info.
+lapack_int geqrf(lapack_int m, lapack_int n, float* a, float* tau);
+lapack_int geqrf(lapack_int m, lapack_int n, double* a, double* tau);
+lapack_int geqrf(lapack_int m, lapack_int n, cfloat* a, cfloat* tau);
+lapack_int geqrf(lapack_int m, lapack_int n, cdouble* a, cdouble* tau);
+lapack_int orgqr(lapack_int m, lapack_int k, float* a, const float* tau);
+lapack_int orgqr(lapack_int m, lapack_int k, double* a, const double* tau);
+lapack_int orgqr(lapack_int m, lapack_int k, cfloat* a, const cfloat* tau);
+lapack_int orgqr(lapack_int m, lapack_int k, cdouble* a, const cdouble* tau);
+lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float* vt);
+lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt);
+lapack_int gesdd(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt);
+lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt);
+lapack_int trtri(lapack_int k, float* a);
+lapack_int trtri(lapack_int k, double* a);
+lapack_int trtri(lapack_int k, cfloat* a);
+lapack_int trtri(lapack_int k, cdouble* a);
+
+// Throws NumericalError naming the call and the matrix when `info` is not 0.
+void check_lapack(lapack_int info, const char* call, std::size_t m, std::size_t n);
+
+// BLAS single-threaded (and its spinning threads stopped): the backend's pool computes.
+void blas_single_threaded();
+
+// A large factorisation (QR, SVD), which the pool cannot split, gets BLAS's own threads for
+// its duration.
+class BlasThreadsFor {
+ public:
+  BlasThreadsFor(int threads, double work) : raise_(threads > 1 && work >= kLargeWork) {
+    if (raise_) openblas_set_num_threads(threads);
+  }
+  ~BlasThreadsFor() {
+    if (raise_) blas_single_threaded();
+  }
+  BlasThreadsFor(const BlasThreadsFor&) = delete;
+  BlasThreadsFor& operator=(const BlasThreadsFor&) = delete;
+
+ private:
+  static constexpr double kLargeWork = 256.0 * 256.0 * 256.0;
+  bool raise_;
+};
+
+}  // namespace srcc::cpu
