@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <functional>
 #include <random>
 #include <set>
 
@@ -198,6 +199,179 @@ SectorTemplate itensor_sector_template(const std::string& file, const std::strin
   return t;
 }
 
+namespace {
+
+// Fresh links between the sites, with random 64-bit ids as ITensor draws them; with charges, each
+// link's QN blocks from the bond's sectors.
+template <class T>
+std::vector<Index> fresh_links(const std::vector<Tensor<T>>& c, const SectorForm<T>* form, const QnNames& names) {
+  const std::size_t n = c.size();
+  const bool qn = form != nullptr;
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<Index> links(n > 0 ? n - 1 : 0);
+  for (std::size_t j = 0; j + 1 < n; ++j) {
+    Index& l = links[j];
+    l.id = rng();
+    l.dim = static_cast<long long>(c[j].shape[kLegR]);
+    l.dir = qn ? -1 : 0;  // QN: In on the tensor to its left, Out on the one to its right
+    l.tags = "Link,l=" + std::to_string(j + 1);
+    if (!qn) continue;
+    const auto& bond = form->bonds[j + 1];
+    for (std::size_t i = 0; i < bond.size(); ++i) {
+      if (i == 0 || bond[i] != bond[i - 1]) {
+        l.block_dims.push_back(0);
+        itensor::QN q;
+        for (std::size_t s = 0; s < 4; ++s) {
+          q.names.push_back(s < names.names.size() ? names.names[s] : "");
+          q.vals.push_back(s < names.names.size() ? bond[i][s] : 0);
+          q.mods.push_back(s < names.names.size() ? names.mods[s] : 0);
+        }
+        l.qns.push_back(q);
+      }
+      ++l.block_dims.back();
+    }
+  }
+  return links;
+}
+
+void write_index(hid_t parent, const std::string& name, const Index& ix) {
+  Handle h = typed_group(parent, name, "Index");
+  uint_dataset(h.get(), "id", ix.id);
+  int_dataset(h.get(), "dim", ix.dim);
+  int_dataset(h.get(), "dir", ix.dir);
+  Handle tags = typed_group(h.get(), "tags", "TagSet");
+  string_dataset(tags.get(), "tags", ix.tags);
+  int_dataset(h.get(), "plev", ix.plev);
+  if (ix.qns.empty()) {
+    string_attr(h.get(), "space_type", "Int");
+    return;
+  }
+  string_attr(h.get(), "space_type", "QNBlocks");
+  Handle sp = typed_group(h.get(), "space", "QNBlocks");
+  int_dataset(sp.get(), "length", static_cast<long long>(ix.qns.size()));
+  int_vector(sp.get(), "dims", ix.block_dims);
+  for (std::size_t b = 0; b < ix.qns.size(); ++b) {
+    Handle q = typed_group(sp.get(), "QN[" + std::to_string(b + 1) + "]", "QN");
+    string_vector(q.get(), "names", ix.qns[b].names);
+    int_vector(q.get(), "vals", ix.qns[b].vals);
+    int_vector(q.get(), "mods", ix.qns[b].mods);
+  }
+}
+
+// Site j's indices and the internal leg each stands for: the left link (Out here), the
+// template's site index (MPO: s', s), the right link.
+struct SiteIndices {
+  std::vector<Index> inds;
+  std::vector<std::size_t> roles;
+};
+SiteIndices site_indices(const ItensorTrain& tpl, std::size_t j, std::size_t n, TrainKind kind, bool qn,
+                         const std::vector<Index>& links) {
+  SiteIndices out;
+  if (j > 0) {
+    Index l = links[j - 1];
+    if (qn) l.dir = 1;
+    out.inds.push_back(l);
+    out.roles.push_back(kLegL);
+  }
+  for (std::size_t want : {kLegU, kLegD})
+    for (std::size_t k = 0; k < tpl.tensors()[j].inds.size(); ++k)
+      if (tpl.role(j, k) == want && !(kind == TrainKind::kMps && want == kLegD)) {
+        Index s = tpl.tensors()[j].inds[k];
+        if (!qn) s.qns.clear(), s.block_dims.clear();
+        out.inds.push_back(s);
+        out.roles.push_back(want);
+      }
+  if (j + 1 < n) {
+    out.inds.push_back(links[j]);
+    out.roles.push_back(kLegR);
+  }
+  return out;
+}
+
+using ElementAt = std::function<cdouble(const std::vector<std::size_t>&)>;
+
+// Every element, column-major over the indices (the first fastest).
+std::vector<cdouble> dense_data(const std::vector<std::size_t>& dims, const ElementAt& value) {
+  std::size_t total = 1;
+  for (auto d : dims) total *= d;
+  std::vector<cdouble> data;
+  std::vector<std::size_t> i(dims.size(), 0);
+  for (std::size_t e = 0; e < total; ++e) {
+    data.push_back(value(i));
+    for (std::size_t k = 0; k < dims.size(); ++k) {
+      if (++i[k] < dims[k]) break;
+      i[k] = 0;
+    }
+  }
+  return data;
+}
+
+// Every block (one QN block per index) that the flux rule allows (`want`) and that holds
+// something, in column-major order: what the rule forbids holds rounding only (an SVD mixes
+// columns). `offsets` gets each block's numbers (1-based) and its start in the data.
+std::vector<cdouble> block_data(const std::vector<Index>& inds, const QnNames& names, const ChargeRule& rule,
+                                const Charge& want, const ElementAt& value, std::vector<long long>& offsets) {
+  std::vector<cdouble> data;
+  std::vector<std::vector<std::size_t>> starts;
+  for (const auto& ix : inds) {
+    std::vector<std::size_t> s{0};
+    for (auto d : ix.block_dims) s.push_back(s.back() + static_cast<std::size_t>(d));
+    starts.push_back(s);
+  }
+  std::vector<std::size_t> b(inds.size(), 0);
+  for (;;) {
+    std::vector<std::size_t> size, first;
+    std::size_t count = 1;
+    for (std::size_t k = 0; k < inds.size(); ++k) {
+      first.push_back(starts[k][b[k]]);
+      size.push_back(starts[k][b[k] + 1] - first.back());
+      count *= size.back();
+    }
+    std::vector<cdouble> block = dense_data(size, [&](const std::vector<std::size_t>& w) {
+      std::vector<std::size_t> at(inds.size());
+      for (std::size_t k = 0; k < inds.size(); ++k) at[k] = first[k] + w[k];
+      return value(at);
+    });
+    const bool any = std::any_of(block.begin(), block.end(), [](const cdouble& v) { return v != cdouble(0); });
+    Charge flux(names.names.size(), 0);
+    for (std::size_t k = 0; k < inds.size(); ++k) {
+      const Charge q = qn_charge(inds[k].qns[b[k]], names);
+      for (std::size_t c = 0; c < q.size(); ++c) flux[c] += (inds[k].dir == 0 ? 1 : inds[k].dir) * q[c];
+    }
+    if (any && rule.reduce(flux) == want) {
+      for (auto x : b) offsets.push_back(static_cast<long long>(x + 1));
+      offsets.push_back(static_cast<long long>(data.size()));
+      data.insert(data.end(), block.begin(), block.end());
+    }
+    std::size_t k = 0;
+    for (; k < inds.size(); ++k) {
+      if (++b[k] < starts[k].size() - 1) break;
+      b[k] = 0;
+    }
+    if (k == inds.size()) return data;
+  }
+}
+
+// The storage's `data` dataset: complex128 or float64 as the train's type is.
+void write_storage_data(hid_t st, const std::vector<cdouble>& data, bool complex, const std::string& what) {
+  const hsize_t len = data.size();
+  Handle space(H5Screate_simple(1, &len, nullptr), H5Sclose);
+  Handle ft = h5::file_type(complex ? DType::kComplex128 : DType::kFloat64);
+  Handle d(H5Dcreate2(st, "data", ft.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  herr_t ok;
+  if (complex) {
+    Handle mt = h5::memory_type(DType::kComplex128, "r", "i");
+    ok = H5Dwrite(d.get(), mt.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data());
+  } else {
+    std::vector<double> re;
+    for (const auto& v : data) re.push_back(v.real());
+    ok = H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, re.data());
+  }
+  if (!d.valid() || (len > 0 && ok < 0)) throw OutputError(what + " failed");
+}
+
+}  // namespace
+
 template <class T>
 void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind,
                          const std::vector<Tensor<T>>& cores, const SectorForm<T>* form,
@@ -214,188 +388,46 @@ void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind
         if (tpl.role(j, k) == kLegU) sites.push_back(&tpl.tensors()[j].inds[k]);
     return qn ? qn_names(sites) : QnNames{};
   }();
-  // Fresh links: random 64-bit ids, as ITensor draws them.
-  std::mt19937_64 rng(std::random_device{}());
-  std::vector<Index> links(n > 0 ? n - 1 : 0);
-  for (std::size_t j = 0; j + 1 < n; ++j) {
-    Index& l = links[j];
-    l.id = rng();
-    l.dim = static_cast<long long>(c[j].shape[kLegR]);
-    l.dir = qn ? -1 : 0;  // QN: In on the tensor to its left, Out on the one to its right
-    l.tags = "Link,l=" + std::to_string(j + 1);
-    if (qn) {
-      const auto& bond = form->bonds[j + 1];
-      for (std::size_t i = 0; i < bond.size(); ++i) {
-        if (i == 0 || bond[i] != bond[i - 1]) {
-          l.block_dims.push_back(0);
-          itensor::QN q;
-          for (std::size_t s = 0; s < 4; ++s) {
-            q.names.push_back(s < names.names.size() ? names.names[s] : "");
-            q.vals.push_back(s < names.names.size() ? bond[i][s] : 0);
-            q.mods.push_back(s < names.names.size() ? names.mods[s] : 0);
-          }
-          l.qns.push_back(q);
-        }
-        ++l.block_dims.back();
-      }
-    }
-  }
+  const std::vector<Index> links = fresh_links(c, form, names);
   const std::string type(train_kind_name(kind));
   Handle g = typed_group(out, out_group, type);
   int_dataset(g.get(), "length", static_cast<long long>(n));
   // Site 1 carries the norm, sites 2 … N are right-orthogonal.
   int_dataset(g.get(), "rlim", 2);
   int_dataset(g.get(), "llim", 0);
-  auto write_index = [&](hid_t parent, const std::string& name, const Index& ix) {
-    Handle h = typed_group(parent, name, "Index");
-    uint_dataset(h.get(), "id", ix.id);
-    int_dataset(h.get(), "dim", ix.dim);
-    int_dataset(h.get(), "dir", ix.dir);
-    Handle tags = typed_group(h.get(), "tags", "TagSet");
-    string_dataset(tags.get(), "tags", ix.tags);
-    int_dataset(h.get(), "plev", ix.plev);
-    if (ix.qns.empty()) {
-      string_attr(h.get(), "space_type", "Int");
-      return;
-    }
-    string_attr(h.get(), "space_type", "QNBlocks");
-    Handle sp = typed_group(h.get(), "space", "QNBlocks");
-    int_dataset(sp.get(), "length", static_cast<long long>(ix.qns.size()));
-    int_vector(sp.get(), "dims", ix.block_dims);
-    for (std::size_t b = 0; b < ix.qns.size(); ++b) {
-      Handle q = typed_group(sp.get(), "QN[" + std::to_string(b + 1) + "]", "QN");
-      string_vector(q.get(), "names", ix.qns[b].names);
-      int_vector(q.get(), "vals", ix.qns[b].vals);
-      int_vector(q.get(), "mods", ix.qns[b].mods);
-    }
-  };
   for (std::size_t j = 0; j < n; ++j) {
-    // The indices: the left link (Out here), the template's site index (MPO: s', s), the right link.
-    std::vector<Index> inds;
-    std::vector<std::size_t> roles;
-    if (j > 0) {
-      Index l = links[j - 1];
-      if (qn) l.dir = 1;
-      inds.push_back(l);
-      roles.push_back(kLegL);
-    }
-    for (std::size_t want : {kLegU, kLegD})
-      for (std::size_t k = 0; k < tpl.tensors()[j].inds.size(); ++k)
-        if (tpl.role(j, k) == want && !(kind == TrainKind::kMps && want == kLegD)) {
-          Index s = tpl.tensors()[j].inds[k];
-          if (!qn) s.qns.clear(), s.block_dims.clear();
-          inds.push_back(s);
-          roles.push_back(want);
-        }
-    if (j + 1 < n) {
-      inds.push_back(links[j]);
-      roles.push_back(kLegR);
-    }
+    const SiteIndices si = site_indices(tpl, j, n, kind, qn, links);
     const auto& core = c[j];
     const auto scale = static_cast<real_t<T>>(qn && j == 0 ? form->norm : 1.0);
-    // Column-major over the indices (the first fastest).
     std::vector<std::size_t> dims;
-    std::size_t total = 1;
-    for (const auto& ix : inds) {
-      dims.push_back(static_cast<std::size_t>(ix.dim));
-      total *= dims.back();
-    }
-    auto value = [&](const std::vector<std::size_t>& i) {
+    for (const auto& ix : si.inds) dims.push_back(static_cast<std::size_t>(ix.dim));
+    const ElementAt value = [&](const std::vector<std::size_t>& i) {
       std::size_t idx[kSiteRank] = {0, 0, 0, 0};
-      for (std::size_t k = 0; k < inds.size(); ++k) idx[roles[k]] = i[k];
+      for (std::size_t k = 0; k < si.inds.size(); ++k) idx[si.roles[k]] = i[k];
       const Shape& s = core.shape;
-      return scale * core.data[((idx[kLegL] * s[kLegR] + idx[kLegR]) * s[kLegU] + idx[kLegU]) * s[kLegD] + idx[kLegD]];
+      return cdouble(scale * core.data[((idx[kLegL] * s[kLegR] + idx[kLegR]) * s[kLegU] + idx[kLegU]) * s[kLegD] + idx[kLegD]]);
     };
     Handle t = typed_group(g.get(), type + "[" + std::to_string(j + 1) + "]", "ITensor");
     Handle is = typed_group(t.get(), "inds", "IndexSet");
-    int_dataset(is.get(), "length", static_cast<long long>(inds.size()));
-    for (std::size_t k = 0; k < inds.size(); ++k) write_index(is.get(), "index_" + std::to_string(k + 1), inds[k]);
+    int_dataset(is.get(), "length", static_cast<long long>(si.inds.size()));
+    for (std::size_t k = 0; k < si.inds.size(); ++k) write_index(is.get(), "index_" + std::to_string(k + 1), si.inds[k]);
     const std::string el = is_complex_v<T> ? "ComplexF64" : "Float64";
     Handle st = typed_group(t.get(), "storage", (qn ? "BlockSparse{" : "Dense{") + el + "}");
-    std::vector<cdouble> data;
     std::vector<long long> offsets;
-    std::vector<std::size_t> i(inds.size(), 0);
+    std::vector<cdouble> data;
     if (!qn) {
-      for (std::size_t e = 0; e < total; ++e) {
-        data.push_back(cdouble(value(i)));
-        for (std::size_t k = 0; k < inds.size(); ++k) {
-          if (++i[k] < dims[k]) break;
-          i[k] = 0;
-        }
-      }
+      data = dense_data(dims, value);
     } else {
-      // Every block (one QN block per index) that the flux rule allows and that holds something,
-      // in column-major order: what the rule forbids holds rounding only (an SVD mixes columns).
-      // Links carry their bond's charge (Out on the left, In on the right), so a tensor's flux is
-      // 0 but the last one's, which is the train's total charge.
-      const ChargeRule rule{[&] {
-        std::vector<long long> m;
-        for (long long x : names.mods) m.push_back(std::abs(x));
-        return m;
-      }()};
+      // Links carry their bond's charge (Out on the left, In on the right), so a tensor's flux
+      // is 0 but the last one's, which is the train's total charge.
+      std::vector<long long> mods;
+      for (long long x : names.mods) mods.push_back(std::abs(x));
+      const ChargeRule rule{mods};
       const Charge want = j + 1 == n ? rule.reduce(form->bonds[n].front()) : rule.reduce(Charge(names.names.size(), 0));
-      std::vector<std::vector<std::size_t>> starts;
-      for (const auto& ix : inds) {
-        std::vector<std::size_t> s{0};
-        for (auto d : ix.block_dims) s.push_back(s.back() + static_cast<std::size_t>(d));
-        starts.push_back(s);
-      }
-      std::vector<std::size_t> b(inds.size(), 0);
-      for (;;) {
-        std::vector<cdouble> block;
-        std::vector<std::size_t> size, first;
-        std::size_t count = 1;
-        for (std::size_t k = 0; k < inds.size(); ++k) {
-          first.push_back(starts[k][b[k]]);
-          size.push_back(starts[k][b[k] + 1] - first.back());
-          count *= size.back();
-        }
-        std::vector<std::size_t> w(inds.size(), 0);
-        bool any = false;
-        for (std::size_t e = 0; e < count; ++e) {
-          std::vector<std::size_t> at(inds.size());
-          for (std::size_t k = 0; k < inds.size(); ++k) at[k] = first[k] + w[k];
-          block.push_back(cdouble(value(at)));
-          any = any || block.back() != cdouble(0);
-          for (std::size_t k = 0; k < inds.size(); ++k) {
-            if (++w[k] < size[k]) break;
-            w[k] = 0;
-          }
-        }
-        Charge flux(names.names.size(), 0);
-        for (std::size_t k = 0; k < inds.size(); ++k) {
-          const Charge q = qn_charge(inds[k].qns[b[k]], names);
-          for (std::size_t c = 0; c < q.size(); ++c) flux[c] += (inds[k].dir == 0 ? 1 : inds[k].dir) * q[c];
-        }
-        if (any && rule.reduce(flux) == want) {
-          for (auto x : b) offsets.push_back(static_cast<long long>(x + 1));
-          offsets.push_back(static_cast<long long>(data.size()));
-          data.insert(data.end(), block.begin(), block.end());
-        }
-        std::size_t k = 0;
-        for (; k < inds.size(); ++k) {
-          if (++b[k] < starts[k].size() - 1) break;
-          b[k] = 0;
-        }
-        if (k == inds.size()) break;
-      }
-      int_dataset(st.get(), "ndims", static_cast<long long>(inds.size()));
+      data = block_data(si.inds, names, rule, want, value, offsets);
+      int_dataset(st.get(), "ndims", static_cast<long long>(si.inds.size()));
     }
-    const hsize_t len = data.size();
-    Handle space(H5Screate_simple(1, &len, nullptr), H5Sclose);
-    const DType dt = is_complex_v<T> ? DType::kComplex128 : DType::kFloat64;
-    Handle ft = h5::file_type(dt);
-    Handle d(H5Dcreate2(st.get(), "data", ft.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
-    herr_t ok;
-    if (is_complex_v<T>) {
-      Handle mt = h5::memory_type(DType::kComplex128, "r", "i");
-      ok = H5Dwrite(d.get(), mt.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data());
-    } else {
-      std::vector<double> re;
-      for (const auto& v : data) re.push_back(v.real());
-      ok = H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, re.data());
-    }
-    if (!d.valid() || (len > 0 && ok < 0)) throw OutputError(label + ": writing " + out_group + " failed");
+    write_storage_data(st.get(), data, is_complex_v<T>, label + ": writing " + out_group);
     if (qn) int_vector(st.get(), "offsets", offsets);
   }
 }
