@@ -234,6 +234,169 @@ SectorTemplate tenpy_sector_template(const std::string& file, const std::string&
   return t;
 }
 
+namespace {
+
+// A bond's leg: one block per charge (bonds come from sector_form grouped by charge). Returns the
+// leg's slices and its blocks' charges (nq numbers a block).
+std::pair<std::vector<long long>, std::vector<long long>> bond_leg(hid_t train, hid_t parent, const std::string& name,
+                                                                   const std::vector<Charge>& bond, int qconj,
+                                                                   std::size_t nq) {
+  Handle leg = instance(parent, name, "LegCharge", "tenpy.linalg.charges");
+  std::vector<long long> slices{0}, charges;
+  for (std::size_t i = 0; i < bond.size(); ++i) {
+    if (i == 0 || bond[i] != bond[i - 1]) {
+      if (i > 0) slices.push_back(static_cast<long long>(i));
+      charges.insert(charges.end(), bond[i].begin(), bond[i].end());
+    }
+  }
+  slices.push_back(static_cast<long long>(bond.size()));
+  str_attr(leg.get(), "format", "blocks");
+  int_attr(leg.get(), "ind_len", static_cast<long long>(bond.size()));
+  int_attr(leg.get(), "qconj", qconj);
+  int_attr(leg.get(), "block_number", static_cast<long long>(slices.size() - 1));
+  bool_attr(leg.get(), "sorted", true);
+  bool_attr(leg.get(), "bunched", true);
+  hard_link(train, "chinfo", leg.get(), "chinfo");
+  int_array(leg.get(), "slices", slices, {slices.size()});
+  int_array(leg.get(), "charges", charges, {slices.size() - 1, nq});
+  return {slices, charges};
+}
+
+// A site's legs in TeNPy's order (`roles`), each with its block slices and blocks' charges.
+struct SiteLegs {
+  std::vector<std::size_t> roles;
+  std::vector<std::vector<long long>> slices;
+  std::vector<std::vector<Charge>> block_charge;
+};
+
+// Writes site j's legs under `legs`: the physical ones are the template's own objects (their
+// charges sorted as TeNPy keeps them), the bonds new.
+template <class T>
+SiteLegs write_site_legs(hid_t train, hid_t old_tensors, hid_t legs, const std::string& name,
+                         const tenpy::ArrayInfo& tpl, const std::string& tw, TrainKind kind,
+                         const SectorForm<T>& form, std::size_t j, std::size_t nq) {
+  SiteLegs out;
+  out.roles = kind == TrainKind::kMps ? std::vector<std::size_t>{kLegL, kLegU, kLegR}
+                                      : std::vector<std::size_t>{kLegL, kLegR, kLegU, kLegD};
+  out.slices.resize(out.roles.size());
+  out.block_charge.resize(out.roles.size());
+  for (std::size_t k = 0; k < out.roles.size(); ++k) {
+    const std::size_t role = out.roles[k];
+    if (role == kLegU || role == kLegD) {
+      const std::size_t tk = axis_of(tpl, label_of(role, kind), tw);
+      hard_link(old_tensors, name + "/legs/" + std::to_string(tk), legs, std::to_string(k));
+      const auto& leg = tpl.legs[tk];
+      out.slices[k] = leg.slices;
+      for (std::size_t b = 0; b < leg.blocks(); ++b) {
+        Charge q(leg.charges.begin() + static_cast<std::ptrdiff_t>(b * nq), leg.charges.begin() + static_cast<std::ptrdiff_t>((b + 1) * nq));
+        if (leg.qconj != (role == kLegU ? 1 : -1))
+          for (auto& v : q) v = -v;
+        out.block_charge[k].push_back(q);
+      }
+    } else {
+      const auto& bond = form.bonds[role == kLegL ? j : j + 1];
+      const auto leg = bond_leg(train, legs, std::to_string(k), bond, role == kLegL ? 1 : -1, nq);
+      out.slices[k] = leg.first;
+      for (std::size_t b = 0; b + 1 < leg.first.size(); ++b)
+        out.block_charge[k].push_back(Charge(leg.second.begin() + static_cast<std::ptrdiff_t>(b * nq),
+                                             leg.second.begin() + static_cast<std::ptrdiff_t>((b + 1) * nq)));
+    }
+  }
+  return out;
+}
+
+// Every block of core `c` (times `scale`) that the charge rule allows and that holds something,
+// with its dimensions and block indices, the first leg's block fastest: block_inds then come
+// sorted as TeNPy sorts them (numpy.lexsort: the last column decides first).
+template <class T> struct SiteBlocks {
+  std::vector<std::vector<T>> blocks;
+  std::vector<std::vector<hsize_t>> dims;
+  std::vector<long long> inds;
+};
+template <class T>
+SiteBlocks<T> site_blocks(const SiteLegs& legs, const Tensor<T>& c, real_t<T> scale, const std::vector<std::size_t>& perm,
+                          const tenpy::ArrayInfo& tpl, std::size_t nq) {
+  SiteBlocks<T> out;
+  const auto& roles = legs.roles;
+  const ChargeRule rule{tpl.moduli};
+  std::vector<std::size_t> b(roles.size(), 0);
+  for (;;) {
+    Charge sum(nq, 0);
+    for (std::size_t k = 0; k < roles.size(); ++k) {
+      const int sign = roles[k] == kLegL || roles[k] == kLegU ? 1 : -1;
+      for (std::size_t q = 0; q < nq; ++q) sum[q] += sign * legs.block_charge[k][b[k]][q];
+    }
+    if (rule.reduce(sum) == rule.reduce(tpl.total_charge)) {
+      std::vector<hsize_t> dims;
+      std::size_t count = 1;
+      for (std::size_t k = 0; k < roles.size(); ++k) {
+        dims.push_back(static_cast<hsize_t>(legs.slices[k][b[k] + 1] - legs.slices[k][b[k]]));
+        count *= dims.back();
+      }
+      std::vector<T> data(count);
+      bool any = false;
+      std::vector<std::size_t> i(roles.size(), 0);
+      for (std::size_t e = 0; e < count; ++e) {
+        std::size_t idx[kSiteRank] = {0, 0, 0, 0};
+        for (std::size_t k = 0; k < roles.size(); ++k) {
+          std::size_t g = static_cast<std::size_t>(legs.slices[k][b[k]]) + i[k];
+          if ((roles[k] == kLegU || roles[k] == kLegD) && !perm.empty()) g = perm[g];
+          idx[roles[k]] = g;
+        }
+        data[e] = scale * c.data[((idx[kLegL] * c.shape[kLegR] + idx[kLegR]) * c.shape[kLegU] + idx[kLegU]) * c.shape[kLegD] + idx[kLegD]];
+        any = any || data[e] != T(0);
+        for (std::size_t k = roles.size(); k-- > 0;) {
+          if (++i[k] < dims[k]) break;
+          i[k] = 0;
+        }
+      }
+      if (any) {
+        out.blocks.push_back(std::move(data));
+        out.dims.push_back(dims);
+        for (auto x : b) out.inds.push_back(static_cast<long long>(x));
+      }
+    }
+    std::size_t k = 0;
+    for (; k < roles.size(); ++k) {
+      if (++b[k] < legs.slices[k].size() - 1) break;
+      b[k] = 0;
+    }
+    if (k == roles.size()) return out;
+  }
+}
+
+// The train's own members beside its tensors: an MPS's singular values, canonical form (B
+// everywhere) and norm; an MPO's identity indices at its ends.
+template <class T> void write_train_members(hid_t g, TrainKind kind, const SectorForm<T>& form, std::size_t n) {
+  if (kind == TrainKind::kMps) {
+    remove(g, "singular_values");
+    Handle sv = list_group(g, "singular_values", n + 1);
+    for (std::size_t i = 0; i <= n; ++i) real_array(sv.get(), std::to_string(i), form.schmidt[i]);
+    remove(g, "canonical_form");
+    Handle cf = list_group(g, "canonical_form", n);
+    for (std::size_t j = 0; j < n; ++j) {
+      Handle form_j = list_group(cf.get(), std::to_string(j), 2, "tuple");
+      float_dataset(form_j.get(), "0", 0.0);  // B = Γ S: (νL, νR) = (0, 1)
+      float_dataset(form_j.get(), "1", 1.0);
+    }
+    double_attr(g, "norm", form.norm);
+    return;
+  }
+  // The result's outer bonds have one index each: that is IdL[0] and IdR[L].
+  for (const char* name : {"index_identity_left", "index_identity_right"}) {
+    remove(g, name);
+    Handle ids = list_group(g, name, n + 1);
+    for (std::size_t i = 0; i <= n; ++i) {
+      const bool end = std::string(name) == "index_identity_left" ? i == 0 : i == n;
+      if (end) int_dataset(ids.get(), std::to_string(i), 0);
+      else none(ids.get(), std::to_string(i));
+    }
+  }
+  bool_attr(g, "explicit_plus_hc", false);
+}
+
+}  // namespace
+
 template <class T>
 void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, const SectorForm<T>& form,
                        const std::string& file, const std::string& grp, const std::string& label) {
@@ -248,28 +411,6 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
   Handle old_tensors(H5Gopen2(g.get(), "tensors", H5P_DEFAULT), H5Gclose);
   Handle tensors = list_group(g.get(), "tensors.new", n);
   long long max_bond = 1;
-  // Legs of a bond: one block per charge (bonds come from sector_form grouped by charge).
-  auto bond_leg = [&](hid_t parent, const std::string& name, const std::vector<Charge>& bond, int qconj) {
-    Handle leg = instance(parent, name, "LegCharge", "tenpy.linalg.charges");
-    std::vector<long long> slices{0}, charges;
-    for (std::size_t i = 0; i < bond.size(); ++i) {
-      if (i == 0 || bond[i] != bond[i - 1]) {
-        if (i > 0) slices.push_back(static_cast<long long>(i));
-        charges.insert(charges.end(), bond[i].begin(), bond[i].end());
-      }
-    }
-    slices.push_back(static_cast<long long>(bond.size()));
-    str_attr(leg.get(), "format", "blocks");
-    int_attr(leg.get(), "ind_len", static_cast<long long>(bond.size()));
-    int_attr(leg.get(), "qconj", qconj);
-    int_attr(leg.get(), "block_number", static_cast<long long>(slices.size() - 1));
-    bool_attr(leg.get(), "sorted", true);
-    bool_attr(leg.get(), "bunched", true);
-    hard_link(g.get(), "chinfo", leg.get(), "chinfo");
-    int_array(leg.get(), "slices", slices, {slices.size()});
-    int_array(leg.get(), "charges", charges, {slices.size() - 1, nq});
-    return std::make_pair(slices, charges);
-  };
   for (std::size_t j = 0; j < n; ++j) {
     const std::string name = std::to_string(j), tw = file + ":" + grp + "/tensors/" + name;
     const tenpy::ArrayInfo tpl = tenpy::read_array_info(tf.get(), grp + "/tensors/" + name, tw);
@@ -277,100 +418,26 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     Handle a = instance(tensors.get(), name, "Array", "tenpy.linalg.np_conserved");
     hard_link(g.get(), "chinfo", a.get(), "chinfo");
     const auto& c = form.cores[j];
-    const std::vector<std::size_t> roles = kind == TrainKind::kMps ? std::vector<std::size_t>{kLegL, kLegU, kLegR}
-                                                                    : std::vector<std::size_t>{kLegL, kLegR, kLegU, kLegD};
-    Handle legs = list_group(a.get(), "legs", roles.size());
-    std::vector<std::vector<long long>> slices(roles.size());
-    std::vector<std::vector<Charge>> block_charge(roles.size());
-    for (std::size_t k = 0; k < roles.size(); ++k) {
-      const std::size_t role = roles[k];
-      if (role == kLegU || role == kLegD) {
-        // The physical leg is the template's own object (its charges sorted as TeNPy keeps them).
-        const std::size_t tk = axis_of(tpl, label_of(role, kind), tw);
-        hard_link(old_tensors.get(), name + "/legs/" + std::to_string(tk), legs.get(), std::to_string(k));
-        const auto& leg = tpl.legs[tk];
-        slices[k] = leg.slices;
-        for (std::size_t b = 0; b < leg.blocks(); ++b) {
-          Charge q(leg.charges.begin() + static_cast<std::ptrdiff_t>(b * nq), leg.charges.begin() + static_cast<std::ptrdiff_t>((b + 1) * nq));
-          if (leg.qconj != (role == kLegU ? 1 : -1))
-            for (auto& v : q) v = -v;
-          block_charge[k].push_back(q);
-        }
-      } else {
-        const auto& bond = form.bonds[role == kLegL ? j : j + 1];
-        const auto [s, q] = bond_leg(legs.get(), std::to_string(k), bond, role == kLegL ? 1 : -1);
-        slices[k] = s;
-        for (std::size_t b = 0; b + 1 < s.size(); ++b)
-          block_charge[k].push_back(Charge(q.begin() + static_cast<std::ptrdiff_t>(b * nq), q.begin() + static_cast<std::ptrdiff_t>((b + 1) * nq)));
-      }
-    }
+    const std::size_t rank = kind == TrainKind::kMps ? 3 : 4;
+    Handle legs_group = list_group(a.get(), "legs", rank);
+    const SiteLegs legs = write_site_legs(g.get(), old_tensors.get(), legs_group.get(), name, tpl, tw, kind, form, j, nq);
     max_bond = std::max<long long>(max_bond, static_cast<long long>(c.shape[kLegR]));
     Handle dt = group(a.get(), "dtype", "dtype");
     str_attr(dt.get(), "name", dtype_is_complex(dtype_of<T>) ? (sizeof(T) == 8 ? "complex64" : "complex128")
                                                             : (sizeof(T) == 4 ? "float32" : "float64"));
     int_array(a.get(), "total_charge", tpl.total_charge, {tpl.total_charge.size()});
-    Handle labels = list_group(a.get(), "labels", roles.size());
-    for (std::size_t k = 0; k < roles.size(); ++k) str_dataset(labels.get(), std::to_string(k), label_of(roles[k], kind));
+    Handle labels = list_group(a.get(), "labels", rank);
+    for (std::size_t k = 0; k < rank; ++k) str_dataset(labels.get(), std::to_string(k), label_of(legs.roles[k], kind));
     // An MPS keeps its norm apart (attribute norm); an MPO's is in its first tensor.
     const auto scale = static_cast<real_t<T>>(kind == TrainKind::kMpo && j == 0 ? form.norm : 1.0);
-    // Every block that the charge rule allows and that holds something.
-    ChargeRule rule{tpl.moduli};
-    std::vector<std::vector<T>> blocks;
-    std::vector<std::vector<hsize_t>> block_dims;
-    std::vector<long long> block_inds;
-    std::vector<std::size_t> b(roles.size(), 0);
-    for (;;) {
-      Charge sum(nq, 0);
-      for (std::size_t k = 0; k < roles.size(); ++k) {
-        const int sign = roles[k] == kLegL || roles[k] == kLegU ? 1 : -1;
-        for (std::size_t q = 0; q < nq; ++q) sum[q] += sign * block_charge[k][b[k]][q];
-      }
-      if (rule.reduce(sum) == rule.reduce(tpl.total_charge)) {
-        std::vector<hsize_t> dims;
-        std::size_t count = 1;
-        for (std::size_t k = 0; k < roles.size(); ++k) {
-          dims.push_back(static_cast<hsize_t>(slices[k][b[k] + 1] - slices[k][b[k]]));
-          count *= dims.back();
-        }
-        std::vector<T> data(count);
-        bool any = false;
-        std::vector<std::size_t> i(roles.size(), 0);
-        for (std::size_t e = 0; e < count; ++e) {
-          std::size_t idx[kSiteRank] = {0, 0, 0, 0};
-          for (std::size_t k = 0; k < roles.size(); ++k) {
-            std::size_t g = static_cast<std::size_t>(slices[k][b[k]]) + i[k];
-            if ((roles[k] == kLegU || roles[k] == kLegD) && !perm.empty()) g = perm[g];
-            idx[roles[k]] = g;
-          }
-          data[e] = scale * c.data[((idx[kLegL] * c.shape[kLegR] + idx[kLegR]) * c.shape[kLegU] + idx[kLegU]) * c.shape[kLegD] + idx[kLegD]];
-          any = any || data[e] != T(0);
-          for (std::size_t k = roles.size(); k-- > 0;) {
-            if (++i[k] < dims[k]) break;
-            i[k] = 0;
-          }
-        }
-        if (any) {
-          blocks.push_back(std::move(data));
-          block_dims.push_back(dims);
-          for (auto x : b) block_inds.push_back(static_cast<long long>(x));
-        }
-      }
-      // The first leg's block fastest: block_inds then come sorted as TeNPy sorts them
-      // (numpy.lexsort: the last column decides first).
-      std::size_t k = 0;
-      for (; k < roles.size(); ++k) {
-        if (++b[k] < slices[k].size() - 1) break;
-        b[k] = 0;
-      }
-      if (k == roles.size()) break;
-    }
-    Handle bl = list_group(a.get(), "blocks", blocks.size());
-    for (std::size_t m = 0; m < blocks.size(); ++m) tensor_array(bl.get(), std::to_string(m), blocks[m], block_dims[m]);
-    int_array(a.get(), "block_inds", block_inds, {blocks.size(), roles.size()});
+    const SiteBlocks<T> blocks = site_blocks(legs, c, scale, perm, tpl, nq);
+    Handle bl = list_group(a.get(), "blocks", blocks.blocks.size());
+    for (std::size_t m = 0; m < blocks.blocks.size(); ++m) tensor_array(bl.get(), std::to_string(m), blocks.blocks[m], blocks.dims[m]);
+    int_array(a.get(), "block_inds", blocks.inds, {blocks.blocks.size(), rank});
     bool_attr(a.get(), "block_inds_sorted", true);
-    int_attr(a.get(), "rank", static_cast<long long>(roles.size()));
+    int_attr(a.get(), "rank", static_cast<long long>(rank));
     std::vector<long long> shape;
-    for (std::size_t k = 0; k < roles.size(); ++k) shape.push_back(slices[k].back());
+    for (std::size_t k = 0; k < rank; ++k) shape.push_back(legs.slices[k].back());
     int_array_attr(a.get(), "shape", shape);
   }
   old_tensors.reset();
@@ -378,31 +445,7 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
   if (H5Lmove(g.get(), "tensors.new", g.get(), "tensors", H5P_DEFAULT, H5P_DEFAULT) < 0) fail(label, "tensors");
   int_attr(g.get(), "L", static_cast<long long>(n));
   int_attr(g.get(), "max_bond_dimension", max_bond);
-  if (kind == TrainKind::kMps) {
-    remove(g.get(), "singular_values");
-    Handle sv = list_group(g.get(), "singular_values", n + 1);
-    for (std::size_t i = 0; i <= n; ++i) real_array(sv.get(), std::to_string(i), form.schmidt[i]);
-    remove(g.get(), "canonical_form");
-    Handle cf = list_group(g.get(), "canonical_form", n);
-    for (std::size_t j = 0; j < n; ++j) {
-      Handle form_j = list_group(cf.get(), std::to_string(j), 2, "tuple");
-      float_dataset(form_j.get(), "0", 0.0);  // B = Γ S: (νL, νR) = (0, 1)
-      float_dataset(form_j.get(), "1", 1.0);
-    }
-    double_attr(g.get(), "norm", form.norm);
-  } else {
-    // The result's outer bonds have one index each: that is IdL[0] and IdR[L].
-    for (const char* name : {"index_identity_left", "index_identity_right"}) {
-      remove(g.get(), name);
-      Handle ids = list_group(g.get(), name, n + 1);
-      for (std::size_t i = 0; i <= n; ++i) {
-        const bool end = std::string(name) == "index_identity_left" ? i == 0 : i == n;
-        if (end) int_dataset(ids.get(), std::to_string(i), 0);
-        else none(ids.get(), std::to_string(i));
-      }
-    }
-    bool_attr(g.get(), "explicit_plus_hc", false);
-  }
+  write_train_members(g.get(), kind, form, n);
   // hdf5_io.load(file) returns the root's members when the root says it is a dict.
   Handle root(H5Gopen2(out, "/", H5P_DEFAULT), H5Gclose);
   str_attr(root.get(), "type", "simple_dict");
