@@ -10,6 +10,7 @@
 #include "srcc/memory/policy.hpp"
 
 #include "srcc/plan/flops.hpp"
+#include "srcc/plan/step_memory.hpp"
 
 namespace srcc {
 
@@ -17,69 +18,134 @@ std::string_view tier_name(Tier t) {
   return t == Tier::kMemory ? "memory" : t == Tier::kHost ? "host" : "scratch";
 }
 
-std::size_t left_step_column_elements(const Stack& st, std::size_t j) {
-  const std::size_t k = st.layers.size(), x0 = st.up_dim(j), xk = st.down_dim(j);
-  const auto& top = st.layers.front().dims[j];
-  if (k == 1) return x0 * top[kLegL] * xk;
-  const auto& bot = st.layers.back().dims[j];
-  const std::size_t v = xk * top[kLegL] * top[kLegD] * top[kLegR];
-  std::size_t lead = st.fused_left(j) / bot[kLegL], trailing = xk * bot[kLegR];
-  std::size_t prev = lead * bot[kLegU] * trailing, worst = prev;
-  for (std::size_t i = k - 1; i-- > 1;) {
-    const auto& d = st.layers[i].dims[j];
-    lead /= d[kLegL];
-    const std::size_t stage = lead * d[kLegU] * d[kLegR] * trailing;
-    worst = std::max(worst, prev + stage);
-    prev = stage;
-    trailing *= d[kLegR];
-  }
-  if (xk > 1) worst = std::max(worst, 2 * prev);
-  return v + worst;
-}
-
 namespace {
 
-// Sizes (in elements) that do not depend on the tiers.
-struct SiteShape {
-  std::size_t sites = 0;     // all layers' sites at j
-  std::size_t env = 0;       // C_j
-  std::size_t left_col = 0;  // per sketch column: the two largest consecutive stages of the left step
-  std::size_t env_next = 0;  // C_{j+1}
-  std::size_t right = 0;     // the right step apart from C_j
-  std::size_t env_row = 0;   // one row of C_j (fused left bond)
+// What the planner works from: the per-site sizes and the memory the steps may use.
+struct Planning {
+  const std::vector<StepShape>& shapes;
+  std::size_t n, e, s;   // sites, bytes an element, sketch columns
+  std::size_t budget;    // bytes the steps and the memory tier may use
+  bool on_device;
+  // Site windows: the site being used (and its GEMM form) and the one read ahead.
+  std::size_t window(std::size_t j) const {
+    return 2 * shapes[j].sites + (j + 1 < n ? shapes[j + 1].sites : 0) + (j > 0 ? shapes[j - 1].sites : 0);
+  }
 };
 
-SiteShape shape_of(const Stack& st, std::size_t j, std::size_t s, std::size_t bond) {
-  SiteShape sh;
-  const std::size_t n = st.length(), u = st.up_dim(j), dd = st.down_dim(j);
-  const std::size_t nl = st.fused_left(j), nr = st.fused_right(j);
-  for (const auto& layer : st.layers) {
-    const auto& d = layer.dims[j];
-    sh.sites += d[0] * d[1] * d[2] * d[3];
+// The step that needs the most beyond the budget.
+struct Deficit {
+  std::size_t site = 0, need = 0;
+  const char* step = "";
+  void note(std::size_t j, std::size_t bytes, const char* what, std::size_t budget, bool& ok) {
+    if (bytes <= budget) return;
+    ok = false;
+    if (bytes > need) *this = {j, bytes, what};
   }
-  sh.env_row = nl;
-  sh.env = j == 0 ? s : s * nl;
-  if (j + 1 < n) {
-    sh.env_next = s * nr;
-    sh.left_col = left_step_column_elements(st, j);
+};
+
+// Left sweep: C_j and C_{j+1}, the environments kept so far, one spill in flight, the site
+// window, and as many sketch columns at a time as fit. Returns the environments left in memory.
+std::size_t plan_left(const Planning& c, Plan& out, Deficit& worst, bool& ok) {
+  std::size_t resident = 0;
+  const std::size_t e = c.e;
+  for (std::size_t j = 0; j < c.n; ++j) {
+    auto& sp = out.site_plans[j];
+    sp.env_bytes = j > 0 && !out.exact_two_site ? c.shapes[j].env * e : 0;
+    sp.env_tier = j == 0 || j >= out.memory_from ? Tier::kMemory : Tier::kScratch;
+    if (out.exact_two_site || j + 1 >= c.n) continue;
+    // C_{j-1} may still be on its way to host memory or disk (one spill in flight).
+    const bool spilling = j >= 2 && j - 1 < out.memory_from;
+    const std::size_t in_flight = spilling ? c.shapes[j - 1].env * e : 0;
+    const std::size_t fixed = resident + in_flight + c.shapes[j].env * e + c.shapes[j].env_next * e + c.window(j) * e;
+    const std::size_t per = std::max<std::size_t>(c.shapes[j].left_col * e, 1);
+    sp.left_batch = c.budget > fixed ? std::min(c.s, (c.budget - fixed) / per) : 0;
+    sp.left_peak = fixed + std::max<std::size_t>(sp.left_batch, 1) * per;
+    worst.note(j, sp.left_peak, "left sweep", c.budget, ok);
+    if (sp.left_batch == 0) ok = false;
+    if (j > 0 && sp.env_tier == Tier::kMemory) resident += sp.env_bytes;
   }
-  // Right step: the block Z' (twice when the down leg moves), its build stages (bottom layer
-  // first, two consecutive stages alive), the incoming S, the sketch Y and the factor Q (each
-  // rows × s), the core and S for the next site.
-  const std::size_t rows = bond * u * dd;
-  const std::size_t k = st.layers.size();
-  std::size_t lead = bond * nr, prev = bond * nr, worst = 0, trail = 1;
-  for (std::size_t i = k; i-- > 0;) {
-    const auto& d = st.layers[i].dims[j];
-    lead /= d[kLegR];
-    trail *= d[kLegL] * (i + 1 == k ? d[kLegD] : 1);
-    const std::size_t stage = lead * d[kLegU] * trail;
-    worst = std::max(worst, prev + stage);
-    prev = stage;
+  return resident;
+}
+
+// Right sweep: the environments j' <= j still in memory, the step itself, and C_j from its tier
+// in as many rows at a time as fit.
+void plan_right(const Planning& c, Plan& out, std::size_t resident, Deficit& worst, bool& ok) {
+  const std::size_t n = c.n, e = c.e;
+  std::size_t held = resident;
+  if (n > 1 && out.site_plans[n - 1].env_tier == Tier::kMemory) held += out.site_plans[n - 1].env_bytes;
+  for (std::size_t j = n; j-- > 1;) {
+    auto& sp = out.site_plans[j];
+    if (out.exact_two_site) break;
+    const std::size_t fixed = held + c.shapes[j].right * e + c.window(j) * e;
+    if (sp.env_tier == Tier::kMemory) {
+      sp.right_batch = c.s;
+      sp.right_peak = fixed;
+    } else {
+      // On a device the next batch is uploaded while this one is used: two at a time.
+      const std::size_t per = std::max<std::size_t>(c.shapes[j].env_row * e * (c.on_device ? 2 : 1), 1);
+      sp.right_batch = c.budget > fixed ? std::min(c.s, (c.budget - fixed) / per) : 0;
+      sp.right_peak = fixed + std::max<std::size_t>(sp.right_batch, 1) * per;
+      if (sp.right_batch == 0) ok = false;
+    }
+    worst.note(j, sp.right_peak, "right sweep", c.budget, ok);
+    if (sp.env_tier == Tier::kMemory) held -= std::min(held, sp.env_bytes);
   }
-  sh.right = worst + 2 * rows * nl + 3 * rows * s + bond * nl + 2 * s * s;
-  (void)n;
-  return sh;
+}
+
+// The plan with the environments C_j, j >= memory_from, in memory (the others off it): false
+// when a step does not fit, `worst` then naming the step that needs the most.
+bool try_plan(const Planning& c, std::size_t memory_from, Plan& out, Deficit& worst) {
+  worst = {};
+  out.site_plans.assign(c.n, {});
+  out.memory_from = memory_from;
+  out.host_from = memory_from;
+  out.peak_bytes = out.scratch_bytes = 0;
+  bool ok = true;
+  const std::size_t resident = plan_left(c, out, worst, ok);
+  plan_right(c, out, resident, worst, ok);
+  for (const auto& sp : out.site_plans) out.peak_bytes = std::max({out.peak_bytes, sp.left_peak, sp.right_peak});
+  if (out.exact_two_site) out.peak_bytes = (c.shapes[0].sites + c.shapes[1].sites) * c.e * 4;
+  return ok;
+}
+
+// Environments that left the memory tier: on a GPU run the newest of them wait in host memory as
+// far as the host budget goes; the rest go to scratch disk, which must have the room.
+void place_off_memory(const Planning& c, const Budgets& budgets, Plan& p) {
+  std::size_t host_room = 0;
+  if (c.on_device) {
+    std::size_t window_max = 0;
+    for (std::size_t j = 0; j < c.n; ++j) window_max = std::max(window_max, c.window(j) * c.e);
+    const std::size_t fixed = memory::kProcessOverheadBytes + budgets.pinned_bytes + window_max;
+    host_room = budgets.host_bytes > fixed ? budgets.host_bytes - fixed : 0;
+  }
+  p.host_from = p.memory_from;
+  for (std::size_t j = p.memory_from; j-- > 1;) {
+    const std::size_t bytes = p.site_plans[j].env_bytes;
+    if (!c.on_device || p.host_tier_bytes + bytes > host_room) break;
+    p.host_tier_bytes += bytes;
+    p.host_from = j;
+  }
+  for (std::size_t j = 1; j < c.n; ++j) {
+    p.site_plans[j].env_tier = p.tier(j);
+    if (p.tier(j) == Tier::kScratch) p.scratch_bytes += p.site_plans[j].env_bytes;
+  }
+  if (p.scratch_bytes > budgets.scratch_bytes)
+    throw ResourceError("scratch directory " + budgets.scratch_dir + ": the plan spills " + format_size(p.scratch_bytes) +
+                        " of environments but only " + format_size(budgets.scratch_bytes) +
+                        " are free (use --scratch-dir or raise --host-memory)");
+}
+
+[[noreturn]] void does_not_fit(const Deficit& worst, const Budgets& budgets, bool on_device) {
+  if (on_device)
+    throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " + format_size(worst.need) +
+                        " of device memory (with every environment off the device and one "
+                        "sketch column at a time) but --gpu-memory allows " +
+                        format_size(budgets.gpu_bytes));
+  throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
+                      format_size(worst.need + memory::kProcessOverheadBytes) +
+                      " of host memory (with every environment on scratch disk and one sketch "
+                      "column at a time) but --host-memory allows " +
+                      format_size(budgets.host_bytes));
 }
 
 }  // namespace
@@ -103,137 +169,27 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
     for (std::size_t j = 1; j < n; ++j) s = std::max(s, stack.fused_left(j));
   p.sketch_columns = s;
   p.predicted_flops = needed_flops(stack, s, sweep.chi > 0 ? sweep.chi : s, dtype);
-  std::vector<SiteShape> shapes;
-  std::size_t bond = 1;  // output bond to the right of site j, at most s
-  std::vector<std::size_t> bonds(n, 1);
-  for (std::size_t j = n; j-- > 0;) {
-    bonds[j] = bond;
-    bond = std::min(s, bond * stack.up_dim(j) * stack.down_dim(j));
-  }
+  const std::vector<StepShape> shapes = step_shapes(stack, s);
   for (std::size_t j = 0; j < n; ++j) {
-    shapes.push_back(shape_of(stack, j, s, bonds[j]));
-    p.input_bytes += shapes.back().sites * e;
-    if (j > 0 && !p.exact_two_site) p.environment_bytes += shapes.back().env * e;
+    p.input_bytes += shapes[j].sites * e;
+    if (j > 0 && !p.exact_two_site) p.environment_bytes += shapes[j].env * e;
   }
   // The steps and the memory tier live in the backend's memory: the host's (less what the
   // process itself needs) or the device's.
   const std::size_t budget =
       on_device ? budgets.gpu_bytes
-                : (budgets.host_bytes > memory::kProcessOverheadBytes
-                       ? budgets.host_bytes - memory::kProcessOverheadBytes
-                       : 0);
-
-  // Site windows: the site being used (and its GEMM form) and the one read ahead.
-  auto window = [&](std::size_t j) {
-    return 2 * shapes[j].sites + (j + 1 < n ? shapes[j + 1].sites : 0) +
-           (j > 0 ? shapes[j - 1].sites : 0);
-  };
-  struct Deficit {
-    std::size_t site = 0, need = 0;
-    const char* step = "";
-  };
-  auto try_plan = [&](std::size_t memory_from, Plan& out, Deficit& worst) {
-    worst = {};
-    out.site_plans.assign(n, {});
-    out.memory_from = memory_from;
-    out.host_from = memory_from;
-    out.peak_bytes = out.scratch_bytes = 0;
-    bool ok = true;
-    auto note = [&](std::size_t j, std::size_t need, const char* step) {
-      if (need <= budget) return;
-      ok = false;
-      if (need > worst.need) worst = {j, need, step};
-    };
-    std::size_t resident = 0;  // environments kept in memory so far (left sweep)
-    for (std::size_t j = 0; j < n; ++j) {
-      auto& sp = out.site_plans[j];
-      sp.env_bytes = j > 0 && !out.exact_two_site ? shapes[j].env * e : 0;
-      sp.env_tier = j == 0 || j >= memory_from ? Tier::kMemory : Tier::kScratch;
-      if (out.exact_two_site) continue;
-      if (j + 1 < n) {
-        // C_{j-1} may still be on its way to host memory or disk (one spill in flight).
-        const bool spilling = j >= 2 && j - 1 < memory_from;
-        const std::size_t in_flight = spilling ? shapes[j - 1].env * e : 0;
-        const std::size_t fixed = resident + in_flight + shapes[j].env * e +
-                                  shapes[j].env_next * e + window(j) * e;
-        const std::size_t per = std::max<std::size_t>(shapes[j].left_col * e, 1);
-        sp.left_batch = budget > fixed ? std::min(s, (budget - fixed) / per) : 0;
-        const std::size_t b = std::max<std::size_t>(sp.left_batch, 1);
-        sp.left_peak = fixed + b * per;
-        note(j, sp.left_peak, "left sweep");
-        if (sp.left_batch == 0) ok = false;
-        if (j > 0 && sp.env_tier == Tier::kMemory) resident += sp.env_bytes;
-      }
-    }
-    // Right sweep: environments j' <= j still in memory, plus the step itself.
-    std::size_t held = resident;
-    if (n > 1 && out.site_plans[n - 1].env_tier == Tier::kMemory)
-      held += out.site_plans[n - 1].env_bytes;
-    for (std::size_t j = n; j-- > 1;) {
-      auto& sp = out.site_plans[j];
-      if (out.exact_two_site) break;
-      const std::size_t fixed = held + shapes[j].right * e + window(j) * e;
-      if (sp.env_tier == Tier::kMemory) {
-        sp.right_batch = s;
-        sp.right_peak = fixed;
-      } else {
-        // On a device the next batch is uploaded while this one is used: two at a time.
-        const std::size_t per = std::max<std::size_t>(shapes[j].env_row * e * (on_device ? 2 : 1), 1);
-        sp.right_batch = budget > fixed ? std::min(s, (budget - fixed) / per) : 0;
-        sp.right_peak = fixed + std::max<std::size_t>(sp.right_batch, 1) * per;
-        if (sp.right_batch == 0) ok = false;
-      }
-      note(j, sp.right_peak, "right sweep");
-      if (sp.env_tier == Tier::kMemory) held -= std::min(held, sp.env_bytes);
-    }
-    for (const auto& sp : out.site_plans) out.peak_bytes = std::max({out.peak_bytes, sp.left_peak, sp.right_peak});
-    if (out.exact_two_site) out.peak_bytes = (shapes[0].sites + shapes[1].sites) * e * 4;
-    return ok;
-  };
+                : (budgets.host_bytes > memory::kProcessOverheadBytes ? budgets.host_bytes - memory::kProcessOverheadBytes : 0);
+  const Planning c{shapes, n, e, s, budget, on_device};
   Deficit worst;
   // As many of the newest environments in memory as fit: try memory_from = 1, 2, …, n.
   for (std::size_t from = 1; from <= std::max<std::size_t>(n, 1); ++from) {
-    if (try_plan(from, p, worst)) {
-      // Environments that left the memory tier: on a GPU run, the newest of them wait in host
-      // memory as far as the host budget goes; the rest go to scratch disk.
-      std::size_t host_room = 0;
-      if (on_device) {
-        std::size_t window_max = 0;
-        for (std::size_t j = 0; j < n; ++j) window_max = std::max(window_max, window(j) * e);
-        const std::size_t fixed = memory::kProcessOverheadBytes + budgets.pinned_bytes + window_max;
-        host_room = budgets.host_bytes > fixed ? budgets.host_bytes - fixed : 0;
-      }
-      p.host_from = p.memory_from;
-      for (std::size_t j = p.memory_from; j-- > 1;) {
-        const std::size_t bytes = p.site_plans[j].env_bytes;
-        if (!on_device || p.host_tier_bytes + bytes > host_room) break;
-        p.host_tier_bytes += bytes;
-        p.host_from = j;
-      }
-      for (std::size_t j = 1; j < n; ++j) {
-        p.site_plans[j].env_tier = p.tier(j);
-        if (p.tier(j) == Tier::kScratch) p.scratch_bytes += p.site_plans[j].env_bytes;
-      }
-      if (p.scratch_bytes > budgets.scratch_bytes)
-        throw ResourceError("scratch directory " + budgets.scratch_dir + ": the plan spills " +
-                            format_size(p.scratch_bytes) + " of environments but only " +
-                            format_size(budgets.scratch_bytes) +
-                            " are free (use --scratch-dir or raise --host-memory)");
+    if (try_plan(c, from, p, worst)) {
+      place_off_memory(c, budgets, p);
       return p;
     }
     if (p.exact_two_site) break;
   }
-  if (on_device)
-    throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
-                        format_size(worst.need) +
-                        " of device memory (with every environment off the device and one "
-                        "sketch column at a time) but --gpu-memory allows " +
-                        format_size(budgets.gpu_bytes));
-  throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
-                      format_size(worst.need + memory::kProcessOverheadBytes) +
-                      " of host memory (with every environment on scratch disk and one sketch "
-                      "column at a time) but --host-memory allows " +
-                      format_size(budgets.host_bytes));
+  does_not_fit(worst, budgets, on_device);
 }
 
 std::string Plan::to_json() const {

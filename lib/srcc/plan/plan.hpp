@@ -65,12 +65,6 @@ struct Plan {
 // many as fit in host memory, the rest on scratch disk; and the batches. Throws ResourceError
 // naming the site, the step and the bytes needed versus available when even one column at a
 // time with every environment on disk does not fit, or when the scratch directory lacks space.
-// Elements per sketch column alive at once in the left step at site j (see sweep.cpp): a single
-// train's Khatri–Rao block; for a stack, V_a beside the two largest consecutive stages of E_a
-// (the down leg's move counts as a stage). The plan sizes batches with it, the sweep its
-// per-thread pieces.
-std::size_t left_step_column_elements(const Stack& stack, std::size_t j);
-
 Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads,
                const Budgets& budgets, bool on_device = false);
 

@@ -14,7 +14,7 @@
 #include <algorithm>
 
 #include "srcc/core/scaled_norm.hpp"
-#include "srcc/plan/plan.hpp"
+#include "srcc/plan/step_memory.hpp"
 
 namespace srcc {
 
