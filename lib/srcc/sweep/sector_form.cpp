@@ -82,148 +82,162 @@ Tensor<T> into_right(const Tensor<T>& core, const std::vector<std::vector<T>>& y
   return out;
 }
 
+// The charge of row (a, x, y) of site j: its left bond's, its up and down legs' and the site's
+// own offset, combined by the rule.
+inline Charge row_charge(const SectorTemplate& tpl, const std::vector<Charge>& ql, std::size_t j, std::size_t a,
+                         std::size_t x, std::size_t y) {
+  const ChargeRule& rule = tpl.rule;
+  const Charge& qd = tpl.down[j].empty() ? Charge(rule.count(), 0) : tpl.down[j][y];
+  return add(rule, ql[a], tpl.up[j][x], qd, tpl.site_total[j]);
+}
+
+// The last site: the train's total charge is the last right bond's, so only the part of the
+// core with that charge is kept; returns the kept weight (Σ|v|²) and notes the dropped share.
+template <class T>
+double keep_total_charge(Tensor<T>& c, const SectorTemplate& tpl, std::size_t j, SectorForm<T>& out) {
+  const ChargeRule& rule = tpl.rule;
+  const Shape s = c.shape;
+  const Charge target = rule.reduce(tpl.right);
+  double kept = 0, all = 0;
+  for (std::size_t a = 0; a < s[0]; ++a)
+    for (std::size_t x = 0; x < s[2]; ++x)
+      for (std::size_t y = 0; y < s[3]; ++y) {
+        T& v = c.data[at(s, a, 0, x, y)];
+        const double w = std::norm(std::complex<double>(v));
+        all += w;
+        if (row_charge(tpl, out.bonds[j], j, a, x, y) == target) kept += w;
+        else v = T(0);
+      }
+  if (!(kept > 0))
+    throw NumericalError("writing back with charges: no part of the result has the template's total charge");
+  out.dropped_weight = all > 0 ? (all - kept) / all : 0;
+  out.bonds[j + 1] = {target};
+  return kept;
+}
+
+// Site j < n−1 left to right: its rows split by charge, each sector's SVD, the new bond made of
+// every sector's directions (in charge order), S V* carried into site j+1. Exact.
+template <class T>
+void split_by_charge(std::vector<Tensor<T>>& cores, const SectorTemplate& tpl, std::size_t j, SectorForm<T>& out,
+                     Kernels<T>& K) {
+  const ChargeRule& rule = tpl.rule;
+  Tensor<T>& c = cores[j];
+  const Shape s = c.shape;
+  std::map<Charge, std::vector<std::array<std::size_t, 3>>, ChargeOrder> sectors;
+  for (std::size_t a = 0; a < s[0]; ++a)
+    for (std::size_t x = 0; x < s[2]; ++x)
+      for (std::size_t y = 0; y < s[3]; ++y) sectors[row_charge(tpl, out.bonds[j], j, a, x, y)].push_back({a, x, y});
+  std::vector<std::pair<Charge, Svd<T>>> parts;
+  double largest = 0;
+  for (const auto& [q, rows] : sectors) {
+    std::vector<T> m(rows.size() * s[1]);  // column-major rows × r
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      for (std::size_t b = 0; b < s[1]; ++b) m[b * rows.size() + i] = c.data[at(s, rows[i][0], b, rows[i][1], rows[i][2])];
+    parts.emplace_back(q, svd(K, rows.size(), s[1], std::move(m)));
+    if (!parts.back().second.s.empty()) largest = std::max(largest, parts.back().second.s.front());
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> cols;  // (part, direction) per new index
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (std::size_t t = 0; t < parts[p].second.k; ++t)
+      if (parts[p].second.s[t] > kZero * largest) cols.emplace_back(p, t);
+  const std::size_t k = std::max<std::size_t>(cols.size(), 1);
+  Tensor<T> a_j({s[0], k, s[2], s[3]});
+  std::fill(a_j.data.begin(), a_j.data.end(), T(0));
+  std::vector<std::vector<T>> carry(k, std::vector<T>(s[1], T(0)));  // (new bond × r): S V*
+  std::vector<Charge> bond(k, parts.empty() ? Charge(rule.count(), 0) : parts.front().first);
+  for (std::size_t t = 0; t < cols.size(); ++t) {
+    const auto [p, dir] = cols[t];
+    const Svd<T>& f = parts[p].second;
+    const auto& rows = sectors.at(parts[p].first);
+    bond[t] = parts[p].first;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      a_j.data[at(a_j.shape, rows[i][0], t, rows[i][1], rows[i][2])] = f.u[dir * rows.size() + i];
+    for (std::size_t b = 0; b < s[1]; ++b) carry[t][b] = static_cast<real_t<T>>(f.s[dir]) * f.vt[b * f.k + dir];
+  }
+  cores[j] = std::move(a_j);
+  cores[j + 1] = into_left(carry, k, cores[j + 1]);
+  out.bonds[j + 1] = bond;
+}
+
+// Site j >= 1 right to left (with U S of the site to its right already in `m`): per sector of
+// its left bond an SVD, the directions kept over all sectors together (at most max_bond, none
+// that is numerically zero), B form kept, U S returned to carry into site j−1. Adds the
+// discarded weight to `truncated`.
+template <class T>
+std::vector<std::vector<T>> truncate_by_charge(Tensor<T> m, std::size_t j, std::size_t max_bond, std::vector<Tensor<T>>& cores,
+                                               SectorForm<T>& out, Kernels<T>& K, double& truncated) {
+  const Shape s = m.shape;
+  const std::size_t cols_n = s[1] * s[2] * s[3];
+  std::map<Charge, std::vector<std::size_t>, ChargeOrder> sectors;
+  for (std::size_t a = 0; a < s[0]; ++a) sectors[out.bonds[j][a]].push_back(a);
+  std::vector<std::pair<Charge, Svd<T>>> parts;
+  std::vector<std::tuple<double, std::size_t, std::size_t>> values;  // (σ, part, direction)
+  for (const auto& [q, rows] : sectors) {
+    std::vector<T> mm(rows.size() * cols_n);  // column-major rows × (r u d)
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      for (std::size_t col = 0; col < cols_n; ++col) mm[col * rows.size() + i] = m.data[rows[i] * cols_n + col];
+    parts.emplace_back(q, svd(K, rows.size(), cols_n, std::move(mm)));
+    for (std::size_t t = 0; t < parts.back().second.k; ++t) values.emplace_back(parts.back().second.s[t], parts.size() - 1, t);
+  }
+  std::sort(values.begin(), values.end(), [](const auto& x, const auto& y) { return std::get<0>(x) > std::get<0>(y); });
+  const double largest = values.empty() ? 0 : std::get<0>(values.front());
+  std::size_t keep = 0;
+  while (keep < values.size() && keep < std::max<std::size_t>(max_bond, 1) && std::get<0>(values[keep]) > kZero * largest)
+    ++keep;
+  keep = std::max<std::size_t>(keep, 1);
+  for (std::size_t i = keep; i < values.size(); ++i) truncated += std::get<0>(values[i]) * std::get<0>(values[i]);
+  // The kept directions grouped by sector (in charge order), each sector's largest first.
+  std::vector<std::tuple<double, std::size_t, std::size_t>> kept(values.begin(), values.begin() + keep);
+  std::sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) {
+    return std::get<1>(x) != std::get<1>(y) ? std::get<1>(x) < std::get<1>(y) : std::get<2>(x) < std::get<2>(y);
+  });
+  Tensor<T> b({keep, s[1], s[2], s[3]});
+  std::fill(b.data.begin(), b.data.end(), T(0));
+  std::vector<std::vector<T>> next(s[0], std::vector<T>(keep, T(0)));
+  std::vector<Charge> bond;
+  std::vector<double> sv;
+  for (std::size_t t = 0; t < keep; ++t) {
+    const auto [sigma, p, dir] = kept[t];
+    const Svd<T>& f = parts[p].second;
+    const auto& rows = sectors.at(parts[p].first);
+    for (std::size_t col = 0; col < cols_n; ++col) b.data[t * cols_n + col] = f.vt[col * f.k + dir];
+    for (std::size_t i = 0; i < rows.size(); ++i) next[rows[i]][t] = f.u[dir * rows.size() + i] * static_cast<real_t<T>>(sigma);
+    bond.push_back(parts[p].first);
+    sv.push_back(sigma);
+  }
+  double sv2 = 0;
+  for (double v : sv) sv2 += v * v;
+  for (double& v : sv) v /= std::sqrt(sv2);
+  cores[j] = std::move(b);
+  out.bonds[j] = std::move(bond);
+  out.schmidt[j] = std::move(sv);
+  return next;
+}
+
 }  // namespace
 
 template <class T>
 SectorForm<T> sector_form(std::vector<Tensor<T>> cores, const SectorTemplate& tpl,
                           const std::vector<std::size_t>& max_bonds, Kernels<T>& K) {
   const std::size_t n = cores.size();
-  const ChargeRule& rule = tpl.rule;
   SectorForm<T> out;
   out.bonds.assign(n + 1, {});
   out.schmidt.assign(n + 1, {1.0});
-  out.bonds[0] = {rule.reduce(tpl.left)};
+  out.bonds[0] = {tpl.rule.reduce(tpl.left)};
   double total2 = 0;
-
-  // 1. Left to right: each bond split by charge, exactly.
+  // 1. Left to right: each bond split by charge, exactly; the last site keeps the total charge.
   for (std::size_t j = 0; j < n; ++j) {
     poll_interrupt();
-    Tensor<T>& c = cores[j];
-    const Shape s = c.shape;
-    const auto& ql = out.bonds[j];
-    auto row_charge = [&](std::size_t a, std::size_t x, std::size_t y) {
-      const Charge& qd = tpl.down[j].empty() ? Charge(rule.count(), 0) : tpl.down[j][y];
-      return add(rule, ql[a], tpl.up[j][x], qd, tpl.site_total[j]);
-    };
-    if (j + 1 == n) {
-      // The train's total charge is the last right bond's: keep only that part.
-      const Charge target = rule.reduce(tpl.right);
-      double kept = 0, all = 0;
-      for (std::size_t a = 0; a < s[0]; ++a)
-        for (std::size_t x = 0; x < s[2]; ++x)
-          for (std::size_t y = 0; y < s[3]; ++y) {
-            T& v = c.data[at(s, a, 0, x, y)];
-            const double w = std::norm(std::complex<double>(v));
-            all += w;
-            if (row_charge(a, x, y) == target) kept += w;
-            else v = T(0);
-          }
-      if (!(kept > 0))
-        throw NumericalError("writing back with charges: no part of the result has the template's total charge");
-      out.dropped_weight = all > 0 ? (all - kept) / all : 0;
-      total2 = kept;
-      out.bonds[n] = {target};
-      break;
-    }
-    std::map<Charge, std::vector<std::array<std::size_t, 3>>, ChargeOrder> sectors;
-    for (std::size_t a = 0; a < s[0]; ++a)
-      for (std::size_t x = 0; x < s[2]; ++x)
-        for (std::size_t y = 0; y < s[3]; ++y) sectors[row_charge(a, x, y)].push_back({a, x, y});
-    std::vector<std::pair<Charge, Svd<T>>> parts;
-    double largest = 0;
-    for (const auto& [q, rows] : sectors) {
-      std::vector<T> m(rows.size() * s[1]);  // column-major rows × r
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t b = 0; b < s[1]; ++b) m[b * rows.size() + i] = c.data[at(s, rows[i][0], b, rows[i][1], rows[i][2])];
-      parts.emplace_back(q, svd(K, rows.size(), s[1], std::move(m)));
-      if (!parts.back().second.s.empty()) largest = std::max(largest, parts.back().second.s.front());
-    }
-    // The new bond: each sector's directions, sectors in charge order.
-    std::vector<Charge> bond;
-    std::vector<std::vector<T>> carry;  // (new bond × r): S V*
-    Tensor<T> a_j;
-    std::vector<std::pair<std::size_t, std::size_t>> cols;  // (part, direction) per new index
-    for (std::size_t p = 0; p < parts.size(); ++p)
-      for (std::size_t t = 0; t < parts[p].second.k; ++t)
-        if (parts[p].second.s[t] > kZero * largest) cols.emplace_back(p, t);
-    const std::size_t k = std::max<std::size_t>(cols.size(), 1);
-    a_j = Tensor<T>({s[0], k, s[2], s[3]});
-    std::fill(a_j.data.begin(), a_j.data.end(), T(0));
-    carry.assign(k, std::vector<T>(s[1], T(0)));
-    bond.assign(k, parts.empty() ? Charge(rule.count(), 0) : parts.front().first);
-    auto sector_rows = [&](std::size_t p) -> const std::vector<std::array<std::size_t, 3>>& {
-      return sectors.at(parts[p].first);
-    };
-    for (std::size_t t = 0; t < cols.size(); ++t) {
-      const auto [p, dir] = cols[t];
-      const Svd<T>& f = parts[p].second;
-      const auto& rows = sector_rows(p);
-      bond[t] = parts[p].first;
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        a_j.data[at(a_j.shape, rows[i][0], t, rows[i][1], rows[i][2])] = f.u[dir * rows.size() + i];
-      for (std::size_t b = 0; b < s[1]; ++b)
-        carry[t][b] = static_cast<real_t<T>>(f.s[dir]) * f.vt[b * f.k + dir];
-    }
-    cores[j] = std::move(a_j);
-    cores[j + 1] = into_left(carry, k, cores[j + 1]);
-    out.bonds[j + 1] = bond;
+    if (j + 1 == n) total2 = keep_total_charge(cores[j], tpl, j, out);
+    else split_by_charge(cores, tpl, j, out, K);
   }
-
   // 2. Right to left: per sector of the left bond, truncated over all sectors together.
   std::vector<std::vector<T>> carry;  // (old left bond of the site done × its new left bond): U S
   double truncated = 0;
   for (std::size_t j = n; j-- > 1;) {
     poll_interrupt();
     Tensor<T> m = carry.empty() ? std::move(cores[j]) : into_right(cores[j], carry, carry.front().size());
-    const Shape s = m.shape;
-    const std::size_t cols_n = s[1] * s[2] * s[3];
-    std::map<Charge, std::vector<std::size_t>, ChargeOrder> sectors;
-    for (std::size_t a = 0; a < s[0]; ++a) sectors[out.bonds[j][a]].push_back(a);
-    std::vector<std::pair<Charge, Svd<T>>> parts;
-    std::vector<std::tuple<double, std::size_t, std::size_t>> values;  // (σ, part, direction)
-    for (const auto& [q, rows] : sectors) {
-      std::vector<T> mm(rows.size() * cols_n);  // column-major rows × (r u d)
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t col = 0; col < cols_n; ++col) mm[col * rows.size() + i] = m.data[rows[i] * cols_n + col];
-      parts.emplace_back(q, svd(K, rows.size(), cols_n, std::move(mm)));
-      for (std::size_t t = 0; t < parts.back().second.k; ++t)
-        values.emplace_back(parts.back().second.s[t], parts.size() - 1, t);
-    }
-    std::sort(values.begin(), values.end(), [](const auto& x, const auto& y) { return std::get<0>(x) > std::get<0>(y); });
-    const double largest = values.empty() ? 0 : std::get<0>(values.front());
-    std::size_t keep = 0;
-    while (keep < values.size() && keep < std::max<std::size_t>(max_bonds[j], 1) &&
-           std::get<0>(values[keep]) > kZero * largest)
-      ++keep;
-    keep = std::max<std::size_t>(keep, 1);
-    for (std::size_t i = keep; i < values.size(); ++i) truncated += std::get<0>(values[i]) * std::get<0>(values[i]);
-    // The kept directions grouped by sector (in charge order), each sector's largest first.
-    std::vector<std::tuple<double, std::size_t, std::size_t>> kept(values.begin(), values.begin() + keep);
-    std::sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) {
-      return std::get<1>(x) != std::get<1>(y) ? std::get<1>(x) < std::get<1>(y) : std::get<2>(x) < std::get<2>(y);
-    });
-    Tensor<T> b({keep, s[1], s[2], s[3]});
-    std::fill(b.data.begin(), b.data.end(), T(0));
-    std::vector<std::vector<T>> next(s[0], std::vector<T>(keep, T(0)));
-    std::vector<Charge> bond;
-    std::vector<double> sv;
-    for (std::size_t t = 0; t < keep; ++t) {
-      const auto [sigma, p, dir] = kept[t];
-      const Svd<T>& f = parts[p].second;
-      const auto& rows = sectors.at(parts[p].first);
-      for (std::size_t col = 0; col < cols_n; ++col) b.data[t * cols_n + col] = f.vt[col * f.k + dir];
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        next[rows[i]][t] = f.u[dir * rows.size() + i] * static_cast<real_t<T>>(sigma);
-      bond.push_back(parts[p].first);
-      sv.push_back(sigma);
-    }
-    double sv2 = 0;
-    for (double v : sv) sv2 += v * v;
-    for (double& v : sv) v /= std::sqrt(sv2);
-    cores[j] = std::move(b);
-    out.bonds[j] = std::move(bond);
-    out.schmidt[j] = std::move(sv);
-    carry = std::move(next);
+    carry = truncate_by_charge(std::move(m), j, max_bonds[j], cores, out, K, truncated);
   }
   Tensor<T> first = carry.empty() ? std::move(cores[0]) : into_right(cores[0], carry, carry.front().size());
   out.norm = frobenius_norm(first);
