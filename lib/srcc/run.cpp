@@ -51,6 +51,50 @@ Inputs open_inputs(const RunOptions& o) {
   return in;
 }
 
+// The result's bonds, norm and the sweep's own figures in the summary.
+template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum, Reporter& reporter) {
+  sum.flops = result.flops;
+  sum.error_estimate = result.error_estimate;
+  sum.capped_cuts = result.capped_cuts;
+  if (result.capped_cuts > 0)
+    reporter.warning(std::to_string(result.capped_cuts) +
+                     " cut(s) reached the --chi cap before the tolerance; raise --chi or --tol");
+  sum.kind = result.kind;
+  sum.sites = result.cores.size();
+  for (std::size_t j = 0; j + 1 < sum.sites; ++j) {
+    sum.bonds.push_back(static_cast<std::int64_t>(result.cores[j].shape[kLegR]));
+    sum.max_bond = std::max(sum.max_bond, sum.bonds.back());
+  }
+  sum.norm = frobenius_norm(result.cores.front());
+}
+
+// /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
+// block structure may drop or truncate a little weight: that joins the error estimate.
+template <class T>
+void write_result(const RunOptions& o, const TrainInfo& state, const SweepResult<T>& result, ResultWriter& out,
+                  TransferLog& log, RunSummary& sum, Reporter& reporter) {
+  const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
+  sum.output_format = std::string(train_format_name(format));
+  if (format == TrainFormat::kSrcc) {
+    out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
+    return;
+  }
+  auto host = make_cpu_backend(o.threads);
+  const WriteBack wb = write_back(out, format, state, result.kind, result.cores, host->kernels<T>(), log);
+  sum.dropped_weight = wb.dropped_weight;
+  sum.truncated_weight = wb.truncated_weight;
+  // Both are part of the written result's error: in quadrature with the estimate.
+  sum.error_estimate = std::sqrt(sum.error_estimate * sum.error_estimate + wb.dropped_weight + wb.truncated_weight);
+  if (wb.dropped_weight > 1e-12 || wb.truncated_weight > 1e-12) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "written in %s's block structure: a weight of %.2e lay outside the state's total "
+                  "charge (dropped) and %.2e was truncated by sector",
+                  sum.output_format.c_str(), wb.dropped_weight, wb.truncated_weight);
+    reporter.warning(text);
+  }
+}
+
 template <class T>
 RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                      const std::vector<std::unique_ptr<Backend>>& backends,
@@ -71,16 +115,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
   sum.threads = backend->threads();
   sum.threads_source = o.threads_source;
-  // --profile-gemm: the backend times its GEMMs into `profile` during the sweep; the guard
-  // takes the pointer back however the sweep ends.
-  GemmProfile profile;
-  struct StopProfiling {
-    Backend* backend;
-    ~StopProfiling() { backend->profile_gemms(nullptr); }
-  } stop_profiling{backend};
-  if (o.profile_gemm && !backend->profile_gemms(&profile))
-    reporter.warning(opt::kProfileGemm.name() + ": " + backend->name() +
-                     " queues its GEMMs asynchronously; no profile");
+  GemmProfiling profiling(*backend, o.profile_gemm, reporter);
   auto t0 = Clock::now();
   SweepResult<T> result =
       o.method == Method::kSrc
@@ -89,49 +124,13 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
           : svd_truncate(in.stack, source, o.sweep, *backend, log);
   sum.sweep_seconds = since(t0);
   for (const auto& r : in.readers) r.check_unchanged();
-  if (o.profile_gemm) {
-    backend->profile_gemms(nullptr);
-    sum.gemm_profile = profile.rows();
-  }
-  sum.flops = result.flops;
-  sum.error_estimate = result.error_estimate;
-  sum.capped_cuts = result.capped_cuts;
-  if (result.capped_cuts > 0)
-    reporter.warning(std::to_string(result.capped_cuts) +
-                     " cut(s) reached the --chi cap before the tolerance; raise --chi or --tol");
+  sum.gemm_profile = profiling.finish();
+  summarize(result, sum, reporter);
   check_interrupt();
 
   t0 = Clock::now();
-  sum.kind = result.kind;
-  sum.sites = result.cores.size();
-  for (std::size_t j = 0; j + 1 < sum.sites; ++j) {
-    sum.bonds.push_back(static_cast<std::int64_t>(result.cores[j].shape[kLegR]));
-    sum.max_bond = std::max(sum.max_bond, sum.bonds.back());
-  }
-  sum.norm = frobenius_norm(result.cores.front());
-
   ResultWriter out(o.output, o.force);
-  const TrainInfo& state = in.stack.layers.back();
-  const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
-  sum.output_format = std::string(train_format_name(format));
-  if (format == TrainFormat::kSrcc) {
-    out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
-  } else {
-    auto host = make_cpu_backend(o.threads);
-    const WriteBack wb = write_back(out, format, state, result.kind, result.cores, host->kernels<T>(), log);
-    sum.dropped_weight = wb.dropped_weight;
-    sum.truncated_weight = wb.truncated_weight;
-    // Both are part of the written result's error: in quadrature with the estimate.
-    sum.error_estimate = std::sqrt(sum.error_estimate * sum.error_estimate + wb.dropped_weight + wb.truncated_weight);
-    if (wb.dropped_weight > 1e-12 || wb.truncated_weight > 1e-12) {
-      char text[200];
-      std::snprintf(text, sizeof text,
-                    "written in %s's block structure: a weight of %.2e lay outside the state's total "
-                    "charge (dropped) and %.2e was truncated by sector",
-                    sum.output_format.c_str(), wb.dropped_weight, wb.truncated_weight);
-      reporter.warning(text);
-    }
-  }
+  write_result(o, in.stack.layers.back(), result, out, log, sum, reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
@@ -324,6 +323,25 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   return visit_dtype(dt, [&](auto zero) {
     return run_typed<decltype(zero)>(options, in, plan, backend, reporter, check_interrupt);
   });
+}
+
+GemmProfiling::GemmProfiling(Backend& backend, bool on, Reporter& reporter) {
+  if (!on) return;
+  if (backend.profile_gemms(&profile_))
+    backend_ = &backend;
+  else
+    reporter.warning(opt::kProfileGemm.name() + ": " + backend.name() + " queues its GEMMs asynchronously; no profile");
+}
+
+GemmProfiling::~GemmProfiling() {
+  if (backend_ != nullptr) backend_->profile_gemms(nullptr);
+}
+
+std::vector<GemmTiming> GemmProfiling::finish() {
+  if (backend_ == nullptr) return {};
+  backend_->profile_gemms(nullptr);
+  backend_ = nullptr;
+  return profile_.rows();
 }
 
 }  // namespace srcc

@@ -1,11 +1,12 @@
 #pragma once
 // Stages of a run that run() (run.cpp) and evolve() (evolve.cpp) both chain: the working type, the
-// capping of χ̄ to what a product can hold, and the budgets, backends and plan.
+// capping of χ̄ to what a product can hold, the budgets, backends and plan, and --profile-gemm.
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "srcc/backend/backend.hpp"
+#include "srcc/backend/gemm_profile.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/plan.hpp"
 #include "srcc/run.hpp"
@@ -29,5 +30,21 @@ RunOptions fitted(const RunOptions& given, const Stack& stack, Reporter* reporte
 std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
                                                                         const Stack& stack,
                                                                         DType dt, bool make);
+
+// --profile-gemm over a run: the backend times every GEMM into the profile from construction on
+// (with a warning where it cannot: a GPU queues its GEMMs), and stops however the run ends.
+class GemmProfiling {
+ public:
+  GemmProfiling(Backend& backend, bool on, Reporter& reporter);
+  ~GemmProfiling();
+  GemmProfiling(const GemmProfiling&) = delete;
+  GemmProfiling& operator=(const GemmProfiling&) = delete;
+  // Stops the timing; the GEMMs by shape (empty when off).
+  std::vector<GemmTiming> finish();
+
+ private:
+  Backend* backend_ = nullptr;  // null when off
+  GemmProfile profile_;
+};
 
 }  // namespace srcc

@@ -1,0 +1,379 @@
+#include "srcc/evolution.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
+#include "srcc/core/rng.hpp"
+#include "srcc/evolve_record.hpp"
+#include "srcc/io/h5_names.hpp"
+#include "srcc/io/result_reader.hpp"
+#include "srcc/io/result_writer.hpp"
+#include "srcc/io/train_reader.hpp"
+#include "srcc/log/folded_log.hpp"
+#include "srcc/measure/sandwich.hpp"
+#include "srcc/memory/policy.hpp"
+#include "srcc/memory/resident.hpp"
+#include "srcc/movement/env_store.hpp"
+#include "srcc/run_stages.hpp"
+#include "srcc/sweep/sweep.hpp"
+#include "srcc/train/site_loader.hpp"
+
+namespace srcc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The sweep's per-site progress would bury the step lines: only its warnings pass.
+class QuietSweep final : public Reporter {
+ public:
+  explicit QuietSweep(Reporter& to) : to_(to) {}
+  void progress(std::string_view, std::size_t, std::size_t) override {}
+  void warning(std::string_view message) override { to_.warning(message); }
+
+ private:
+  Reporter& to_;
+};
+
+template <class T> std::vector<Tensor<T>> read_all(const TrainReader& r, TransferLog& log) {
+  std::vector<Tensor<T>> out;
+  for (std::size_t j = 0; j < r.info().length(); ++j) out.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
+  return out;
+}
+
+template <class T> std::string bytes_of(const std::vector<Tensor<T>>& sites) {
+  std::string bytes;
+  for (const auto& s : sites) bytes.append(reinterpret_cast<const char*>(s.data.data()), s.bytes());
+  return bytes;
+}
+
+// One evolution in type T: the inputs in memory, the trajectory so far, the backend, and the
+// output brought up to date at checkpoints.
+template <class T> class Evolution {
+ public:
+  Evolution(const EvolveOptions& eo, std::vector<TrainReader>& readers, Stack stack,
+            std::vector<std::string> notes, Reporter& reporter, const std::function<void()>& check_interrupt)
+      : eo_(eo), ro_(eo.run), readers_(readers), stack_(std::move(stack)), notes_(std::move(notes)),
+        reporter_(reporter), check_interrupt_(check_interrupt), quiet_(reporter),
+        nstep_(ro_.trains.size() - 1), nmeasure_(eo.measure.size()) {}
+
+  EvolveSummary run() {
+    sum_.output = ro_.output;
+    sum_.steps = eo_.steps;
+    load();
+    describe();
+    if (eo_.resume) resume();
+    start_backend();
+    std::size_t since_checkpoint = 0;
+    try {
+      for (std::size_t k = done_ + 1; k <= eo_.steps; ++k) {
+        check_interrupt_();
+        step(k);
+        ++since_checkpoint;
+        if (checkpoint_due(since_checkpoint) && k < eo_.steps) {
+          checkpoint(false);
+          since_checkpoint = 0;
+        }
+      }
+    } catch (const InterruptedError& e) {
+      // Stopped between steps (or within one, which is then not counted): what is done is kept.
+      if (since_checkpoint > 0 || !written_) checkpoint(false);
+      throw InterruptedError(e.cause() + "; " + ro_.output + " holds the " + std::to_string(done_) +
+                             " finished steps of " + std::to_string(eo_.steps) + ": continue with --resume");
+    }
+    if (done_ > sum_.resumed_from || !written_) checkpoint(done_ >= eo_.steps);
+    sum_.steps_done = done_;
+    sum_.wall_seconds = since(wall0_);
+    sum_.peak_rss_bytes = memory::peak_resident_bytes();
+    sum_.gemm_profile = profiling_->finish();
+    reporter_.progress("write", 1, 1);
+    return sum_;
+  }
+
+ private:
+  // The step, the observables and the reference in memory (MPOs of small bond); the state too.
+  void load() {
+    for (std::size_t i = 0; i < nstep_; ++i) data_.sites.push_back(read_all<T>(readers_[i], log_));
+    for (std::size_t i = 0; i < nmeasure_; ++i) measure_.push_back(read_all<T>(readers_[nstep_ + 1 + i], log_));
+    if (eo_.overlap) reference_ = read_all<T>(readers_.back(), log_);
+    state_ = read_all<T>(readers_[nstep_], log_);
+    for (const auto& r : readers_) r.check_unchanged();
+    history_.add_setup(log_.take_from(0));
+  }
+
+  // What a resumed run must share with this one, and the trajectory's columns.
+  void describe() {
+    for (std::size_t i = 0; i <= nstep_; ++i)
+      fp_.emplace_back(i < nstep_ ? "step " + std::to_string(i + 1) : "state",
+                       fingerprint_entry(readers_[i].info(), bytes_of(i < nstep_ ? data_.sites[i] : state_)));
+    std::vector<TrainInfo> measured;
+    for (std::size_t i = 0; i < nmeasure_; ++i) {
+      measured.push_back(readers_[nstep_ + 1 + i].info());
+      fp_.emplace_back("measure " + std::to_string(i + 1), fingerprint_entry(measured.back(), bytes_of(measure_[i])));
+    }
+    if (eo_.overlap) fp_.emplace_back("overlap", fingerprint_entry(readers_.back().info(), bytes_of(reference_)));
+    add_options(fp_, eo_, dtype_of<T>);
+    columns_ = trajectory_columns(eo_, measured, eo_.overlap ? &readers_.back().info() : nullptr, labels_);
+    for (const auto& c : columns_) rows_.push_back({c.name, c.integer, {}});
+  }
+
+  void resume() {
+    done_ = resume_trajectory(read_evolve_record(ro_.output), fp_, rows_, ro_.output);
+    TrainReader last(TrainRef{ro_.output, h5names::kResult, TrainFormat::kSrcc});
+    state_ = read_all<T>(last, log_);
+    history_.add_setup(log_.take_from(0));
+    written_ = true;
+    sum_.resumed_from = done_;
+    budget_ = done_ > 0 ? rows_[kBudgetColumn].values.back() : 0.0;
+    if (done_ >= eo_.steps) reporter_.step(ro_.output + " holds " + std::to_string(done_) + " steps already; nothing to do");
+  }
+
+  // The stack with the state's current bonds.
+  TrainInfo state_info() const {
+    TrainInfo info = readers_[nstep_].info();
+    info.dims.clear();
+    info.dtypes.clear();
+    for (const auto& c : state_) {
+      info.dims.push_back({c.shape[kLegL], c.shape[kLegR], c.shape[kLegU], c.shape[kLegD]});
+      info.dtypes.push_back(dtype_of<T>);
+    }
+    return info;
+  }
+
+  // Budgets and backends once; a plan per step (the state's bonds change).
+  void start_backend() {
+    stack_.layers.back() = state_info();
+    data_.stack = stack_;
+    auto planned = plan_and_backend(fitted(ro_, stack_, nullptr), stack_, dtype_of<T>, true);
+    plan0_ = std::move(planned.first);
+    backends_ = std::move(planned.second);
+    for (const auto& note : notes_) reporter_.warning(note);
+    for (const auto& dir : remove_stale_scratch(plan0_.budgets.scratch_dir))
+      reporter_.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
+    // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
+    profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
+    held_limit_ = plan0_.budgets.host_bytes / kHeldStatesShare;
+    last_plan_ = plan0_.to_json();
+    last_checkpoint_ = Clock::now();
+  }
+
+  Backend& backend() { return *backends_.front(); }
+
+  // Step k: the sweep, the state's norm, the measurements, a row of the trajectory.
+  void step(std::size_t k) {
+    const auto t0 = Clock::now();
+    // The seed derived from the base and the step number, so that a resumed run draws what the
+    // uninterrupted one drew.
+    data_.stack.layers.back() = state_info();
+    RunOptions step_options = fitted(ro_, data_.stack, nullptr);
+    step_options.sweep.seed = Rng::derive_seed(ro_.sweep.seed, k);
+    const Plan plan = make_plan(data_.stack, step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, ro_.device.gpu);
+    last_plan_ = plan.to_json();
+    data_.sites.resize(nstep_);
+    data_.sites.push_back(std::move(state_));
+    const auto ts = Clock::now();
+    SweepResult<T> result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
+    const double sweep_seconds = since(ts);
+    state_ = std::move(result.cores);
+    data_.sites.pop_back();
+    // The state's norm sits in core 0 (the others are right-orthonormal).
+    const double norm = frobenius_norm(state_.front());
+    if (eo_.normalize && norm > 0) {
+      const auto inv = static_cast<real_t<T>>(1.0 / norm);
+      for (auto& v : state_.front().data) v *= inv;
+    }
+    budget_ += result.error_estimate;
+    std::int64_t max_bond = 1;
+    for (const auto& c : state_) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
+    const bool measured = k % eo_.measure_every == 0 || k == eo_.steps;
+    const auto [values, ov] = measure(measured, eo_.normalize && norm > 0 ? 1.0 : norm * norm);
+    sum_.sweep_seconds += sweep_seconds;
+    sum_.sweep_flops += result.flops;
+    const StepValues sv{.step = k, .steps = eo_.steps,
+                        .time = eo_.dt != 0 ? eo_.dt * static_cast<double>(k) : static_cast<double>(k),
+                        .norm = norm, .error = result.error_estimate, .budget = budget_, .seconds = since(t0),
+                        .max_bond = max_bond};
+    std::vector<double> row = {static_cast<double>(k), sv.time, norm, sv.error, budget_,
+                               static_cast<double>(max_bond), sv.seconds, sweep_seconds};
+    for (const auto& v : values) {
+      row.push_back(v.real());
+      row.push_back(v.imag());
+    }
+    if (eo_.overlap) {
+      row.push_back(ov.real());
+      row.push_back(ov.imag());
+    }
+    for (std::size_t c = 0; c < rows_.size(); ++c) rows_[c].values.push_back(row[c]);
+    done_ = k;
+    last_sites_ = result.sites;
+    sum_.norm = norm;
+    sum_.normalized = eo_.normalize;
+    sum_.max_bond = max_bond;
+    sum_.error_budget = budget_;
+    reporter_.step(step_line(sv, labels_, measured ? values : std::vector<cdouble>{},
+                             eo_.overlap && measured ? &ov : nullptr));
+    history_.add_round(log_.take_from(0));
+    if (eo_.save_every > 0 && k % eo_.save_every == 0) {
+      to_save_.emplace_back(k, state_);
+      for (const auto& c : state_) held_bytes_ += c.size() * sizeof(T);
+    }
+  }
+
+  // ⟨O⟩ of each --measure operator (normalised by ‖ψ‖² = norm2) and ⟨ref|ψ⟩, exactly; NaN in the
+  // table at a step that is not measured.
+  std::pair<std::vector<cdouble>, cdouble> measure(bool measured, double norm2) {
+    const auto tm = Clock::now();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<cdouble> values(measured ? 0 : measure_.size(), cdouble(nan, nan));
+    cdouble ov = eo_.overlap && !measured ? cdouble(nan, nan) : cdouble(0);
+    auto& K = backend().template kernels<T>();
+    for (const auto& op : measure_) {
+      if (!measured) break;
+      Sandwich<T> s(K, 1);
+      for (std::size_t j = 0; j < state_.size(); ++j) s.add(state_[j], {&op[j]}, state_[j]);
+      const Scaled v = s.value();
+      sum_.measure_flops += s.flops();
+      values.push_back(norm2 > 0 ? v.value * std::exp(v.log_scale) / norm2 : cdouble(0));
+    }
+    if (eo_.overlap && measured) {
+      Sandwich<T> s(K, 0);
+      for (std::size_t j = 0; j < state_.size(); ++j) s.add(reference_[j], {}, state_[j]);
+      ov = s.value().plain();
+      sum_.measure_flops += s.flops();
+    }
+    sum_.measure_seconds += since(tm);
+    return {values, ov};
+  }
+
+  // Without --checkpoint-every, checkpoints are far enough apart to cost at most a tenth of the
+  // run, however large the file has grown; held states bring one forward.
+  bool checkpoint_due(std::size_t since_checkpoint) const {
+    const double interval = std::max(kCheckpointSeconds, checkpoint_took_ / kCheckpointShare);
+    return (eo_.checkpoint_every > 0 ? since_checkpoint >= eo_.checkpoint_every : since(last_checkpoint_) >= interval) ||
+           (held_limit_ > 0 && held_bytes_ >= held_limit_);
+  }
+
+  // The output brought up to date: a new file written beside it and renamed into place, so that
+  // a killed run leaves the last complete one. The states saved by earlier checkpoints are
+  // copied from the version it replaces; everything else is written anew (an update in place
+  // would leave each replaced /result, /log and /trajectory behind as dead space).
+  void checkpoint(bool finished) {
+    const auto t0 = Clock::now();
+    sum_.steps_done = done_;
+    sum_.wall_seconds = since(wall0_);
+    sum_.peak_rss_bytes = memory::peak_resident_bytes();
+    ResultWriter out(ro_.output, written_ || ro_.force, ResultWriter::Mode::kNewFile, h5names::kTrajectory);
+    TransferLog out_log;
+    history_.copy_to(out_log);
+    const std::size_t mark = out_log.size();
+    if (written_) copy_saved_states(out, out_log);
+    out.write_table(h5names::kTrajectory, rows_, columns_json(columns_));
+    for (auto& [k, cores] : to_save_)
+      out.write_train(std::string(h5names::kStates) + "/" + std::to_string(k), TrainKind::kMps, cores, out_log,
+                      "saved state");
+    out.write_train(h5names::kResult, TrainKind::kMps, state_, out_log, "result site");
+    out.write_log(record(), out_log, finished);
+    out.commit();
+    history_.add_round(out_log.take_from(mark));
+    to_save_.clear();
+    held_bytes_ = 0;
+    written_ = true;
+    last_checkpoint_ = Clock::now();
+    checkpoint_took_ = since(t0);
+    sum_.checkpoint_seconds += checkpoint_took_;
+    ++sum_.checkpoints;
+  }
+
+  void copy_saved_states(ResultWriter& out, TransferLog& out_log) {
+    const auto tc = Clock::now();
+    if (const auto bytes = out.copy_from(ro_.output, h5names::kStates)) {
+      const std::string where = "file:" + ro_.output + ":" + h5names::kStates;
+      out_log.add(TransferRecord{.what = "saved states", .mechanism = mechanism::kFileWrite, .source = where,
+                                 .target = where, .dtype_from = std::string(dtype_name(dtype_of<T>)),
+                                 .dtype_to = std::string(dtype_name(dtype_of<T>)),
+                                 .bytes = static_cast<std::int64_t>(*bytes), .seconds = since(tc)});
+    }
+  }
+
+  RunRecord record() const {
+    RunRecord r{.command_line = ro_.command_line,
+                .plan_json = last_plan_,
+                .blas = backends_.front()->library_info(),
+                .threads = backends_.front()->threads(),
+                .threads_source = ro_.threads_source,
+                .seed = ro_.sweep.seed,
+                .start_utc = start_time_,
+                .end_utc = utc_now(),
+                .wall_seconds = since(wall0_),
+                .error_estimate = budget_,
+                .summary_json = sum_.to_json(),
+                .sites = last_sites_};
+    for (const auto& note : notes_) r.notes += (r.notes.empty() ? "" : "\n") + note;
+    r.evolve = RunRecord::Evolution{.steps = static_cast<std::int64_t>(eo_.steps),
+                                    .steps_done = static_cast<std::int64_t>(done_),
+                                    .fingerprint = to_text(fp_),
+                                    .dt = eo_.dt,
+                                    .normalize = eo_.normalize};
+    for (const auto& b : backends_) r.devices += (r.devices.empty() ? "" : ",") + b->name();
+    return r;
+  }
+
+  const EvolveOptions& eo_;
+  const RunOptions& ro_;
+  std::vector<TrainReader>& readers_;
+  Stack stack_;
+  std::vector<std::string> notes_;
+  Reporter& reporter_;
+  const std::function<void()>& check_interrupt_;
+  QuietSweep quiet_;
+  const std::size_t nstep_, nmeasure_;
+  const Clock::time_point wall0_ = Clock::now();
+  const std::string start_time_ = utc_now();
+
+  TransferLog log_;
+  FoldedLog history_;  // what the output's /log/transfers will hold
+  EvolveSummary sum_;
+  StackData<T> data_;
+  std::vector<std::vector<Tensor<T>>> measure_;
+  std::vector<Tensor<T>> reference_, state_;
+  Fingerprint fp_;
+  std::vector<TrajectoryColumn> columns_;
+  std::vector<std::string> labels_;
+  std::vector<TableColumn> rows_;
+
+  Plan plan0_;
+  std::vector<std::unique_ptr<Backend>> backends_;
+  std::unique_ptr<GemmProfiling> profiling_;  // after backends_: stops before they go
+  std::string last_plan_;
+  std::vector<SiteStats> last_sites_;
+  std::size_t done_ = 0;
+  bool written_ = false;  // an output of this evolution exists (ours to update in place)
+  double budget_ = 0;
+  std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save_;  // until the next checkpoint
+  std::uint64_t held_bytes_ = 0, held_limit_ = 0;  // theirs, and the most they may hold
+  double checkpoint_took_ = 0;  // seconds, the last one
+  Clock::time_point last_checkpoint_ = Clock::now();
+};
+
+}  // namespace
+
+template <class T>
+EvolveSummary run_evolution(const EvolveOptions& eo, std::vector<TrainReader>& readers, Stack stack,
+                            std::vector<std::string> notes, Reporter& reporter,
+                            const std::function<void()>& check_interrupt) {
+  return Evolution<T>(eo, readers, std::move(stack), std::move(notes), reporter, check_interrupt).run();
+}
+
+#define SRCC_INSTANTIATE(T)                                                                                 \
+  template EvolveSummary run_evolution<T>(const EvolveOptions&, std::vector<TrainReader>&, Stack,            \
+                                          std::vector<std::string>, Reporter&, const std::function<void()>&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc
