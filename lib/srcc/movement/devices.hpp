@@ -119,4 +119,7 @@ template <class T> class Devices {
   std::vector<Device> devices_;
 };
 
+// What a step needs of the device it runs on (Devices<T>::Ctx).
+template <class T> using DeviceCtx = typename Devices<T>::Ctx;
+
 }  // namespace srcc

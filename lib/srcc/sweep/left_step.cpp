@@ -20,20 +20,14 @@ namespace srcc {
 
 namespace {
 
-template <class T> using Ctx = typename Devices<T>::Ctx;
-
-std::size_t dim(const Stack& st, std::size_t layer, std::size_t j, std::size_t leg) {
-  return st.layers[layer].dims[j][leg];
-}
-
 // A single train: the Khatri–Rao block T[a, x_0, L, x_1] = C[a, L] Ω[a, x_0, x_1] and one GEMM
 // with the site (r | x_0 L x_1), so C_{j+1}[a, R] is a single product over all columns.
 // Returns ‖out‖ (here and in left_stack).
 template <class T>
-real_t<T> left_single(Ctx<T>& c, const Stack& st, std::size_t j, std::size_t cols, const T* env,
+real_t<T> left_single(DeviceCtx<T>& c, const Stack& st, std::size_t j, std::size_t cols, const T* env,
                       const T* omega, const Buffer<T>& site, T* out) {
-  const std::size_t l = dim(st, 0, j, kLegL), r = dim(st, 0, j, kLegR), up = dim(st, 0, j, kLegU),
-                    dn = dim(st, 0, j, kLegD);
+  const std::size_t l = st.dim(0, j, kLegL), r = st.dim(0, j, kLegR), up = st.dim(0, j, kLegU),
+                    dn = st.dim(0, j, kLegD);
   Buffer<T> kr = c.K.allocate(cols * up * l * dn);
   c.K.khatri_rao(cols, l, up, dn, env, omega, kr.data());
   return c.gemm.with_norm(Op::kNone, Op::kTrans, cols, r, up * l * dn, T(1), kr.data(),
@@ -48,27 +42,27 @@ real_t<T> left_single(Ctx<T>& c, const Stack& st, std::size_t j, std::size_t col
 // For an MPO times an MPS with D = χ = χ̄ = N this is 4 N⁴ + 4 N³ multiply-adds per site, where
 // contracting the Khatri–Rao block C ⊙ Ω through the layers takes 6 N⁴.
 template <class T>
-real_t<T> left_stack(Ctx<T>& c, const Stack& st, std::size_t j, std::size_t cols, const T* env,
+real_t<T> left_stack(DeviceCtx<T>& c, const Stack& st, std::size_t j, std::size_t cols, const T* env,
                      const T* omega, const std::vector<Buffer<T>>& forms, T* out) {
   const std::size_t k = st.depth();
   const std::size_t x0 = st.up_dim(j), xk = st.down_dim(j), nl = st.fused_left(j),
                     nr = st.fused_right(j);
-  const std::size_t l0 = dim(st, 0, j, kLegL), r0 = dim(st, 0, j, kLegR), x1 = dim(st, 0, j, kLegD);
-  const std::size_t bottom = k - 1, lb = dim(st, bottom, j, kLegL);
+  const std::size_t l0 = st.dim(0, j, kLegL), r0 = st.dim(0, j, kLegR), x1 = st.dim(0, j, kLegD);
+  const std::size_t bottom = k - 1, lb = st.dim(bottom, j, kLegL);
   const std::size_t v_cols = l0 * x1 * r0;
   Buffer<T> v = c.K.allocate(cols * xk * v_cols);
   c.gemm(Op::kNone, Op::kNone, cols * xk, v_cols, x0, T(1), omega, x0, forms[0].data(), v_cols,
          T(0), v.data(), v_cols);
   // E: rows (a, L_0 … L_{k-2}), columns (x_{k-1}, x_k, R_{k-1}).
   std::size_t lead = cols * (nl / lb);
-  std::size_t trailing = xk * dim(st, bottom, j, kLegR);
-  const std::size_t e_cols = dim(st, bottom, j, kLegU) * trailing;
+  std::size_t trailing = xk * st.dim(bottom, j, kLegR);
+  const std::size_t e_cols = st.dim(bottom, j, kLegU) * trailing;
   Buffer<T> e = c.K.allocate(lead * e_cols);
   c.gemm(Op::kNone, Op::kNone, lead, e_cols, lb, T(1), env, lb, forms[bottom].data(), e_cols,
          T(0), e.data(), e_cols);
   for (std::size_t i = bottom; i-- > 1;) {
-    const std::size_t l = dim(st, i, j, kLegL), r = dim(st, i, j, kLegR),
-                      up = dim(st, i, j, kLegU), dn = dim(st, i, j, kLegD);
+    const std::size_t l = st.dim(i, j, kLegL), r = st.dim(i, j, kLegR),
+                      up = st.dim(i, j, kLegU), dn = st.dim(i, j, kLegD);
     lead /= l;
     Buffer<T> next = c.K.allocate(lead * up * r * trailing);
     c.gemm(Op::kNone, Op::kNone, up * r, trailing, l * dn, T(1), forms[i].data(), l * dn, 0,
@@ -82,8 +76,8 @@ real_t<T> left_stack(Ctx<T>& c, const Stack& st, std::size_t j, std::size_t cols
   const std::size_t contracted = xk * l0 * x1, rest = nr / r0;
   if (xk > 1) {
     Buffer<T> moved = c.K.allocate(cols * contracted * rest);
-    c.K.swap_axes(cols, l0 * x1 * (trailing / (xk * dim(st, bottom, j, kLegR))), 1, xk,
-                  dim(st, bottom, j, kLegR), e.data(), moved.data());
+    c.K.swap_axes(cols, l0 * x1 * (trailing / (xk * st.dim(bottom, j, kLegR))), 1, xk,
+                  st.dim(bottom, j, kLegR), e.data(), moved.data());
     e = std::move(moved);
   }
   return c.gemm.with_norm(Op::kTrans, Op::kNone, r0, rest, contracted, T(1), v.data(), r0,

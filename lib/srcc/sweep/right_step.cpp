@@ -15,20 +15,14 @@ namespace srcc {
 
 namespace {
 
-template <class T> using Ctx = typename Devices<T>::Ctx;
-
-std::size_t dim(const Stack& st, std::size_t layer, std::size_t j, std::size_t leg) {
-  return st.layers[layer].dims[j][leg];
-}
-
 // The block for `count` rows of S (at s), written to `out` (count rows of Z'); returns their
 // norm, taken by the last product as it stores them (moving the down leg keeps it).
 template <class T>
-real_t<T> right_rows(Ctx<T>& c, const Stack& st, std::size_t j, const std::vector<Buffer<T>>& w,
+real_t<T> right_rows(DeviceCtx<T>& c, const Stack& st, std::size_t j, const std::vector<Buffer<T>>& w,
                      const T* s, std::size_t count, T* out) {
   const std::size_t bottom = st.depth() - 1;
-  const std::size_t lb = dim(st, bottom, j, kLegL), rb = dim(st, bottom, j, kLegR),
-                    ub = dim(st, bottom, j, kLegU), db = dim(st, bottom, j, kLegD);
+  const std::size_t lb = st.dim(bottom, j, kLegL), rb = st.dim(bottom, j, kLegR),
+                    ub = st.dim(bottom, j, kLegU), db = st.dim(bottom, j, kLegD);
   const std::size_t u = st.up_dim(j), dd = st.down_dim(j), nl = st.fused_left(j);
   // The down leg moves next to x_0 at the end, unless that is a free reshape.
   const bool move_down = dd > 1 && nl > 1;
@@ -47,8 +41,8 @@ real_t<T> right_rows(Ctx<T>& c, const Stack& st, std::size_t j, const std::vecto
                                   cur_data, ub * trailing, 0, 1);
   // Layers above: [lead, R_i, x_{i+1}, trailing] → [lead, x_i, L_i, trailing], W_i shared.
   for (std::size_t i = bottom; i-- > 0;) {
-    const std::size_t l = dim(st, i, j, kLegL), r = dim(st, i, j, kLegR),
-                      up = dim(st, i, j, kLegU), dn = dim(st, i, j, kLegD);
+    const std::size_t l = st.dim(i, j, kLegL), r = st.dim(i, j, kLegR),
+                      up = st.dim(i, j, kLegU), dn = st.dim(i, j, kLegD);
     lead /= r;
     Buffer<T> next;
     T* next_data = out;
@@ -83,9 +77,9 @@ Buffer<T> right_block(typename Devices<T>::Ctx c, const Stack& st, std::size_t j
   if (b == 0) return z;
   const std::size_t bottom = st.depth() - 1;
   // A row's bottom-layer product and its rows of Z'.
-  const std::size_t row_elements = (row_in / dim(st, bottom, j, kLegR)) *
-                                       dim(st, bottom, j, kLegU) * dim(st, bottom, j, kLegL) *
-                                       dim(st, bottom, j, kLegD) +
+  const std::size_t row_elements = (row_in / st.dim(bottom, j, kLegR)) *
+                                       st.dim(bottom, j, kLegU) * st.dim(bottom, j, kLegL) *
+                                       st.dim(bottom, j, kLegD) +
                                    row_out;
   const auto cut = c.K.row_cut(b, row_elements * sizeof(T));
   const std::size_t tasks = cut.tasks, chunk = cut.chunk;

@@ -69,6 +69,8 @@ struct Stack {
   DType dtype() const;  // promoted over all layers
   std::size_t up_dim(std::size_t site) const { return layers.front().dims[site][kLegU]; }
   std::size_t down_dim(std::size_t site) const { return layers.back().dims[site][kLegD]; }
+  // The size of leg `leg` (kLegL … kLegD) of layer `layer` at a site.
+  std::size_t dim(std::size_t layer, std::size_t site, std::size_t leg) const { return layers[layer].dims[site][leg]; }
   // Product of the layers' left (right) bonds at a site: the fused bond of the stack.
   std::size_t fused_left(std::size_t site) const;
   std::size_t fused_right(std::size_t site) const;
