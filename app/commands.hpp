@@ -1,5 +1,7 @@
 #pragma once
-// The subcommands. Each returns normally on success and throws an srcc::Error otherwise.
+// The subcommands. Each returns normally on success and throws an srcc::Error otherwise. The
+// products and evolve are in commands.cpp; the commands that look at files or make them
+// (distance, expect, collect, inspect, generate) in file_commands.cpp.
 #include <string>
 
 #include "cli.hpp"

@@ -1,0 +1,98 @@
+#include "common_flags.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "signals.hpp"
+
+namespace srcc::app {
+
+std::uint64_t resolve_seed(const CommonFlags& c) {
+  if (c.seed) return *c.seed;
+  if (c.seed_base) {
+    std::uint64_t task = 0;
+    if (c.task_id) {
+      task = *c.task_id;
+    } else if (const char* id = std::getenv("SLURM_ARRAY_TASK_ID"); id && *id) {
+      task = std::strtoull(id, nullptr, 10);
+    } else {
+      throw UsageError(opt::kSeedBase.name() + ": needs --task-id or $SLURM_ARRAY_TASK_ID");
+    }
+    const std::uint64_t s = Rng::derive_seed(*c.seed_base, task);
+    spdlog::info("seed {} (from --seed-base {} and task {})", s, *c.seed_base, task);
+    return s;
+  }
+  const std::uint64_t s = Rng::random_seed();
+  spdlog::info("seed {} (drawn at random; pass --seed {} to repeat this run)", s, s);
+  return s;
+}
+
+// A train argument with the --format the user gave.
+TrainRef train_ref(const Cli& cli, const std::string& arg) {
+  TrainRef ref = parse_train_ref(arg);
+  ref.format = parse_train_format(cli.common.format, opt::kFormat.name());
+  return ref;
+}
+
+std::optional<DType> resolve_dtype(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  return parse_dtype(name, opt::kDtype.name());
+}
+
+// --skip-existing: true (and said so) when `output` is complete. An output that crashes the
+// HDF5 library counts as incomplete: it is replaced.
+bool skipped(const CommonFlags& c, const std::string& output) {
+  bool complete = false;
+  try {
+    probe_files({output}, [](const std::string& file) {
+      (void)is_complete_result(file);
+      return std::string();
+    });
+    complete = is_complete_result(output);
+  } catch (const InputError& e) {
+    spdlog::warn("{}", e.what());
+  }
+  if (!complete) return false;
+  spdlog::info("{}: complete output exists; skipped (--skip-existing)", output);
+  if (c.json) {
+    JsonObject j;
+    j.add("output", output).add("skipped", true);
+    std::printf("%s\n", j.str().c_str());
+  } else if (!c.quiet) {
+    std::printf("skipped %s: complete output exists\n", output.c_str());
+  }
+  return true;
+}
+
+// What every run takes from the common flags: working type, threads, budgets, device.
+void execution_options(const CommonFlags& c, RunOptions& o) {
+  o.dtype = resolve_dtype(c.dtype);
+  const ThreadChoice threads = resolve_threads(c.threads);
+  o.threads = threads.threads;
+  o.threads_source = threads.source;
+  spdlog::info("{} threads ({})", threads.threads, threads.source);
+  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
+  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
+  o.scratch_dir = c.scratch_dir;
+  o.device = parse_device(c.device);
+  if (!c.max_time.empty()) o.max_time_seconds = parse_duration(c.max_time, opt::kMaxTime.name());
+}
+
+// check_interrupt, and --max-time's deadline checked where signals are: between sites.
+std::function<void()> interrupt_check(const CommonFlags& c, const std::string& what) {
+  if (c.max_time.empty()) return check_interrupt;
+  const double limit = parse_duration(c.max_time, opt::kMaxTime.name());
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(limit));
+  return [deadline, text = c.max_time, what] {
+    check_interrupt();
+    if (std::chrono::steady_clock::now() > deadline)
+      throw InterruptedError(opt::kMaxTime.name() + " " + text + " reached", "; stopped cleanly" + what);
+  };
+}
+
+}  // namespace srcc::app

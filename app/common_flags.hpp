@@ -1,0 +1,27 @@
+#pragma once
+// What the subcommands take from the common flags (cli.hpp), each conversion in one place.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "cli.hpp"
+#include "srcc/srcc.hpp"
+
+namespace srcc::app {
+
+// --seed; or derived from --seed-base and --task-id ($SLURM_ARRAY_TASK_ID); or drawn (and said).
+std::uint64_t resolve_seed(const CommonFlags& c);
+// A train argument with the --format the user gave.
+TrainRef train_ref(const Cli& cli, const std::string& arg);
+// --dtype: empty for auto.
+std::optional<DType> resolve_dtype(const std::string& name);
+// --skip-existing: true (and said so) when `output` is complete. An output that crashes the
+// HDF5 library counts as incomplete: it is replaced.
+bool skipped(const CommonFlags& c, const std::string& output);
+// What every run takes from the common flags: working type, threads, budgets, device.
+void execution_options(const CommonFlags& c, RunOptions& o);
+// check_interrupt, and --max-time's deadline checked where signals are: between sites.
+std::function<void()> interrupt_check(const CommonFlags& c, const std::string& what);
+
+}  // namespace srcc::app

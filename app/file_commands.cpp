@@ -1,0 +1,358 @@
+#include "commands.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "common_flags.hpp"
+#include "progress_reporter.hpp"
+#include "signals.hpp"
+#include "srcc/srcc.hpp"
+
+namespace srcc::app {
+
+void cmd_distance(const Cli& cli) {
+  const auto a = train_ref(cli, cli.distance_trains.at(0));
+  const auto b = train_ref(cli, cli.distance_trains.at(1));
+  const auto& common = cli.common;
+  const Comparison c =
+      compare(a, b, common.host_memory.empty() ? 0 : parse_size(common.host_memory, opt::kHostMemory.name()));
+  if (cli.common.json) {
+    std::printf("%s\n", c.to_json().c_str());
+  } else {
+    std::printf("‖A − B‖/‖B‖ = %.6e   ‖A‖ = %s   ‖B‖ = %s   ⟨A|B⟩/(‖A‖‖B‖) = %.6e%+.6ei\n",
+                c.relative_distance, format_log10(c.log10_norm_a).c_str(),
+                format_log10(c.log10_norm_b).c_str(), c.cosine.real(), c.cosine.imag());
+  }
+}
+
+void cmd_expect(const Cli& cli) {
+  const TrainRef ket = train_ref(cli, cli.expect_trains.at(0));
+  std::vector<TrainRef> ops;
+  for (std::size_t i = 1; i < cli.expect_trains.size(); ++i) ops.push_back(train_ref(cli, cli.expect_trains[i]));
+  std::optional<TrainRef> bra;
+  if (!cli.expect_bra.empty()) bra = train_ref(cli, cli.expect_bra);
+  const ExpectResult r = expect(ket, ops, bra, cli.expect_variance);
+  if (cli.common.json) {
+    std::printf("%s\n", r.to_json().c_str());
+    return;
+  }
+  std::printf("‖ψ‖ = %s%s\n", format_log10(r.log10_norm).c_str(),
+              r.overlap ? (", ⟨φ|ψ⟩ = " + std::to_string(r.overlap->real()) + (r.overlap->imag() < 0 ? "" : "+") +
+                           std::to_string(r.overlap->imag()) + "i").c_str()
+                        : "");
+  for (const auto& e : r.rows) {
+    std::printf("%s  %s = %.12g%+.3gi", e.op.c_str(), bra ? "⟨φ|O|ψ⟩" : "⟨O⟩", e.value.real(), e.value.imag());
+    if (e.variance) std::printf("  variance %.6g", *e.variance);
+    std::printf("\n");
+  }
+}
+
+void cmd_collect(const Cli& cli) {
+  if (!cli.collect_csv.empty()) {
+    check_output_not_input(cli.collect_csv, cli.collect_files);
+    check_output_path(cli.collect_csv, cli.common.force);
+  }
+  probe_files(cli.collect_files, [](const std::string& file) {
+    (void)read_result_record(file);
+    return std::string();
+  });
+  // One row per output: each cell as CSV text and as a JSON value (--json: an array of objects).
+  struct Cell {
+    const char* name;
+    std::string csv, json;
+  };
+  auto quote = [](const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  };
+  auto number = [](double v, const char* format) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return std::string(buf);
+  };
+  std::vector<std::vector<Cell>> rows;
+  for (const auto& file : cli.collect_files) {
+    poll_interrupt();
+    const ResultRecord r = read_result_record(file);
+    std::string bonds;
+    for (auto b : r.bonds) bonds += (bonds.empty() ? "" : " ") + std::to_string(b);
+    auto bytes = [&](const char* m) {
+      auto it = r.bytes_by_mechanism.find(m);
+      return std::to_string(it == r.bytes_by_mechanism.end() ? 0 : it->second);
+    };
+    auto integer = [](std::int64_t v) { return Cell{nullptr, std::to_string(v), std::to_string(v)}; };
+    auto text = [&](const std::string& v) { return Cell{nullptr, quote(v), json_quote(v)}; };
+    auto real = [&](double v, const char* format) {
+      return Cell{nullptr, number(v, format), std::isfinite(v) ? number(v, "%.17g") : "null"};
+    };
+    std::vector<std::pair<const char*, Cell>> cells = {
+        {"file", text(file)},
+        {"complete", Cell{nullptr, r.complete ? "1" : "0", r.complete ? "true" : "false"}},
+        {"result", Cell{nullptr, r.kind, json_quote(r.kind)}},
+        {"sites", integer(static_cast<std::int64_t>(r.sites))},
+        {"max_bond", integer(r.max_bond)},
+        {"bonds", Cell{nullptr, bonds, json_array(r.bonds)}},
+        {"error_estimate", real(r.error_estimate, "%.6e")},
+        {"wall_seconds", real(r.wall_seconds, "%.6f")},
+        {"seed", Cell{nullptr, std::to_string(r.seed), std::to_string(r.seed)}},
+        {"threads", integer(r.threads)},
+        {"bytes_file_read", Cell{nullptr, bytes("file read"), bytes("file read")}},
+        {"bytes_file_write", Cell{nullptr, bytes("file write"), bytes("file write")}},
+        {"bytes_host_copy", Cell{nullptr, bytes("host copy"), bytes("host copy")}},
+        {"bytes_device_move", Cell{nullptr, bytes("device move"), bytes("device move")}},
+        {"command_line", text(r.command_line)},
+        {"command", text(r.command)},
+        {"mode", text(r.mode)},
+        {"chi", real(r.chi, "%.0f")},
+        {"tol", real(r.tol, "%.6g")},
+        {"oversample", real(r.oversample, "%.6g")},
+        {"cutoff", real(r.cutoff, "%.6g")},
+        {"norm", real(r.norm, "%.17g")},
+        {"peak_rss_bytes", integer(r.peak_rss_bytes)},
+    };
+    std::vector<Cell> row;
+    for (auto& [name, cell] : cells) {
+      cell.name = name;
+      row.push_back(std::move(cell));
+    }
+    rows.push_back(std::move(row));
+  }
+  std::string out_text;
+  if (cli.common.json) {
+    out_text = "[";
+    for (const auto& row : rows) {
+      std::string o = "{";
+      for (const auto& c : row) o += (o.size() > 1 ? ", " : "") + json_quote(c.name) + ": " + c.json;
+      out_text += (out_text.size() > 1 ? ", " : "") + o + "}";
+    }
+    out_text += "]\n";
+  } else {
+    // The columns, even without rows (no output is no input to a table).
+    const char* names[] = {"file", "complete", "result", "sites", "max_bond", "bonds", "error_estimate",
+                           "wall_seconds", "seed", "threads", "bytes_file_read", "bytes_file_write",
+                           "bytes_host_copy", "bytes_device_move", "command_line", "command", "mode", "chi",
+                           "tol", "oversample", "cutoff", "norm", "peak_rss_bytes"};
+    for (const char* n : names) out_text += std::string(out_text.empty() ? "" : ",") + n;
+    out_text += "\n";
+    for (const auto& row : rows) {
+      std::string line;
+      for (const auto& c : row) line += (line.empty() ? "" : ",") + c.csv;
+      out_text += line + "\n";
+    }
+  }
+  if (cli.collect_csv.empty()) {
+    std::fputs(out_text.c_str(), stdout);
+    return;
+  }
+  // The same rules as every output: never over an existing file without --force, written
+  // beside it and renamed into place only when complete.
+  OutputFile out(cli.collect_csv, cli.common.force);
+  {
+    std::ofstream f(out.temp_path());
+    f << out_text;
+    f.flush();
+    if (!f) throw ResourceError(cli.collect_csv + ": cannot write the table (disk full?)");
+  }
+  out.commit();
+}
+
+namespace {
+
+// An output's /log: which command made it, how, with what error estimate (text output only;
+// --json lists trains).
+void print_provenance(const std::string& file) {
+  ResultRecord r;
+  try {
+    r = read_result_record(file);
+  } catch (const InputError&) {
+    return;  // no output of ours
+  }
+  std::printf("/log  %s by src-compress %s at %s, %.3f s on %s (%lld threads)%s\n",
+              r.command.empty() ? "a run" : r.command.c_str(), r.tool_version.c_str(), r.start_time.c_str(),
+              r.wall_seconds, r.devices.c_str(), static_cast<long long>(r.threads),
+              r.complete ? "" : "; not complete");
+  std::printf("  mode %s, chi %g, cutoff %g, tol %g, oversample %g, seed %llu; estimated relative error %.2e, "
+              "norm %.6g\n",
+              r.mode.c_str(), r.chi, r.cutoff, r.tol, r.oversample, static_cast<unsigned long long>(r.seed),
+              r.error_estimate, r.norm);
+  std::printf("  command: %s\n", printable(r.command_line).c_str());
+}
+
+// An evolution's output: how far it got and the last row of its trajectory (text output only;
+// --json lists trains).
+void print_trajectory(const std::string& file) {
+  EvolveRecord rec;
+  try {
+    rec = read_evolve_record(file);
+  } catch (const InputError&) {
+    return;  // no evolution's output
+  }
+  std::printf("%s  %lld of %lld steps%s\n", h5names::kTrajectory, rec.steps_done, rec.steps,
+              rec.complete ? "" : " (a checkpoint: continue with evolve --resume)");
+  if (rec.trajectory.empty() || rec.trajectory.front().values.empty()) return;
+  std::string last = "  last row:";
+  for (const auto& c : rec.trajectory) {
+    char v[96];
+    std::snprintf(v, sizeof v, c.integer ? "  %s %.0f" : "  %s %.10g", c.name.c_str(), c.values.back());
+    last += v;
+  }
+  std::printf("%s\n", last.c_str());
+}
+
+}  // namespace
+
+void cmd_inspect(const Cli& cli) {
+  const TrainRef ref = parse_train_ref(cli.inspect_file);
+  const std::string& file = ref.file;
+  probe_files({file}, [](const std::string& f) {
+    (void)list_trains(f);
+    for (const auto& read : {std::function<void()>([&] { (void)read_evolve_record(f); }),
+                             std::function<void()>([&] { (void)read_result_record(f); })}) {
+      try {
+        read();
+      } catch (const InputError&) {
+      }
+    }
+    return std::string();
+  });
+  auto trains = list_trains(file);
+  if (!ref.group.empty()) {
+    std::erase_if(trains, [&](const ListedTrain& t) { return t.group != ref.group; });
+    if (trains.empty()) {
+      (void)TrainReader(ref);  // names what is wrong: no such group, not a train, …
+      throw InputError(file + ":" + ref.group + ": not a train");
+    }
+  }
+  std::string json = "[";
+  for (const auto& listed : trains) {
+    const std::string format(train_format_name(listed.format));
+    if (!listed.info) {
+      if (cli.common.json) {
+        JsonObject o;
+        o.add("group", listed.group).add("format", format).add("refused", listed.refused);
+        json += (json.size() > 1 ? ", " : "") + o.str();
+      } else {
+        std::printf("%s  not read (format %s)\n", listed.group.c_str(), format.c_str());
+      }
+      continue;
+    }
+    const TrainInfo& t = *listed.info;
+    // Bonds that do not chain, outer bonds that are not 1: what a product would refuse (most
+    // often a wrong layout), said here before any run.
+    std::string warning;
+    try {
+      validate_stack(Stack{{t}});
+    } catch (const InputError& e) {
+      warning = e.what();
+    }
+    std::vector<std::size_t> bonds, phys;
+    for (std::size_t j = 0; j + 1 < t.length(); ++j) bonds.push_back(t.dims[j][kLegR]);
+    for (const auto& d : t.dims) phys.push_back(d[kLegU]);
+    if (cli.common.json) {
+      JsonObject o;
+      o.add("group", t.group)
+          .add("format", format)
+          .add("type", std::string(train_kind_name(t.kind)))
+          .add("layout", t.layout)
+          .add("length", t.length())
+          .add_raw("bonds", json_array(bonds))
+          .add_raw("phys", json_array(phys))
+          .add("max_bond", t.max_bond())
+          .add("dtype", std::string(dtype_name(t.dtype())));
+      if (!warning.empty()) o.add("warning", warning);
+      json += (json.size() > 1 ? ", " : "") + o.str();
+      continue;
+    }
+    std::printf("%s  %s  length %zu  layout %s  %s  max bond %zu  format %s\n", t.group.c_str(),
+                std::string(train_kind_name(t.kind)).c_str(), t.length(), t.layout.c_str(),
+                std::string(dtype_name(t.dtype())).c_str(), t.max_bond(), format.c_str());
+    std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
+    if (!warning.empty()) {
+      std::printf("  warning: %s\n", printable(warning).c_str());
+      spdlog::warn("{}", printable(warning));
+    }
+  }
+  if (cli.common.json) std::printf("%s]\n", json.c_str());
+  else if (trains.empty()) std::printf("%s: no trains\n", file.c_str());
+  if (!cli.common.json && (ref.group.empty() || ref.group == h5names::kResult)) {
+    print_provenance(file);
+    if (ref.group.empty()) print_trajectory(file);
+  }
+  // The whole list is shown; a train that cannot be read still makes it an input error.
+  for (const auto& listed : trains)
+    if (!listed.info) throw InputError(listed.refused);
+}
+
+void cmd_generate(const Cli& cli) {
+  const auto& g = cli.generate;
+  const auto& c = cli.common;
+  TrainRef ref = parse_train_ref(g.output);
+  const bool is_mps = g.kind == "random-mps" || g.kind == "product";
+  const bool spins = g.kind == "ising" || g.kind == "ising-step" || g.kind == "magnetization";
+  const bool group_given = !ref.group.empty();
+  if (ref.group == "/") throw UsageError("-o " + g.output + ": give the train a group, e.g. FILE.h5:/psi");
+  if (ref.group.empty())
+    ref.group = is_mps ? "/psi" : g.kind == "ising" ? "/H" : g.kind == "ising-step" ? "/U" : g.kind == "magnetization" ? "/M" : "/A";
+  // A real-time step is complex; everything else is real unless --dtype says otherwise.
+  const bool complex_step = g.kind == "ising-step" && !g.imaginary;
+  const DType dt = c.dtype != "auto" ? parse_dtype(c.dtype, opt::kDtype.name())
+                                     : complex_step ? DType::kComplex128 : DType::kFloat64;
+  if (spins && g.phys != 2)
+    throw UsageError(opt::kPhys.name() + ": " + g.kind + " is for spins 1/2 (phys 2), got " + std::to_string(g.phys));
+  if (g.kind == "ising-step" && g.dt == 0)
+    throw UsageError(opt::kStepDt.name() + ": ising-step needs the step's time");
+  const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
+  // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.
+  ResultWriter out(ref.file, c.force,
+                   group_given ? ResultWriter::Mode::kAddGroup : ResultWriter::Mode::kNewFile,
+                   ref.group);
+  const TrainKind kind = is_mps ? TrainKind::kMps : TrainKind::kMpo;
+  const bool random = g.kind.rfind("random", 0) == 0;
+  // One site at a time: the train never has to fit in memory, one site must.
+  const std::size_t bond = random ? g.bond : g.kind == "ising" ? 3 : g.kind == "ising-step" || g.kind == "magnetization" ? 2 : 1;
+  const double site_bytes = static_cast<double>(bond) * static_cast<double>(bond) *
+                            static_cast<double>(g.phys) * static_cast<double>(is_mps ? 1 : g.phys) *
+                            static_cast<double>(dtype_size(dt));
+  const std::uint64_t budget =
+      host_budget(c.host_memory.empty() ? 0 : parse_size(c.host_memory, opt::kHostMemory.name()));
+  if (site_bytes > static_cast<double>(budget))
+    throw ResourceError("generate " + g.kind + ": one site of bond " + std::to_string(bond) +
+                        " needs " + format_size(static_cast<std::uint64_t>(std::min(site_bytes, 1.8e19))) +
+                        " but the host budget is " + format_size(budget) + " (" +
+                        opt::kHostMemory.name() + ")");
+  TransferLog unused;
+  visit_dtype(dt, [&](auto zero) {
+    using T = decltype(zero);
+    Rng rng(seed);
+    out.begin_train(ref.group, kind, g.sites);
+    for (std::size_t j = 0; j < g.sites; ++j) {
+      const Tensor<T> site = random                    ? random_site<T>(kind, j, g.sites, g.bond, g.phys, rng)
+                             : g.kind == "identity"      ? identity_site<T>(g.phys)
+                             : g.kind == "product"       ? product_site<T>(j, g.sites, g.phys)
+                             : g.kind == "magnetization" ? magnetization_site<T>(j, g.sites)
+                             : g.kind == "ising-step"
+                                 ? ising_step_site<T>(j, g.sites, g.coupling, g.field, g.dt, g.imaginary)
+                                 : ising_site<T>(j, g.sites, g.coupling, g.field);
+      out.write_site(ref.group, kind, j, g.sites, site, unused, "generated site");
+    }
+  });
+  out.commit();
+  if (c.json) {
+    JsonObject o;
+    o.add("output", ref.file).add("group", ref.group).add("kind", g.kind).add("seed", seed);
+    std::printf("%s\n", o.str().c_str());
+  } else if (!c.quiet) {
+    std::printf("wrote %s:%s (%s, %zu sites)\n", ref.file.c_str(), ref.group.c_str(),
+                g.kind.c_str(), g.sites);
+  }
+}
+
+}  // namespace srcc::app
