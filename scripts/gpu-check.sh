@@ -7,7 +7,8 @@
 #     streams (chunked moves, memory freed under a running GEMM, download after a mark). A test
 #     that skips while nvidia-smi lists a device fails the step. Then CPU against GPU runs of
 #     the command line, each distance judged against a limit: fixed χ̄ in complex128, complex64
-#     and float64, --oversample, --tol, MPO·MPO, compress, truncate;
+#     and float64, --oversample, --tol, MPO·MPO, compress, truncate; one of them again with
+#     SRCC_CUDA_SYNC=1 (every CUDA call synchronised and checked);
 #  2. a run whose budgets put environments on the device, in host memory and on scratch disk,
 #     compared with the CPU run, and its device moves summed from /log/transfers;
 #  3. (two or more GPUs) the sketch split over gpu:0,1 against one GPU;
@@ -204,6 +205,16 @@ LIST
 }
 export -f agreement
 step "CPU and GPU agree: fixed χ̄ (complex128, complex64, float64), --oversample, --tol, MPO·MPO, compress, truncate" agreement
+
+# The same product with SRCC_CUDA_SYNC=1: the device synchronised and checked after every call,
+# so an asynchronous fault would be reported at the call that made it; the result is the same.
+synced() {
+  local g=$work/agree
+  SRCC_CUDA_SYNC=1 "$bin" -q apply "$g/h.h5" "$g/psi.h5" --chi 32 --seed 7 -o "$g/sync-gpu.h5" --device "$GPU" &&
+    close "$g/sync-gpu.h5" "$g/c128-cpu.h5" 1e-10
+}
+export -f synced
+step "SRCC_CUDA_SYNC=1: every call synchronised and checked" synced
 
 spilled() {
   "$bin" -q generate random-mpo -o "$work/a.h5" --sites 60 --bond 16 --dtype complex128 --seed 1 >/dev/null &&

@@ -62,9 +62,9 @@ DeviceContext::DeviceContext(int device, std::size_t budget) : device_(device), 
   // be using it.
   cache_ = std::make_unique<BlockCache>(budget > 0 ? budget : memory::kDeviceCacheDefaultBytes,
                                         [device](void* p, std::size_t) {
-                                          cudaSetDevice(device);
-                                          cudaDeviceSynchronize();
-                                          cudaFree(p);
+                                          note_failure(cudaSetDevice(device), "cudaSetDevice (freeing a block)");
+                                          note_failure(cudaDeviceSynchronize(), "cudaDeviceSynchronize (freeing a block)");
+                                          note_failure(cudaFree(p), "cudaFree");
                                         });
 }
 
@@ -133,7 +133,7 @@ void DeviceContext::release(void* p, std::size_t bytes) {
   // calls below must be made with this device current. Called from buffer deleters, also
   // while an error unwinds, so nothing here throws; a failure here is a failed device, which
   // the next checked call reports.
-  cudaSetDevice(device_);
+  note_failure(cudaSetDevice(device_), "cudaSetDevice (release)");
   {
     std::lock_guard lock(books_);
     // Memory an upload is still filling must not be handed out again before the upload ends:
@@ -141,7 +141,7 @@ void DeviceContext::release(void* p, std::size_t bytes) {
     const char* c = static_cast<const char*>(p);
     for (auto it = uploads_.begin(); it != uploads_.end();) {
       if (it->begin < c + bytes && c < it->begin + it->bytes) {
-        if (!it->compute_waits) cudaStreamWaitEvent(compute_, it->events->end, 0);
+        if (!it->compute_waits) note_failure(cudaStreamWaitEvent(compute_, it->events->end, 0), "cudaStreamWaitEvent (release)");
         it = uploads_.erase(it);
       } else {
         ++it;
@@ -149,8 +149,8 @@ void DeviceContext::release(void* p, std::size_t bytes) {
     }
     // Where the compute stream stands now: an upload into this block, once reused, waits for it.
     cudaEvent_t& ev = released_[p];
-    if (!ev) cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
-    if (ev) cudaEventRecord(ev, compute_);
+    if (!ev) note_failure(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreateWithFlags (release)");
+    if (ev) note_failure(cudaEventRecord(ev, compute_), "cudaEventRecord (release)");
   }
   live_ -= bytes;
   cache_->give(p, bytes);
