@@ -76,7 +76,7 @@ template <class T> class Sweeper {
     if (n_ == 2) {
       two_site(out);
     } else {
-      if (!opt_.tolerance_mode()) blocks_.add(opt_.sketch_columns(), n_ - 1);
+      if (!opt_.tolerance_mode()) blocks_.add(sketch_width(), n_ - 1);
       right_sweep(out);
       if (opt_.final_truncation()) final_truncation(out);
     }
@@ -92,6 +92,10 @@ template <class T> class Sweeper {
   static typename EnvStore<T>::TierRule tier_rule(const Plan* plan) {
     return [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; };
   }
+
+  // The sketch's width as the plan sized its memory for it (the options' without a plan); in
+  // tolerance mode the cap of a cut's sketch.
+  std::size_t sketch_width() const { return plan_ != nullptr ? plan_->sketch_columns : opt_.sketch_columns(); }
 
   // Hands host data to device 0's backend (a logged device move where it copies).
   Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j) {
@@ -181,7 +185,7 @@ template <class T> class Sweeper {
       // Beyond min(rows, the largest rank of the cut) columns the sketch is exact; --chi caps
       // it too.
       std::size_t cap = std::min(rows, bounds_[j]);
-      if (opt_.sketch_columns() > 0) cap = std::min(cap, opt_.sketch_columns());
+      if (sketch_width() > 0) cap = std::min(cap, sketch_width());
       const std::size_t max_cols = opt_.tolerance_mode() ? cap : std::min(cap, blocks_.columns(0));
       RangeFinder<T> finder(mover_, gemm_, rows, max_cols, static_cast<std::int64_t>(j));
       const RangeEstimate est = find_range(finder, j, z, rows, cap);
