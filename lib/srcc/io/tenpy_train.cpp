@@ -183,46 +183,58 @@ TenpyTrain::TenpyTrain(hid_t file, const std::string& file_name, const std::stri
     sites_.push_back(std::move(s));
     info.site_paths.push_back(path);
   }
-  if (info.kind == TrainKind::kMps) {
-    const auto forms = read_forms(g.get(), where, n);
-    if (forms) {
-      // S_i^e on bond i with e = 1 − νR(i−1) − νL(i) (outer bonds 1 − νL(0), 1 − νR(L−1)).
-      const std::string sw = where + "/singular_values";
-      Handle sv = open_group(g.get(), "singular_values", sw);
-      if (tenpy::list_length(sv.get(), sw, kMostSites) != n + 1) throw InputError(sw + ": not L + 1 entries");
-      for (std::size_t i = 0; i <= n; ++i) {
-        const double e = 1 - (i > 0 ? (*forms)[i - 1].second : 0.0) - (i < n ? (*forms)[i].first : 0.0);
-        if (i < n) sites_[i].left = singular_power(sv.get(), i, e, ind_len(sites_[i], kLegL), sw);
-        else sites_[n - 1].right = singular_power(sv.get(), i, e, ind_len(sites_[n - 1], kLegR), sw);
-      }
+  if (info.kind == TrainKind::kMps)
+    read_mps_members(g.get(), where, n);
+  else
+    read_mpo_members(g.get(), where, n);
+  describe_sites(g.get(), where, n);
+}
+
+void TenpyTrain::read_mps_members(hid_t g, const std::string& where, std::size_t n) {
+  const auto forms = read_forms(g, where, n);
+  if (forms) {
+    // S_i^e on bond i with e = 1 − νR(i−1) − νL(i) (outer bonds 1 − νL(0), 1 − νR(L−1)).
+    const std::string sw = where + "/singular_values";
+    Handle sv = open_group(g, "singular_values", sw);
+    if (tenpy::list_length(sv.get(), sw, kMostSites) != n + 1) throw InputError(sw + ": not L + 1 entries");
+    for (std::size_t i = 0; i <= n; ++i) {
+      const double e = 1 - (i > 0 ? (*forms)[i - 1].second : 0.0) - (i < n ? (*forms)[i].first : 0.0);
+      if (i < n) sites_[i].left = singular_power(sv.get(), i, e, ind_len(sites_[i], kLegL), sw);
+      else sites_[n - 1].right = singular_power(sv.get(), i, e, ind_len(sites_[n - 1], kLegR), sw);
     }
-    if (h5::has_attr(g.get(), "norm")) sites_[0].factor = h5::read_double_attr(g.get(), "norm", where);
-  } else {
-    // The operator is ⟨IdL[0]| W_0 … W_{L−1} |IdR[L]⟩: its outer bonds keep one index each.
-    auto end_index = [&](const char* name, std::size_t entry, std::size_t bond) -> long long {
-      const std::string w = where + "/" + name;
-      std::optional<long long> v;
-      if (h5::exists(g.get(), name) && !tenpy::is_none(g.get(), name, w)) {
-        Handle list = open_group(g.get(), name, w);
-        if (tenpy::list_length(list.get(), w, kMostSites) != n + 1) throw InputError(w + ": not L + 1 entries");
-        v = tenpy::int_or_none(list.get(), std::to_string(entry), w + "/" + std::to_string(entry));
-      }
-      if (!v && bond == 1) return 0;
-      if (!v) throw InputError(w + ": entry " + std::to_string(entry) + " is None, so the MPO's outer bond of " +
-                               std::to_string(bond) + " cannot be closed");
-      if (*v < 0 || static_cast<std::size_t>(*v) >= bond)
-        throw InputError(w + ": entry " + std::to_string(entry) + " is " + std::to_string(*v) +
-                         ", outside the bond of " + std::to_string(bond));
-      return *v;
-    };
-    sites_.front().keep_left = end_index("index_identity_left", 0, ind_len(sites_.front(), kLegL));
-    sites_.back().keep_right = end_index("index_identity_right", n, ind_len(sites_.back(), kLegR));
-    plus_hc_ = h5::has_attr(g.get(), "explicit_plus_hc") && h5::read_int_attr(g.get(), "explicit_plus_hc", where) != 0;
   }
+  if (h5::has_attr(g, "norm")) sites_[0].factor = h5::read_double_attr(g, "norm", where);
+}
+
+void TenpyTrain::read_mpo_members(hid_t g, const std::string& where, std::size_t n) {
+  // The operator is ⟨IdL[0]| W_0 … W_{L−1} |IdR[L]⟩: its outer bonds keep one index each.
+  auto end_index = [&](const char* name, std::size_t entry, std::size_t bond) -> long long {
+    const std::string w = where + "/" + name;
+    std::optional<long long> v;
+    if (h5::exists(g, name) && !tenpy::is_none(g, name, w)) {
+      Handle list = open_group(g, name, w);
+      if (tenpy::list_length(list.get(), w, kMostSites) != n + 1) throw InputError(w + ": not L + 1 entries");
+      v = tenpy::int_or_none(list.get(), std::to_string(entry), w + "/" + std::to_string(entry));
+    }
+    if (!v && bond == 1) return 0;
+    if (!v) throw InputError(w + ": entry " + std::to_string(entry) + " is None, so the MPO's outer bond of " +
+                             std::to_string(bond) + " cannot be closed");
+    if (*v < 0 || static_cast<std::size_t>(*v) >= bond)
+      throw InputError(w + ": entry " + std::to_string(entry) + " is " + std::to_string(*v) +
+                       ", outside the bond of " + std::to_string(bond));
+    return *v;
+  };
+  sites_.front().keep_left = end_index("index_identity_left", 0, ind_len(sites_.front(), kLegL));
+  sites_.back().keep_right = end_index("index_identity_right", n, ind_len(sites_.back(), kLegR));
+  plus_hc_ = h5::has_attr(g, "explicit_plus_hc") && h5::read_int_attr(g, "explicit_plus_hc", where) != 0;
+}
+
+void TenpyTrain::describe_sites(hid_t g, const std::string& where, std::size_t n) {
+  TrainInfo& info = info_;
   for (std::size_t j = 0; j < n; ++j) {
     Site& s = sites_[j];
     std::vector<std::string> basis;
-    read_site_basis(g.get(), where, j, ind_len(s, kLegU), s, basis);
+    read_site_basis(g, where, j, ind_len(s, kLegU), s, basis);
     info.basis.push_back(std::move(basis));
     if (info.kind == TrainKind::kMpo && ind_len(s, kLegU) != ind_len(s, kLegD))
       throw InputError(info.where(j) + ": p and p* differ in size");

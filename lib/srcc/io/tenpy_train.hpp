@@ -30,6 +30,11 @@ class TenpyTrain final : public FormatTrain {
   };
 
  private:
+  // The ctor's parts: an MPS's forms, singular values and norm; an MPO's outer indices and +h.c.;
+  // then every site's dims, types and basis (group `g`, named `where`, n sites).
+  void read_mps_members(hid_t g, const std::string& where, std::size_t n);
+  void read_mpo_members(hid_t g, const std::string& where, std::size_t n);
+  void describe_sites(hid_t g, const std::string& where, std::size_t n);
   template <class T> Tensor<T> assemble(const Site& s, std::size_t j) const;
 
   hid_t file_;
