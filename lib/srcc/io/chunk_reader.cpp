@@ -73,26 +73,69 @@ void place(const unsigned char* chunk, const hsize_t* offset, const hsize_t* cdi
   }
 }
 
-}  // namespace
-
-bool read_deflated(hid_t dset, hid_t mem_type, void* out, const std::string& where) {
-  Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
-  if (!dcpl.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED) return false;
-  const int nfilters = H5Pget_nfilters(dcpl.get());
+// The dataset's filters when it is chunked and gzip-compressed (none otherwise); throws for a
+// filter beside gzip that is not read (only shuffle and fletcher32 are).
+std::vector<H5Z_filter_t> deflate_filters(hid_t dcpl, const std::string& where) {
+  if (H5Pget_layout(dcpl) != H5D_CHUNKED) return {};
+  const int nfilters = H5Pget_nfilters(dcpl);
   std::vector<H5Z_filter_t> filters;
   bool deflated = false;
   for (int i = 0; i < nfilters; ++i) {
     unsigned flags = 0, cd[8];
     std::size_t ncd = 8;
-    filters.push_back(H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &ncd, cd, 0,
-                                     nullptr, nullptr));
+    filters.push_back(H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &ncd, cd, 0, nullptr, nullptr));
     deflated = deflated || filters.back() == H5Z_FILTER_DEFLATE;
   }
-  if (!deflated) return false;
+  if (!deflated) return {};
   for (const H5Z_filter_t f : filters)
     if (f != H5Z_FILTER_DEFLATE && f != H5Z_FILTER_SHUFFLE && f != H5Z_FILTER_FLETCHER32)
       throw InputError(where + ": gzip together with filter " + std::to_string(f) +
                        " is not read; store it with gzip, shuffle and fletcher32 only");
+  return filters;
+}
+
+// Every element set to the dataset's fill value (chunks never written hold it), or zero.
+void fill(hid_t dcpl, hid_t ftype, std::size_t fsize, std::size_t elements, std::vector<unsigned char>& buf) {
+  H5D_fill_value_t fill = H5D_FILL_VALUE_DEFAULT;
+  H5Pfill_value_defined(dcpl, &fill);
+  if (fill != H5D_FILL_VALUE_USER_DEFINED) return;
+  std::vector<unsigned char> one(fsize);
+  if (H5Pget_fill_value(dcpl, ftype, one.data()) >= 0)
+    for (std::size_t i = 0; i < elements; ++i) std::memcpy(buf.data() + i * fsize, one.data(), fsize);
+}
+
+// Chunk c as stored (`raw`) with the filters undone, last applied first (bit i of `read_mask`
+// marks filter i as skipped); `chunk` is scratch of chunk_bytes. Throws naming the chunk when it
+// does not come out at exactly chunk_bytes.
+void unfilter(std::vector<unsigned char>& raw, std::vector<unsigned char>& chunk, const std::vector<H5Z_filter_t>& filters,
+              uint32_t read_mask, std::size_t fsize, std::size_t chunk_bytes, hsize_t c, const std::string& where) {
+  for (int i = static_cast<int>(filters.size()) - 1; i >= 0; --i) {
+    if ((read_mask >> i) & 1u) continue;
+    if (filters[static_cast<std::size_t>(i)] == H5Z_FILTER_FLETCHER32) {
+      if (raw.size() < 4) throw InputError(where + ": chunk " + std::to_string(c) + " is truncated");
+      raw.resize(raw.size() - 4);  // the checksum
+    } else if (filters[static_cast<std::size_t>(i)] == H5Z_FILTER_DEFLATE) {
+      if (!inflate_exactly(raw, chunk))
+        throw InputError(where + ": chunk " + std::to_string(c) + " does not inflate to its declared " +
+                         std::to_string(chunk_bytes) + " bytes: damaged or crafted file");
+      raw.swap(chunk);
+      chunk.assign(chunk_bytes, 0);
+    } else {
+      unshuffle(raw, fsize);
+    }
+  }
+  if (raw.size() != chunk_bytes)
+    throw InputError(where + ": chunk " + std::to_string(c) + " holds " + std::to_string(raw.size()) + " bytes instead of " +
+                     std::to_string(chunk_bytes));
+}
+
+}  // namespace
+
+bool read_deflated(hid_t dset, hid_t mem_type, void* out, const std::string& where) {
+  Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
+  if (!dcpl.valid()) return false;
+  const std::vector<H5Z_filter_t> filters = deflate_filters(dcpl.get(), where);
+  if (filters.empty()) return false;
 
   Handle ftype(H5Dget_type(dset), H5Tclose);
   Handle space(H5Dget_space(dset), H5Sclose);
@@ -110,19 +153,11 @@ bool read_deflated(hid_t dset, hid_t mem_type, void* out, const std::string& whe
   }
   const std::size_t chunk_bytes = chunk_elements * fsize;  // bounded by check_storage
 
-  // The dataset in its file type; chunks never written hold the fill value.
+  // The dataset in its file type.
   std::vector<unsigned char> buf(elements * std::max(fsize, msize), 0);
-  H5D_fill_value_t fill = H5D_FILL_VALUE_DEFAULT;
-  H5Pfill_value_defined(dcpl.get(), &fill);
-  if (fill == H5D_FILL_VALUE_USER_DEFINED) {
-    std::vector<unsigned char> one(fsize);
-    if (H5Pget_fill_value(dcpl.get(), ftype.get(), one.data()) >= 0)
-      for (std::size_t i = 0; i < elements; ++i) std::memcpy(buf.data() + i * fsize, one.data(), fsize);
-  }
-
+  fill(dcpl.get(), ftype.get(), fsize, elements, buf);
   hsize_t nchunks = 0;
-  if (H5Dget_num_chunks(dset, space.get(), &nchunks) < 0)
-    throw InputError(where + ": cannot list the dataset's chunks");
+  if (H5Dget_num_chunks(dset, space.get(), &nchunks) < 0) throw InputError(where + ": cannot list the dataset's chunks");
   // zlib's output exceeds its input by a few bytes per 16 KiB at worst; a stored chunk beyond
   // that cannot be one chunk's data.
   const std::size_t stored_limit = chunk_bytes + chunk_bytes / 64 + 4096;
@@ -135,33 +170,13 @@ bool read_deflated(hid_t dset, hid_t mem_type, void* out, const std::string& whe
     if (H5Dget_chunk_info(dset, space.get(), c, offset, &mask, &addr, &size) < 0)
       throw InputError(where + ": cannot read the description of chunk " + std::to_string(c));
     if (size > stored_limit)
-      throw InputError(where + ": chunk " + std::to_string(c) + " is stored in " +
-                       std::to_string(size) + " bytes, more than its " + std::to_string(chunk_bytes) +
-                       " bytes of data can take: damaged or crafted file");
+      throw InputError(where + ": chunk " + std::to_string(c) + " is stored in " + std::to_string(size) +
+                       " bytes, more than its " + std::to_string(chunk_bytes) + " bytes of data can take: damaged or crafted file");
     raw.assign(static_cast<std::size_t>(size), 0);
     uint32_t read_mask = 0;
     if (H5Dread_chunk(dset, H5P_DEFAULT, offset, &read_mask, raw.data()) < 0)
       throw InputError(where + ": reading chunk " + std::to_string(c) + " failed");
-    // Undo the filters last applied first; bit i of the mask marks filter i as skipped.
-    for (int i = static_cast<int>(filters.size()) - 1; i >= 0; --i) {
-      if ((read_mask >> i) & 1u) continue;
-      if (filters[static_cast<std::size_t>(i)] == H5Z_FILTER_FLETCHER32) {
-        if (raw.size() < 4) throw InputError(where + ": chunk " + std::to_string(c) + " is truncated");
-        raw.resize(raw.size() - 4);  // the checksum
-      } else if (filters[static_cast<std::size_t>(i)] == H5Z_FILTER_DEFLATE) {
-        if (!inflate_exactly(raw, chunk))
-          throw InputError(where + ": chunk " + std::to_string(c) +
-                           " does not inflate to its declared " + std::to_string(chunk_bytes) +
-                           " bytes: damaged or crafted file");
-        raw.swap(chunk);
-        chunk.assign(chunk_bytes, 0);
-      } else {
-        unshuffle(raw, fsize);
-      }
-    }
-    if (raw.size() != chunk_bytes)
-      throw InputError(where + ": chunk " + std::to_string(c) + " holds " + std::to_string(raw.size()) +
-                       " bytes instead of " + std::to_string(chunk_bytes));
+    unfilter(raw, chunk, filters, read_mask, fsize, chunk_bytes, c, where);
     place(raw.data(), offset, cdims, dims, rank, fsize, buf.data());
   }
   if (H5Tequal(ftype.get(), mem_type) <= 0) {
