@@ -16,6 +16,56 @@ constexpr long long kMostSites = 1LL << 24;
 
 char letter(std::size_t role) { return "lrud"[role]; }
 
+// Which index of tensor j is which leg (kLegL … kLegD): the links are shared with a neighbour,
+// an MPS has one site index, an MPO s (plev 0, what it takes) and s' (plev 1, what it gives).
+// `basis` receives the site index's basis states where its tags name them.
+std::vector<int> leg_roles(const std::vector<itensor::TensorInfo>& tensors, std::size_t j, TrainKind kind,
+                           const std::string& tw, std::vector<std::string>& basis) {
+  const std::size_t sites = tensors.size();
+  const auto& t = tensors[j];
+  std::vector<int> role(t.inds.size(), -1);
+  auto shared = [&](std::size_t other, const itensor::Index& ix) {
+    for (const auto& o : tensors[other].inds)
+      if (o.same_as(ix)) return true;
+    return false;
+  };
+  for (std::size_t k = 0; k < t.inds.size(); ++k) {
+    const bool left = j > 0 && shared(j - 1, t.inds[k]), right = j + 1 < sites && shared(j + 1, t.inds[k]);
+    if (left && right)
+      throw InputError(tw + ": index " + t.inds[k].describe() + " is shared with both neighbours");
+    if (left) role[k] = static_cast<int>(kLegL);
+    if (right) role[k] = static_cast<int>(kLegR);
+  }
+  std::vector<std::size_t> site_indices;
+  for (std::size_t k = 0; k < t.inds.size(); ++k)
+    if (role[k] < 0) site_indices.push_back(k);
+  auto count = [&](std::size_t r) { return std::count(role.begin(), role.end(), static_cast<int>(r)); };
+  if (count(kLegL) > 1 || count(kLegR) > 1)
+    throw InputError(tw + ": several links to one neighbour");
+  if ((j > 0 && count(kLegL) == 0) || (j + 1 < sites && count(kLegR) == 0))
+    throw InputError(tw + ": no index is shared with the " + std::string(j > 0 && count(kLegL) == 0 ? "left" : "right") +
+                     " neighbour (the links' ids, tags or prime levels do not match)");
+    if (kind == TrainKind::kMps) {
+    if (site_indices.size() != 1) {
+      std::string list;
+      for (auto k : site_indices) list += " " + t.inds[k].describe();
+      throw InputError(tw + ": " + std::to_string(site_indices.size()) +
+                       " indices are neither link (an MPS tensor has one site index):" + list);
+    }
+    role[site_indices[0]] = static_cast<int>(kLegU);
+    basis = itensor_site_basis(t.inds[site_indices[0]]);
+  } else {
+    // s (plev 0) is what the operator takes, s' (plev 1) what it gives.
+    if (site_indices.size() != 2 || t.inds[site_indices[0]].id != t.inds[site_indices[1]].id ||
+        t.inds[site_indices[0]].plev == t.inds[site_indices[1]].plev)
+      throw InputError(tw + ": an MPO tensor needs one site index twice, s and s' (one id, prime "
+                            "levels 0 and 1), besides its links");
+    for (auto k : site_indices) role[k] = static_cast<int>(t.inds[k].plev == 0 ? kLegD : kLegU);
+    basis = itensor_site_basis(t.inds[site_indices[0]]);
+  }
+  return role;
+}
+
 }  // namespace
 
 std::vector<std::string> itensor_site_basis(const itensor::Index& site) {
@@ -48,47 +98,8 @@ ItensorTrain::ItensorTrain(hid_t file, const std::string& file_name, const std::
   for (std::size_t j = 0; j < sites; ++j) {
     const auto& t = tensors_[j];
     const std::string tw = info.where(j);
-    std::vector<int> role(t.inds.size(), -1);
-    auto shared = [&](std::size_t other, const itensor::Index& ix) {
-      for (const auto& o : tensors_[other].inds)
-        if (o.same_as(ix)) return true;
-      return false;
-    };
-    for (std::size_t k = 0; k < t.inds.size(); ++k) {
-      const bool left = j > 0 && shared(j - 1, t.inds[k]), right = j + 1 < sites && shared(j + 1, t.inds[k]);
-      if (left && right)
-        throw InputError(tw + ": index " + t.inds[k].describe() + " is shared with both neighbours");
-      if (left) role[k] = static_cast<int>(kLegL);
-      if (right) role[k] = static_cast<int>(kLegR);
-    }
-    std::vector<std::size_t> site_indices;
-    for (std::size_t k = 0; k < t.inds.size(); ++k)
-      if (role[k] < 0) site_indices.push_back(k);
-    auto count = [&](std::size_t r) { return std::count(role.begin(), role.end(), static_cast<int>(r)); };
-    if (count(kLegL) > 1 || count(kLegR) > 1)
-      throw InputError(tw + ": several links to one neighbour");
-    if ((j > 0 && count(kLegL) == 0) || (j + 1 < sites && count(kLegR) == 0))
-      throw InputError(tw + ": no index is shared with the " + std::string(j > 0 && count(kLegL) == 0 ? "left" : "right") +
-                       " neighbour (the links' ids, tags or prime levels do not match)");
     std::vector<std::string> basis;
-    if (info.kind == TrainKind::kMps) {
-      if (site_indices.size() != 1) {
-        std::string list;
-        for (auto k : site_indices) list += " " + t.inds[k].describe();
-        throw InputError(tw + ": " + std::to_string(site_indices.size()) +
-                         " indices are neither link (an MPS tensor has one site index):" + list);
-      }
-      role[site_indices[0]] = static_cast<int>(kLegU);
-      basis = itensor_site_basis(t.inds[site_indices[0]]);
-    } else {
-      // s (plev 0) is what the operator takes, s' (plev 1) what it gives.
-      if (site_indices.size() != 2 || t.inds[site_indices[0]].id != t.inds[site_indices[1]].id ||
-          t.inds[site_indices[0]].plev == t.inds[site_indices[1]].plev)
-        throw InputError(tw + ": an MPO tensor needs one site index twice, s and s' (one id, prime "
-                              "levels 0 and 1), besides its links");
-      for (auto k : site_indices) role[k] = static_cast<int>(t.inds[k].plev == 0 ? kLegD : kLegU);
-      basis = itensor_site_basis(t.inds[site_indices[0]]);
-    }
+    const std::vector<int> role = leg_roles(tensors_, j, info.kind, tw, basis);
     roles_.emplace_back(role.begin(), role.end());
     // C order reverses ITensor's column-major index order.
     std::string letters;
