@@ -26,16 +26,18 @@ template <class T> XTrain<T> to_arrays(TrainKind kind, std::vector<Tensor<T>>&& 
   return out;
 }
 
-// A layer of arrays as the sweep reads it: (l, r, u, d) sites, an MPS given d = 1.
+// A layer of arrays as the sweep reads it: (l, r, u, d) sites, an MPS given d = 1. Errors name
+// it as file:group ("memory:/layer0" for an operand of apply_xtrains).
 template <class T>
-TrainInfo layer_of(const XTrain<T>& train, const std::string& name, std::vector<Tensor<T>>& sites) {
+TrainInfo layer_of(const XTrain<T>& train, const std::string& file, const std::string& group,
+                   std::vector<Tensor<T>>& sites) {
   TrainInfo info;
-  info.file = "memory";
-  info.group = name;
-  if (train.empty()) throw InputError(name + ": a train needs at least one site");
+  info.file = file;
+  info.group = group;
+  if (train.empty()) throw InputError(info.where() + ": a train needs at least one site");
   const std::size_t rank = train.front().dimension();
   if (rank != 3 && rank != 4)
-    throw InputError(name + ": sites of rank 3 (MPS: l, r, u) or 4 (MPO: l, r, u, d), not " +
+    throw InputError(info.where() + ": sites of rank 3 (MPS: l, r, u) or 4 (MPO: l, r, u, d), not " +
                      std::to_string(rank));
   info.kind = rank == 3 ? TrainKind::kMps : TrainKind::kMpo;
   info.layout = std::string(default_layout(info.kind));
@@ -78,7 +80,7 @@ XTrain<T> apply_xtrains(const std::vector<XTrain<T>>& operators, const XTrain<T>
   for (std::size_t i = 0; i <= operators.size(); ++i) {
     const XTrain<T>& train = i < operators.size() ? operators[i] : bottom;
     data.sites.emplace_back();
-    data.stack.layers.push_back(layer_of(train, "/layer" + std::to_string(i), data.sites.back()));
+    data.stack.layers.push_back(layer_of(train, "memory", "/layer" + std::to_string(i), data.sites.back()));
   }
   validate_stack(data.stack);
   auto backend = make_cpu_backend(threads);
@@ -91,11 +93,12 @@ XTrain<T> apply_xtrains(const std::vector<XTrain<T>>& operators, const XTrain<T>
 template <class T>
 void write_xtrain(const std::string& path, const XTrain<T>& train, const std::string& group, bool force) {
   std::vector<Tensor<T>> sites;
-  const TrainInfo info = layer_of(train, path, sites);
+  const std::string name = group.empty() ? "/result" : group;
+  const TrainInfo info = layer_of(train, path, name, sites);
   validate_stack(Stack{{info}});
   ResultWriter out(path, force);
   TransferLog log;
-  out.write_train(group.empty() ? "/result" : group, info.kind, sites, log, "result site");
+  out.write_train(name, info.kind, sites, log, "result site");
   out.commit();
 }
 

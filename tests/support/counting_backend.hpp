@@ -9,6 +9,7 @@
 #include <string>
 
 #include "srcc/backend/backend.hpp"
+#include "forwarding_kernels.hpp"
 
 namespace srcc::test {
 
@@ -21,11 +22,11 @@ struct MemoryTally {
   }
 };
 
-template <class T> class CountingKernels final : public Kernels<T> {
+template <class T> class CountingKernels final : public ForwardingKernels<T> {
  public:
   using R = real_t<T>;
   CountingKernels(Backend* inner, const std::shared_ptr<MemoryTally>& tally)
-      : k_(inner->kernels<T>()), tally_(tally) {}
+      : ForwardingKernels<T>(inner->kernels<T>()), tally_(tally) {}
 
   Buffer<T> allocate(std::size_t n) override { return counted(k_.allocate(n)); }
   Buffer<T> adopt(std::vector<T>&& host, CopyClock* clock) override {
@@ -51,32 +52,11 @@ template <class T> class CountingKernels final : public Kernels<T> {
   typename Kernels<T>::RowCut row_cut(std::size_t units, std::size_t unit_bytes) const override {
     return k_.row_cut(units, unit_bytes);
   }
-  void gemm(Op oa, Op ob, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
-            std::size_t sa, const T* b, std::size_t ldb, std::size_t sb, T beta, T* c, std::size_t ldc,
-            std::size_t sc, std::size_t batch) override {
-    k_.gemm(oa, ob, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
-  }
   R gemm_norm(Op oa, Op ob, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
               std::size_t sa, const T* b, std::size_t ldb, std::size_t sb, T beta, T* c, std::size_t ldc,
               std::size_t sc, std::size_t batch) override {
     return k_.gemm_norm(oa, ob, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
   }
-  void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env, const T* omega,
-                  T* out) override {
-    k_.khatri_rao(s, nl, nx, ny, env, omega, out);
-  }
-  void swap_axes(std::size_t p, std::size_t x, std::size_t q, std::size_t y, std::size_t r, const T* in,
-                 T* out) override {
-    k_.swap_axes(p, x, q, y, r, in, out);
-  }
-  void copy(std::size_t n, const T* in, T* out) override { k_.copy(n, in, out); }
-  void conj(std::size_t n, const T* in, T* out) override { k_.conj(n, in, out); }
-  void scale(std::size_t n, R alpha, T* x) override { k_.scale(n, alpha, x); }
-  R norm(std::size_t n, const T* x) override { return k_.norm(n, x); }
-  void qr(std::size_t m, std::size_t n, T* y, T* r) override { k_.qr(m, n, y, r); }
-  void upper_inverse(std::size_t k, T* r) override { k_.upper_inverse(k, r); }
-  void svd(std::size_t m, std::size_t n, T* a, T* u, R* s, T* vt) override { k_.svd(m, n, a, u, s, vt); }
-
  private:
   // The same memory, with its bytes on the tally until the last owner lets it go.
   Buffer<T> counted(Buffer<T> b) {
@@ -92,7 +72,7 @@ template <class T> class CountingKernels final : public Kernels<T> {
                      n);
   }
 
-  Kernels<T>& k_;
+  using ForwardingKernels<T>::k_;
   std::shared_ptr<MemoryTally> tally_;
 };
 

@@ -76,6 +76,8 @@ lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float
 lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt) {
   return LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', m, n, a, m, s, u, m, vt, std::min(m, n));
 }
+namespace {
+
 // ?gesdd_work with JOBZ = 'S' for cfloat (c) and cdouble (z); work, rwork and iwork are ours.
 template <class T>
 lapack_int gesdd_work(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T* vt, T* work,
@@ -126,6 +128,8 @@ lapack_int complex_gesdd(lapack_int m, lapack_int n, T* a, real_t<T>* s, T* u, T
   std::copy(pvt.begin(), pvt.begin() + static_cast<std::ptrdiff_t>(count(k) * count(n)), vt);
   return 0;
 }
+
+}  // namespace
 
 lapack_int gesdd(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt) {
   return complex_gesdd(m, n, a, s, u, vt);
