@@ -126,6 +126,9 @@ Cli::Cli() {
   // A flag with an optional value: CLI11 would read it as an integer, so it is kept as text.
   app.add_flag(std::string(opt::kOversample.flag), c.oversample, help_of(opt::kOversample));
   add(app, opt::kTol, c.sweep.tol);
+  add(app, opt::kMethod, c.method);
+  add(app, opt::kFitSweeps, c.sweep.fit_sweeps)->check(whole(0, 1000));
+  add(app, opt::kFitTol, c.sweep.fit_tol);
   add(app, opt::kBlockStart, c.sweep.block_start)->check(whole(1, kMaxChi));
   add(app, opt::kBlockStep, c.sweep.block_step)->check(whole(1, kMaxChi));
   add(app, opt::kSeed, c.seed)->check(whole(0, kAnyU64));
@@ -268,7 +271,7 @@ Cli::Cli() {
   takes[apply_cmd] = every;
   takes[compress_cmd] = every;
   takes[truncate_cmd] = except({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kOversample, &opt::kBlockStart,
-                                &opt::kBlockStep});
+                                &opt::kBlockStep, &opt::kMethod, &opt::kFitSweeps, &opt::kFitTol});
   takes[evolve_cmd] = except({&opt::kOutputFormat});
   takes[distance_cmd] = only({&opt::kFormat, &opt::kHostMemory});
   takes[expect_cmd] = only({&opt::kFormat});

@@ -16,8 +16,10 @@ namespace srcc::app {
 // so a --config file sets them as plain `key = value` lines. What each flag means, its unit and
 // its fallback are in srcc/core/options.hpp; numeric defaults are those of the fields bound.
 struct CommonFlags {
-  SweepOptions sweep;                  // --chi, --cutoff, --tol, --block-start, --block-step
+  SweepOptions sweep;                  // --chi, --cutoff, --tol, --block-start, --block-step,
+                                       // --fit-sweeps, --fit-tol
   std::string oversample;              // --oversample[=F]: "" off, read by parse_oversample()
+  std::string method = "src";          // --method, read by parse_method()
   std::optional<std::uint64_t> seed;   // --seed
   std::optional<std::uint64_t> seed_base;  // --seed-base
   std::optional<std::uint64_t> task_id;    // --task-id

@@ -102,6 +102,10 @@ void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype) {
   f.emplace_back("tol", number(so.tol));
   f.emplace_back("block", std::to_string(so.block_start) + " " + std::to_string(so.block_step));
   f.emplace_back("seed", std::to_string(so.seed));
+  // Only when not the defaults, so that checkpoints written without these keys still resume.
+  if (so.method != SketchMethod::kSrc) f.emplace_back("method", method_name(so.method));
+  if (so.fit_sweep_cap() > 0)
+    f.emplace_back("fit", std::to_string(so.fit_sweeps) + " " + number(so.fit_tol));
   f.emplace_back("dtype", std::string(dtype_name(dtype)));
   f.emplace_back("dt", number(eo.dt));
   f.emplace_back("normalize", eo.normalize ? "yes" : "no");

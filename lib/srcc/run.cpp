@@ -56,6 +56,14 @@ template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum,
   sum.flops = result.flops;
   sum.error_estimate = result.error_estimate;
   sum.capped_cuts = result.capped_cuts;
+  sum.fit_sweeps = result.fit.size();
+  if (!result.fit.empty()) {
+    std::string rows;
+    for (const auto& f : result.fit)
+      rows += (rows.empty() ? "" : ",") +
+              JsonObject().add("norm", f.norm).add("gain", f.gain).add("seconds", f.seconds).str();
+    sum.fit_json = "[" + rows + "]";
+  }
   if (result.capped_cuts > 0)
     reporter.warning(std::to_string(result.capped_cuts) +
                      " cut(s) reached the --chi cap before the tolerance; raise --chi or --tol");
@@ -106,6 +114,7 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   sum.output = o.output;
   sum.dtype = dtype_of<T>;
   sum.seed = o.sweep.seed;
+  sum.method = o.method == Method::kSvd ? "svd" : method_name(o.sweep.method);
   TransferLog log;
 
   // Sites are read on demand, one at a time with read-ahead, in the working type and order.
@@ -145,6 +154,8 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                    .threads = sum.threads,
                    .threads_source = o.threads_source,
                    .seed = o.sweep.seed,
+                   .method = sum.method,
+                   .fit_json = sum.fit_json,
                    .start_utc = start_time,
                    .end_utc = utc_now(),
                    .wall_seconds = sum.wall_seconds,
@@ -183,6 +194,9 @@ std::string RunSummary::to_json() const {
       .add("norm", norm)
       .add("error_estimate", error_estimate)
       .add("capped_cuts", capped_cuts)
+      .add("method", method)
+      .add("fit_sweeps", static_cast<std::uint64_t>(fit_sweeps))
+      .add_raw("fit", fit_json.empty() ? "[]" : fit_json)
       .add("output_format", output_format)
       .add("dropped_weight", dropped_weight)
       .add("truncated_weight", truncated_weight)

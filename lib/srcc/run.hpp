@@ -55,6 +55,9 @@ struct RunSummary {
   double dropped_weight = 0;         // with charges: relative weight outside the total charge
   double truncated_weight = 0;       // with charges: relative weight of the per-sector truncation
   std::int64_t capped_cuts = 0;      // tolerance mode: cuts that hit --chi before --tol
+  std::string method = "src";        // src, sdc, sdcr (--method), svd (truncate)
+  std::string fit_json;              // the fit sweeps: [{"norm", "gain", "seconds"}, …]; "" = none
+  std::size_t fit_sweeps = 0;        // how many ran
   DType dtype = DType::kFloat64;
   std::uint64_t seed = 0;
   int threads = 0;

@@ -33,6 +33,7 @@ TEST(SiteForms, EachFormPutsEveryElementAtItsRowAndColumn) {
       {SiteForm::kUrLd, [](std::size_t l, std::size_t r, std::size_t u, std::size_t d) { return ((u * 3 + r) * 2 + l) * 5 + d; }},
       {SiteForm::kULdr, [](std::size_t l, std::size_t r, std::size_t u, std::size_t d) { return ((u * 2 + l) * 5 + d) * 3 + r; }},
       {SiteForm::kLUdr, [](std::size_t l, std::size_t r, std::size_t u, std::size_t d) { return ((l * 4 + u) * 5 + d) * 3 + r; }},
+      {SiteForm::kLUrd, [](std::size_t l, std::size_t r, std::size_t u, std::size_t d) { return ((l * 4 + u) * 3 + r) * 5 + d; }},
   };
   for (const auto& c : cases) {
     TransferLog log;

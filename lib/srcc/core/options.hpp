@@ -43,6 +43,18 @@ inline constexpr Option kTol{"--tol", "REAL",
     "until its leave-one-out error estimate is below tol/10, then one SVD truncation sweep "
     "keeps at each cut the fewest values that meet tol (global error about sqrt(n-1)·tol). "
     "--chi becomes an optional cap", "off: a fixed χ̄"};
+inline constexpr Option kMethod{"--method", "NAME",
+    "How the left environments that sketch each cut are formed: src (Gaussian test tensors, "
+    "with a leave-one-out error estimate per cut), sdc (truncated SVDs from the left, as "
+    "zip-up forms them: deterministic, no per-cut estimate), sdcr (a randomized range finder "
+    "in place of each SVD; --tol not accepted). docs/ALGORITHM.md compares them", "src"};
+inline constexpr Option kFitSweeps{"--fit-sweeps", "INT",
+    "After the method, at most this many one-site variational sweeps at the result's bonds, "
+    "each lowering ‖Aψ − φ‖; 0 = none (with --fit-tol alone: at most 20)", "0"};
+inline constexpr Option kFitTol{"--fit-tol", "REAL",
+    "Stop the fit sweeps once a sweep gains less than this, relative: "
+    "√(‖φ_k‖² − ‖φ_{k−1}‖²) ≤ REAL·‖φ_k‖ (that gain is the error it removed); in (0, 1)",
+    "off: all --fit-sweeps run"};
 inline constexpr Option kBlockStart{"--block-start", "INT",
     "Tolerance mode: columns of a cut's first sketch block, >= 1", ""};
 inline constexpr Option kBlockStep{"--block-step", "INT",

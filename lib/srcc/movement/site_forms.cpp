@@ -12,6 +12,7 @@ std::array<std::size_t, kSiteRank> form_permutation(SiteForm f) {
     case SiteForm::kRUld: return {kLegR, kLegU, kLegL, kLegD};
     case SiteForm::kULdr: return {kLegU, kLegL, kLegD, kLegR};
     case SiteForm::kLUdr: return {kLegL, kLegU, kLegD, kLegR};
+    case SiteForm::kLUrd: return {kLegL, kLegU, kLegR, kLegD};
     case SiteForm::kUrLd: break;
   }
   return {kLegU, kLegR, kLegL, kLegD};
@@ -23,6 +24,7 @@ std::string form_name(SiteForm f) {
     case SiteForm::kRUld: return "(r|u,l,d)";
     case SiteForm::kULdr: return "(u|l,d,r)";
     case SiteForm::kLUdr: return "(l|u,d,r)";
+    case SiteForm::kLUrd: return "(l|u,r,d)";
     case SiteForm::kUrLd: break;
   }
   return "(u,r|l,d)";

@@ -17,6 +17,7 @@ enum class SiteForm {
   kUrLd,  // rows (u, r), cols (l, d): left sweep, the layers between the top and the bottom
   kULdr,  // rows (u), cols (l, d, r): left sweep top layer (the sketch is contracted into it)
   kLUdr,  // rows (l), cols (u, d, r): left sweep bottom layer
+  kLUrd,  // rows (l), cols (u, r, d): bottom layer of the deterministic left step (dense_left_step)
 };
 
 std::array<std::size_t, kSiteRank> form_permutation(SiteForm f);

@@ -168,6 +168,45 @@ template <class T> void SketchBlocks<T>::sweep_left(Block& b, std::size_t id) {
 }
 
 template <class T>
+std::size_t SketchBlocks<T>::add_dense(std::size_t last, const Reduction& reduce) {
+  Block b;
+  b.last = last;
+  b.rows.assign(last + 1, 1);
+  b.discarded.assign(last + 1, 0.0);
+  const std::size_t id = blocks_.size();
+  Ctx c = devices_.ctx(0);
+  const Stack mirror = mirrored(st_);
+  // C_0 is the number 1: the part left of the first site is empty.
+  Buffer<T> env = adopt(std::vector<T>(1, T(1)), "environment", 0, 0);
+  for (std::size_t j = 0; j < last; ++j) {
+    check_interrupt_();
+    const auto t0 = Clock::now();
+    try {
+      std::vector<Buffer<T>> forms;
+      for (std::size_t layer = 0; layer < st_.depth(); ++layer)
+        forms.push_back(feed_.form(layer, j, dense_left_form(layer, st_.depth()), 0));
+      const std::size_t m = b.rows[j] * st_.up_dim(j) * st_.down_dim(j), cols = st_.fused_right(j);
+      Buffer<T> mj = dense_left_block(c, mirror, j, forms, env, b.rows[j]);
+      Reduced<T> next = reduce(j, mj, m, cols);
+      c.store.put(id, j, std::move(env), b.rows[j], st_.fused_left(j));
+      env = std::move(next.env);
+      b.rows[j + 1] = next.rank;
+      b.discarded[j + 1] = next.discarded;
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory("left sweep", j);
+    }
+    seconds_[j] += std::chrono::duration<double>(Clock::now() - t0).count();
+    reporter_.progress("left sweep", j + 1, last);
+  }
+  c.store.put(id, last, std::move(env), b.rows[last], st_.fused_left(last));
+  devices_.settle_stores();
+  b.columns = *std::max_element(b.rows.begin(), b.rows.end());
+  b.slices.push_back({{0, 0, b.columns}, {}});
+  blocks_.push_back(std::move(b));
+  return id;
+}
+
+template <class T>
 Buffer<T> SketchBlocks<T>::sketch(std::size_t block, std::size_t j, std::size_t cols,
                                   const Buffer<T>& z, std::size_t rows) {
   const std::size_t nl = st_.fused_left(j);

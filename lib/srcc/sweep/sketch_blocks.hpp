@@ -14,6 +14,7 @@
 #include "srcc/movement/devices.hpp"
 #include "srcc/movement/site_feed.hpp"
 #include "srcc/plan/plan.hpp"
+#include "srcc/sweep/dense_left_step.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -28,9 +29,28 @@ template <class T> class SketchBlocks {
 
   std::size_t count() const { return blocks_.size(); }
   std::size_t columns(std::size_t block) const { return blocks_.at(block).columns; }
+  // The rows of block's environment at cut j: its columns for a Gaussian block, the rank the
+  // reduction kept for a dense one.
+  std::size_t rows(std::size_t block, std::size_t j) const {
+    const Block& b = blocks_.at(block);
+    return b.rows.empty() ? b.columns : b.rows.at(j);
+  }
 
   // Draws a block of `columns` sketch columns and sweeps its environments up to cut `last`.
   void add(std::size_t columns, std::size_t last);
+
+  // M_j (row-major m × cols, on device 0) to the next environment; cut j+1 is the one made.
+  using Reduction = std::function<Reduced<T>(std::size_t j, Buffer<T>& m, std::size_t rows_m,
+                                             std::size_t cols)>;
+  // A block whose environments come from the dense left step (dense_left_step.hpp), up to cut
+  // `last`, all on device 0: the reduction couples all rows, so they are not split. Returns
+  // its index.
+  std::size_t add_dense(std::size_t last, const Reduction& reduce);
+  // Cut j's discarded norm of a dense block's reduction (0 where none).
+  double discarded(std::size_t block, std::size_t j) const {
+    const Block& b = blocks_.at(block);
+    return j < b.discarded.size() ? b.discarded[j] : 0.0;
+  }
 
   // Y = C_j Z'ᵀ for the first `cols` columns of a block, on device 0: column-major rows × cols.
   // C_j comes from its tier in the plan's row batches; other devices compute their slices' rows.
@@ -49,6 +69,8 @@ template <class T> class SketchBlocks {
     std::size_t columns = 0;
     std::size_t last = 0;  // environments exist for cuts 0 … last
     std::vector<Slice> slices;
+    std::vector<std::size_t> rows;  // dense blocks: each cut's rows
+    std::vector<double> discarded;  // dense blocks: each cut's reduction loss (sdc)
   };
 
   void draw(Block& b);

@@ -29,6 +29,9 @@
 #include "srcc/core/error.hpp"
 #include "srcc/movement/devices.hpp"
 #include "srcc/movement/site_feed.hpp"
+#include "srcc/core/rng.hpp"
+#include "srcc/movement/site_forms.hpp"
+#include "srcc/sweep/dense_left_step.hpp"
 #include "srcc/sweep/out_of_memory.hpp"
 #include "srcc/sweep/range_finder.hpp"
 #include "srcc/sweep/right_step.hpp"
@@ -41,6 +44,8 @@ namespace srcc {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// The stream of sdcr's Gaussian tests, apart from the sketch blocks' (Rng::derive_seed(seed, b)).
+constexpr std::uint64_t kRangeStreams = 0x5dc5;
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -73,15 +78,23 @@ template <class T> class Sweeper {
     out.cores.resize(n_);
     out.sites.resize(n_);
     seconds_.assign(n_, 0.0);
+    double fit_estimate = 0;
     if (n_ == 2) {
-      two_site(out);
+      two_site(out);  // exact, whatever the method
     } else {
-      if (!opt_.tolerance_mode()) blocks_.add(sketch_width(), n_ - 1);
-      right_sweep(out);
-      if (opt_.final_truncation()) final_truncation(out);
+      if (opt_.dense_left()) use_dense(blocks_.add_dense(n_ - 1, method_reduction()));
+      else if (!opt_.tolerance_mode())
+        blocks_.add(sketch_width(), n_ - 1);
+      out.estimated = !opt_.dense_left();
+      const bool truncate = opt_.final_truncation();
+      right_sweep(out, {truncate ? 0 : opt_.chi, truncate ? 0.0 : opt_.cutoff,
+                        opt_.numerical_zeros && !truncate});
+      if (truncate) final_truncation(out);
+      if (opt_.fit_sweep_cap() > 0) fit_estimate = fit(out);
     }
     for (std::size_t j = 0; j < n_; ++j) out.sites[j].seconds = seconds_[j];
     out.finish_sites();
+    if (!out.fit.empty()) out.error_estimate = fit_estimate;
     out.capped_cuts = capped_;
     out.flops = devices_.flops();
     log_.settle();  // copies timed on a device: read their clocks while the device is here
@@ -96,6 +109,25 @@ template <class T> class Sweeper {
   // The sketch's width as the plan sized its memory for it (the options' without a plan); in
   // tolerance mode the cap of a cut's sketch.
   std::size_t sketch_width() const { return plan_ != nullptr ? plan_->sketch_columns : opt_.sketch_columns(); }
+
+  // How sdc and sdcr turn M_j into the next environment (dense_left_step.hpp): at most the
+  // sketch's width of rows; sdc in tolerance mode keeps the fewest whose tail is within the
+  // sketch's share of --tol, the rest being the truncation sweep's.
+  typename SketchBlocks<T>::Reduction method_reduction() {
+    const std::size_t cap = sketch_width();
+    if (opt_.method == SketchMethod::kSdc) {
+      const double cutoff = effective_cutoff<real_t<T>>(0.0, opt_.numerical_zeros);
+      const double tol = opt_.tolerance_mode() ? kSketchTolFraction * opt_.tol : 0.0;
+      return [this, cap, cutoff, tol](std::size_t, Buffer<T>& m, std::size_t rows, std::size_t cols) {
+        return reduce_by_svd(K_, m, rows, cols, cap, cutoff, tol);
+      };
+    }
+    // sdcr: each cut's Gaussian test from its own stream of the run's seed.
+    const std::uint64_t base = Rng::derive_seed(opt_.seed, kRangeStreams);
+    return [this, cap, base](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
+      return reduce_by_range(devices_.ctx(0), m, rows, cols, cap, Rng::derive_seed(base, j));
+    };
+  }
 
   // Hands host data to device 0's backend (a logged device move where it copies).
   Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j) {
@@ -122,10 +154,13 @@ template <class T> class Sweeper {
     // With as many columns as rows, or as the largest rank the cut can have (bounds_), the
     // sketch spans the whole range: exact, whatever the leave-one-out formula says.
     const std::size_t exact = std::min(rows, bounds_[j]);
-    if (!opt_.tolerance_mode()) {
-      const std::size_t take = std::min(blocks_.columns(0), cap);
-      finder.add(blocks_.sketch(0, j, take, z, rows), take);
+    const bool dense = dense_;
+    if (!opt_.tolerance_mode() || dense) {
+      const std::size_t take = std::min(blocks_.rows(active_, j), cap);
+      finder.add(blocks_.sketch(active_, j, take, z, rows), take);
       RangeEstimate e = finder.estimate();
+      // The leave-one-out formula assumes Gaussian test columns: for the others it means nothing.
+      if (dense) e.error = std::numeric_limits<double>::quiet_NaN();
       if (finder.columns() >= exact) e.error = 0;
       return e;
     }
@@ -150,23 +185,27 @@ template <class T> class Sweeper {
     return e;
   }
 
-  void right_sweep(SweepResult<T>& out) {
+  // What the right sweep keeps of each core's range.
+  struct Keep {
+    std::size_t rank_cap;  // 0 = the whole sketch
+    double cutoff;
+    bool numerical_zeros;
+  };
+
+  void right_sweep(SweepResult<T>& out, const Keep& keep) {
     try {
-      right_sweep_sites(out);
+      right_sweep_sites(out, keep);
     } catch (const std::bad_alloc&) {
       throw out_of_memory("right sweep", right_site_);
     }
   }
 
-  void right_sweep_sites(SweepResult<T>& out) {
+  // The bond kept by the sweep itself is χ̄ unless a final truncation follows (then the whole
+  // sketch is kept and the truncation sweep applies χ̄, cutoff and tol) or it is a fit sweep.
+  void right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
     double log_scale = 0;  // log of the factor taken out of S (see below)
     std::size_t b = 1;
     Buffer<T> s_env = adopt(std::vector<T>(1, T(1)), "environment", n_ - 1);
-    const bool final_truncation = opt_.final_truncation();
-    // The bond kept by the sweep itself: χ̄ unless a final truncation follows (then the whole
-    // sketch is kept and the truncation sweep applies χ̄, cutoff and tol).
-    const std::size_t rank_cap = final_truncation ? 0 : opt_.chi;
-    const double cutoff = final_truncation ? 0.0 : opt_.cutoff;
     for (std::size_t j = n_; j-- > 0;) {
       check_interrupt_();
       right_site_ = j;
@@ -186,14 +225,16 @@ template <class T> class Sweeper {
       // it too.
       std::size_t cap = std::min(rows, bounds_[j]);
       if (sketch_width() > 0) cap = std::min(cap, sketch_width());
-      const std::size_t max_cols = opt_.tolerance_mode() ? cap : std::min(cap, blocks_.columns(0));
+      const std::size_t max_cols = opt_.tolerance_mode() && !dense_
+                                       ? cap
+                                       : std::min(cap, blocks_.rows(active_, j));
       RangeFinder<T> finder(mover_, gemm_, rows, max_cols, static_cast<std::int64_t>(j));
       const RangeEstimate est = find_range(finder, j, z, rows, cap);
       // The next site's forms go up while the device works on this core and S. Not earlier: in
       // tolerance mode find_range may run a left sweep, whose own window they would add to.
       feed_->upload_ahead(j - 1, [this](std::size_t layer) { return feed_->right_form(layer); }, 0);
       std::size_t rank = 0;
-      Buffer<T> core = finder.core(rank_cap, cutoff, 0.0, rank, opt_.numerical_zeros && !final_truncation);
+      Buffer<T> core = finder.core(keep.rank_cap, keep.cutoff, 0.0, rank, keep.numerical_zeros);
       // S ← conj(η_j) · Z' / ‖Z'‖. S carries the norm of everything to its right, which shrinks
       // or grows geometrically along the train: it is kept at norm at most 1 (η_j has
       // orthonormal rows), with the logarithm of the scale on the side, so that float32 runs
@@ -231,11 +272,51 @@ template <class T> class Sweeper {
       // The estimate of cut j (stored at site j+1) now also holds what the truncation removed.
       auto& s = out.sites[j + 1];
       s.truncation_error = discarded[j];
+      if (!std::isfinite(s.error_estimate) && !out.estimated) continue;  // still unknown
       const double e = std::isfinite(s.error_estimate) ? s.error_estimate : 0.0;
       s.error_estimate = std::sqrt(e * e + discarded[j] * discarded[j]);
     }
     seconds_[0] += since(t0);
     reporter_.progress("truncation sweep", 1, 1);
+  }
+
+  // One-site variational sweeps at the result's bonds (docs/ALGORITHM.md). Each takes the
+  // result left-orthonormal, builds its left environments F_j = φ_{<j}^H · (product) with the
+  // dense left step, and runs the right sweep with F_j as the sketch: the core the right
+  // sweep's QR factors is then B_j = (right environment)·(site j)·F_j, the minimiser of
+  // ‖Aψ − φ‖ over core j with the others fixed, so the error never grows. Every sweep's result
+  // is an orthogonal projection of Aψ, so ‖Aψ − φ_k‖² = ‖Aψ‖² − ‖φ_k‖²: a sweep removes
+  // exactly ‖φ_k‖² − ‖φ_{k−1}‖² of the squared error. Returns the global estimate: where the
+  // starting point had one and was itself such a projection (src, no truncation sweep), that
+  // estimate less what the sweeps removed; NaN otherwise.
+  double fit(SweepResult<T>& out) {
+    const double start_norm = frobenius_norm(out.cores.front());
+    const bool projection = out.estimated && !opt_.final_truncation();
+    out.finish_sites();
+    double error2 = projection ? std::pow(out.error_estimate * start_norm, 2) : 0.0;
+    double prev2 = start_norm * start_norm;
+    for (std::size_t k = 0; k < opt_.fit_sweep_cap(); ++k) {
+      check_interrupt_();
+      const auto t0 = Clock::now();
+      std::vector<Tensor<T>> phi = out.cores;
+      left_canonicalize(phi, mover_, gemm_);
+      use_dense(blocks_.add_dense(n_ - 1, [this, &phi](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
+        Buffer<T> p = adopt(site_in_form(phi[j], SiteForm::kLUdr, "fit core", j, log_), "fit core", j);
+        return reduce_by_core(devices_.ctx(0), m, rows, cols, p, phi[j].shape[kLegR]);
+      }));
+      right_sweep(out, {0, 0.0, false});
+      const double norm = frobenius_norm(out.cores.front()), now2 = norm * norm;
+      const double gain2 = now2 - prev2;
+      error2 -= gain2;
+      out.fit.push_back({norm, norm > 0 ? std::sqrt(std::abs(gain2)) / norm : 0.0, since(t0)});
+      reporter_.progress("fit sweep", k + 1, opt_.fit_sweep_cap());
+      prev2 = now2;
+      if (opt_.fit_tol > 0 && out.fit.back().gain <= opt_.fit_tol) break;
+    }
+    out.estimated = false;  // the per-cut figures of the last sweep are not error estimates
+    const double norm = std::sqrt(prev2);
+    return projection && error2 > 0 && norm > 0 ? std::sqrt(error2) / norm
+                                                : std::numeric_limits<double>::quiet_NaN();
   }
 
   // n = 2: the exact product Θ[(u_0 d_0), (u_1 d_1)] and one truncated SVD.
@@ -290,6 +371,14 @@ template <class T> class Sweeper {
   std::vector<double> seconds_;  // per site (before blocks_, which adds to it)
   SketchBlocks<T> blocks_;      // after the feed: its left sweeps read sites
   std::int64_t capped_ = 0;
+  // The block whose environments the right sweep reads: the Gaussian sketch's first (its
+  // blocks in tolerance mode) or a dense one (sdc, sdcr, a fit sweep).
+  std::size_t active_ = 0;
+  bool dense_ = false;
+  void use_dense(std::size_t block) {
+    active_ = block;
+    dense_ = true;
+  }
   std::size_t right_site_ = 0;  // the right sweep's current site (for error messages)
 };
 

@@ -6,6 +6,7 @@
 // See docs/ALGORITHM.md for the sweep and its accuracy controls.
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "srcc/backend/backend.hpp"
@@ -37,6 +38,16 @@ template <class T> struct SweepResult {
   // 0 where every cut is exact).
   double error_estimate = 0;
   std::int64_t capped_cuts = 0;  // tolerance mode: cuts whose sketch hit --chi before tol
+  // False where the method gives no per-cut estimate (sdc, sdcr, after fit sweeps): the global
+  // estimate is then NaN, never a 0 that would read as exact.
+  bool estimated = true;
+  // The fit sweeps run (--fit-sweeps), in order.
+  struct FitSweep {
+    double norm = 0;     // ‖φ_k‖ after the sweep
+    double gain = 0;     // √|‖φ_k‖² − ‖φ_{k−1}‖²| / ‖φ_k‖: the error the sweep removed, relative
+    double seconds = 0;
+  };
+  std::vector<FitSweep> fit;
 
   // Once the cores and each site's error estimate are final: each site's index and bonds from
   // the cores, and the global estimate from the per-cut ones.
@@ -49,7 +60,7 @@ template <class T> struct SweepResult {
       s.bond_right = static_cast<std::int64_t>(cores[j].shape[kLegR]);
       if (std::isfinite(s.error_estimate)) err2 += s.error_estimate * s.error_estimate;
     }
-    error_estimate = std::sqrt(err2);
+    error_estimate = estimated ? std::sqrt(err2) : std::numeric_limits<double>::quiet_NaN();
   }
 };
 

@@ -55,6 +55,37 @@ void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, Counting
   }
 }
 
+template <class T>
+void left_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm) {
+  auto& K = mover.kernels();
+  // Left to right: core j as [(l, u, d) × r] = Q · R; Q stays, R moves into core j+1.
+  for (std::size_t j = 0; j + 1 < cores.size(); ++j) {
+    poll_interrupt();
+    auto& c = cores[j];
+    const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
+    const std::size_t m = l * ud, kq = std::min(m, r);
+    Buffer<T> in = mover.up(std::move(c.data), "result site", site(j));
+    Buffer<T> a = K.allocate(m * r);  // (r, l, u, d) row-major = [(l u d) × r] column-major
+    K.swap_axes(1, l, 1, r, ud, in.data(), a.data());
+    Buffer<T> rf = K.allocate(kq * r);
+    K.qr(m, r, a.data(), rf.data());
+    // Q read row-major is (kq, l, u, d); reorder to (l, kq, u, d).
+    Buffer<T> q = K.allocate(l * kq * ud);
+    K.swap_axes(1, kq, 1, l, ud, a.data(), q.data());
+    c.data = mover.down(q, l * kq * ud, "result site", site(j));
+    c.shape[kLegR] = kq;
+    // Core j+1 ← R · core j+1 (R column-major kq × r is Rᵀ row-major).
+    auto& next = cores[j + 1];
+    const std::size_t rest = next.size() / r;
+    Buffer<T> nb = mover.up(std::move(next.data), "result site", site(j + 1));
+    Buffer<T> out = K.allocate(kq * rest);
+    gemm(Op::kTrans, Op::kNone, kq, rest, r, T(1), rf.data(), kq, nb.data(), rest, T(0),
+         out.data(), rest);
+    next.data = mover.down(out, kq * rest, "result site", site(j + 1));
+    next.shape[kLegL] = kq;
+  }
+}
+
 template <class T> void apply_log_scale(Tensor<T>& core, double log_scale) {
   long double norm2 = 0;
   for (const auto& v : core.data) norm2 += std::norm(std::complex<long double>(std::complex<double>(v)));
@@ -132,6 +163,7 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
 
 #define SRCC_INSTANTIATE(T)                                                                  \
   template void apply_log_scale(Tensor<T>&, double);                                         \
+  template void left_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&);     \
   template double scale_to_unit(Kernels<T>&, std::size_t, T*);                               \
   template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&,      \
                                   double*);                                                  \

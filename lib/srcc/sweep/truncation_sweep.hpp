@@ -26,6 +26,11 @@ template <class T>
 void right_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm,
                         double* log_scale = nullptr);
 
+// Makes cores 0 … n−2 left-orthonormal (left-to-right QR sweep), moving the norm to core n−1;
+// the train is unchanged. The fit sweeps take their left environments from these cores.
+template <class T>
+void left_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm);
+
 // Multiplies `core` by e^log_scale, in long double so that the factor itself may lie outside the
 // working type's range. Throws NumericalError when the result's norm does not fit that type
 // (with a margin: what follows must not underflow or overflow either): the train a double

@@ -1,0 +1,57 @@
+#pragma once
+// The left step of the deterministic methods (sdc, sdcr) and of the fit sweeps: the
+// environment C_j[a, L] times site j of every layer, kept whole as
+//   M_j[(a, x_0, x_k), R] = Σ_L C_j[a, L] · (site j of the stack)[L, x_0, x_k, R],
+// then reduced to the next environment C_{j+1} = U^H M_j by an isometry U of its rows: the
+// leading left singular vectors (sdc), a randomized range of M_j (sdcr), or the result's own
+// left-orthonormal core (fit). docs/ALGORITHM.md gives the methods and their costs.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/core/tensor.hpp"
+#include "srcc/movement/devices.hpp"
+#include "srcc/movement/site_forms.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+// The stack with every site's left and right bonds swapped. M_j is the right step's block of
+// this stack (right_step.hpp), with C_j in place of S: one code path for both contractions.
+Stack mirrored(const Stack& st);
+// The form in which the dense left step reads layer `layer` (of `depth`) of the original stack.
+SiteForm dense_left_form(std::size_t layer, std::size_t depth);
+
+// M_j for the `rows` rows of `env` (C_j, rows × fused_left(j)); `forms[i]` layer i's site j in
+// dense_left_form. Row-major (rows·x_0·x_k) × fused_right(j).
+template <class T>
+Buffer<T> dense_left_block(DeviceCtx<T> c, const Stack& mirror, std::size_t j,
+                           const std::vector<Buffer<T>>& forms, const Buffer<T>& env,
+                           std::size_t rows);
+
+// The next environment and its rows.
+template <class T> struct Reduced {
+  Buffer<T> env;  // rank × cols, row-major, scaled to norm √rank (the sketch is scale-free)
+  std::size_t rank = 0;
+  double discarded = 0;  // sdc: the Frobenius norm of M_j that U^H M_j leaves out, relative
+};
+
+// sdc: C_{j+1} = Σ V^H from the SVD of M (m × cols, consumed), keeping at most `cap` values,
+// and with `tol` > 0 the fewest whose tail is <= tol relative; values at or below
+// `cutoff`·σ_max go too.
+template <class T>
+Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::size_t cols,
+                         std::size_t cap, double cutoff, double tol);
+
+// sdcr: U = Q of M·G for a Gaussian G (cols × width) drawn from `seed`, C_{j+1} = Q^H M.
+template <class T>
+Reduced<T> reduce_by_range(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m,
+                           std::size_t cols, std::size_t width, std::uint64_t seed);
+
+// fit: U = the core P[(a, x_0, x_k), b] (row-major m × b, on the device), C_{j+1} = P^H M.
+template <class T>
+Reduced<T> reduce_by_core(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m,
+                          std::size_t cols, const Buffer<T>& core, std::size_t b);
+
+}  // namespace srcc
