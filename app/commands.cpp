@@ -22,10 +22,10 @@ namespace {
 void print_summary(const RunSummary& s) {
   // sdc and sdcr (and fit sweeps from them) have no error estimate: say so, not "nan".
   char error[64];
-  if (std::isfinite(s.error_estimate)) std::snprintf(error, sizeof error, "%.2e", s.error_estimate);
+  if (std::isfinite(s.error_estimate)) std::snprintf(error, sizeof error, "estimated %.2e", s.error_estimate);
   else std::snprintf(error, sizeof error, "not estimated (method %s)", s.method.c_str());
-  std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s, method %s%s, estimated "
-              "relative error %s%s\n",
+  std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s, method %s%s, relative "
+              "error %s%s\n",
               s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(), s.sites,
               static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str(),
               s.method.c_str(), s.fit_sweeps > 0 ? (" + " + std::to_string(s.fit_sweeps) + " fit sweeps").c_str() : "",
@@ -45,9 +45,7 @@ void print_summary(const RunSummary& s) {
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
                  Method method) {
   const auto& c = cli.common;
-  SweepOptions sweep = c.sweep;
-  sweep.oversample = parse_oversample(c.oversample);
-  sweep.method = parse_method(c.method);
+  const SweepOptions sweep = sweep_options(c);
   validate(sweep, method == Method::kSrc);  // before anything is read or skipped
   RunOptions o;
   o.method = method;
@@ -91,9 +89,7 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   const EvolveArgs& a = cli.evolve;
   EvolveOptions e;
   RunOptions& o = e.run;
-  o.sweep = c.sweep;
-  o.sweep.oversample = parse_oversample(c.oversample);
-  o.sweep.method = parse_method(c.method);
+  o.sweep = sweep_options(c);
   for (const auto& t : a.trains) o.trains.push_back(train_ref(cli, t));
   for (const auto& m : a.measure) e.measure.push_back(train_ref(cli, m));
   if (!a.overlap.empty()) e.overlap = train_ref(cli, a.overlap);

@@ -10,6 +10,13 @@
 
 namespace srcc::app {
 
+SweepOptions sweep_options(const CommonFlags& c) {
+  SweepOptions s = c.sweep;
+  s.oversample = parse_oversample(c.oversample);
+  s.method = parse_method(c.method);
+  return s;
+}
+
 std::uint64_t resolve_seed(const CommonFlags& c) {
   if (c.seed) return *c.seed;
   if (c.seed_base) {

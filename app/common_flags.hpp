@@ -10,6 +10,8 @@
 
 namespace srcc::app {
 
+// The sweep's options with the flags kept as text converted (--oversample, --method).
+SweepOptions sweep_options(const CommonFlags& c);
 // --seed; or derived from --seed-base and --task-id ($SLURM_ARRAY_TASK_ID); or drawn (and said).
 std::uint64_t resolve_seed(const CommonFlags& c);
 // A train argument with the --format the user gave.

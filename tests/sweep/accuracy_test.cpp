@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "../support/dense.hpp"
+#include "../support/median.hpp"
 #include "../support/stacks.hpp"
 
 namespace srcc::test {
@@ -31,10 +32,6 @@ std::vector<std::size_t> optimal_bonds(const DenseTrain& t, double tol) {
   return out;
 }
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 const std::vector<CLayer>& paper_product() {
   // The paper's random recipe: MPO bond 3 times MPS bond 6 (product bond 18), 10 sites.

@@ -6,16 +6,13 @@
 #include <cmath>
 
 #include "../support/dense.hpp"
+#include "../support/median.hpp"
 #include "../support/stacks.hpp"
 #include "srcc/core/error.hpp"
 
 namespace srcc::test {
 namespace {
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 // The paper's random recipe: MPO bond 3 times MPS bond 6 (product bond 18), 12 sites.
 const std::vector<CLayer>& product() {

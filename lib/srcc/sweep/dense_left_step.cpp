@@ -48,6 +48,19 @@ template <class T> void to_sketch_scale(Kernels<T>& K, std::size_t rank, std::si
     K.scale(rank * cols, static_cast<real_t<T>>(std::sqrt(static_cast<double>(rank)) / norm), e);
 }
 
+// C_{j+1} = op(U) · M for the rank × m matrix op(U) (U at `u`, leading dimension `ld`), at
+// sketch scale.
+template <class T>
+Reduced<T> project(DeviceCtx<T> c, Op op, const T* u, std::size_t ld, std::size_t rank,
+                   const Buffer<T>& m_rows, std::size_t m, std::size_t cols) {
+  Reduced<T> out;
+  out.rank = rank;
+  out.env = c.K.allocate(rank * cols);
+  c.gemm(op, Op::kNone, rank, cols, m, T(1), u, ld, m_rows.data(), cols, T(0), out.env.data(), cols);
+  to_sketch_scale(c.K, rank, cols, out.env.data());
+  return out;
+}
+
 }  // namespace
 
 template <class T>
@@ -86,25 +99,13 @@ Reduced<T> reduce_by_range(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t 
   // Q column-major m × w is Qᵀ row-major; C_{j+1} = Q^H M = conj(Qᵀ) · M.
   Buffer<T> q_conj = c.K.allocate(w * m);
   c.K.conj(w * m, y.data(), q_conj.data());
-  Reduced<T> out;
-  out.rank = w;
-  out.env = c.K.allocate(w * cols);
-  c.gemm(Op::kNone, Op::kNone, w, cols, m, T(1), q_conj.data(), m, m_rows.data(), cols, T(0),
-         out.env.data(), cols);
-  to_sketch_scale(c.K, w, cols, out.env.data());
-  return out;
+  return project(c, Op::kNone, q_conj.data(), m, w, m_rows, m, cols);
 }
 
 template <class T>
 Reduced<T> reduce_by_core(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m,
                           std::size_t cols, const Buffer<T>& core, std::size_t b) {
-  Reduced<T> out;
-  out.rank = b;
-  out.env = c.K.allocate(b * cols);
-  c.gemm(Op::kConjTrans, Op::kNone, b, cols, m, T(1), core.data(), b, m_rows.data(), cols, T(0),
-         out.env.data(), cols);
-  to_sketch_scale(c.K, b, cols, out.env.data());
-  return out;
+  return project(c, Op::kConjTrans, core.data(), b, b, m_rows, m, cols);
 }
 
 #define SRCC_INSTANTIATE(T)                                                                  \

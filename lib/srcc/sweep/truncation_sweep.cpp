@@ -15,6 +15,43 @@ namespace srcc {
 
 namespace {
 std::int64_t site(std::size_t j) { return static_cast<std::int64_t>(j); }
+
+// Core j on the backend as the column-major [(l, u, d) × r] matrix, which is its
+// (r, l, u, d) row-major reordering (the core's data moves out).
+template <class T> Buffer<T> left_matrix(Mover<T>& mover, Tensor<T>& c, std::size_t j) {
+  auto& K = mover.kernels();
+  const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
+  Buffer<T> in = mover.up(std::move(c.data), "result site", site(j));
+  Buffer<T> a = K.allocate(l * ud * r);
+  K.swap_axes(1, l, 1, r, ud, in.data(), a.data());
+  return a;
+}
+
+// Core j ← the first `rank` columns of the column-major [(l, u, d) × rank] matrix q: read
+// row-major they are (rank, l, u, d), reordered to (l, rank, u, d).
+template <class T>
+void set_left_core(Mover<T>& mover, Tensor<T>& c, const Buffer<T>& q, std::size_t rank, std::size_t j) {
+  const std::size_t l = c.shape[kLegL], ud = c.shape[kLegU] * c.shape[kLegD];
+  Buffer<T> left = mover.kernels().allocate(l * rank * ud);
+  mover.kernels().swap_axes(1, rank, 1, l, ud, q.data(), left.data());
+  c.data = mover.down(left, l * rank * ud, "result site", site(j));
+  c.shape = {l, rank, c.shape[kLegU], c.shape[kLegD]};
+}
+
+// Core j+1 ← X · core j+1 for the rank × r matrix X stored column-major with leading
+// dimension ld (an R factor, or V* of an SVD), each row i then scaled by row_scale[i] if given.
+template <class T>
+void absorb_left(Mover<T>& mover, CountingGemm<T>& gemm, Tensor<T>& next, const T* x,
+                 std::size_t ld, std::size_t rank, std::size_t j, const real_t<T>* row_scale = nullptr) {
+  const std::size_t r = next.shape[kLegL], rest = next.size() / r;
+  Buffer<T> nb = mover.up(std::move(next.data), "result site", site(j + 1));
+  Buffer<T> out = mover.kernels().allocate(rank * rest);
+  gemm(Op::kTrans, Op::kNone, rank, rest, r, T(1), x, ld, nb.data(), rest, T(0), out.data(), rest);
+  if (row_scale != nullptr)
+    for (std::size_t i = 0; i < rank; ++i) mover.kernels().scale(rest, row_scale[i], out.data() + i * rest);
+  next.data = mover.down(out, rank * rest, "result site", site(j + 1));
+  next.shape[kLegL] = rank;
+}
 }  // namespace
 
 template <class T> double scale_to_unit(Kernels<T>& K, std::size_t n, T* data) {
@@ -62,27 +99,12 @@ void left_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingG
   for (std::size_t j = 0; j + 1 < cores.size(); ++j) {
     poll_interrupt();
     auto& c = cores[j];
-    const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
-    const std::size_t m = l * ud, kq = std::min(m, r);
-    Buffer<T> in = mover.up(std::move(c.data), "result site", site(j));
-    Buffer<T> a = K.allocate(m * r);  // (r, l, u, d) row-major = [(l u d) × r] column-major
-    K.swap_axes(1, l, 1, r, ud, in.data(), a.data());
+    const std::size_t r = c.shape[kLegR], m = c.size() / r, kq = std::min(m, r);
+    Buffer<T> a = left_matrix(mover, c, j);
     Buffer<T> rf = K.allocate(kq * r);
     K.qr(m, r, a.data(), rf.data());
-    // Q read row-major is (kq, l, u, d); reorder to (l, kq, u, d).
-    Buffer<T> q = K.allocate(l * kq * ud);
-    K.swap_axes(1, kq, 1, l, ud, a.data(), q.data());
-    c.data = mover.down(q, l * kq * ud, "result site", site(j));
-    c.shape[kLegR] = kq;
-    // Core j+1 ← R · core j+1 (R column-major kq × r is Rᵀ row-major).
-    auto& next = cores[j + 1];
-    const std::size_t rest = next.size() / r;
-    Buffer<T> nb = mover.up(std::move(next.data), "result site", site(j + 1));
-    Buffer<T> out = K.allocate(kq * rest);
-    gemm(Op::kTrans, Op::kNone, kq, rest, r, T(1), rf.data(), kq, nb.data(), rest, T(0),
-         out.data(), rest);
-    next.data = mover.down(out, kq * rest, "result site", site(j + 1));
-    next.shape[kLegL] = kq;
+    set_left_core(mover, c, a, kq, j);
+    absorb_left(mover, gemm, cores[j + 1], rf.data(), kq, kq, j);
   }
 }
 
@@ -124,11 +146,8 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
   for (std::size_t j = 0; j + 1 < n; ++j) {
     poll_interrupt();
     auto& c = cores[j];
-    const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], ud = c.shape[kLegU] * c.shape[kLegD];
-    const std::size_t m = l * ud, kk = std::min(m, r);
-    Buffer<T> in = mover.up(std::move(c.data), "result site", site(j));
-    Buffer<T> a = K.allocate(m * r);  // (r, l, u, d) row-major = [(l u d) × r] column-major
-    K.swap_axes(1, l, 1, r, ud, in.data(), a.data());
+    const std::size_t r = c.shape[kLegR], m = c.size() / r, kk = std::min(m, r);
+    Buffer<T> a = left_matrix(mover, c, j);
     Buffer<T> u = K.allocate(m * kk), vt = K.allocate(kk * r);
     std::vector<real_t<T>> sigma(kk);
     K.svd(m, r, a.data(), u.data(), sigma.data(), vt.data());
@@ -141,21 +160,9 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
       norm = std::sqrt(norm);
     }
     discarded[j] = norm > 0 ? discarded_norm(sigma, rank) / norm : 0.0;
-    // Core j: U[:, :rank] read row-major is (rank, l, u, d); reorder to (l, rank, u, d).
-    Buffer<T> left = K.allocate(l * rank * ud);
-    K.swap_axes(1, rank, 1, l, ud, u.data(), left.data());
-    c.data = mover.down(left, l * rank * ud, "result site", site(j));
-    c.shape = {l, rank, c.shape[kLegU], c.shape[kLegD]};
+    set_left_core(mover, c, u, rank, j);
     // Core j+1 ← diag(σ[:rank]) · V*[:rank, :] · core j+1.
-    auto& next = cores[j + 1];
-    const std::size_t rest = next.size() / r;
-    Buffer<T> nb = mover.up(std::move(next.data), "result site", site(j + 1));
-    Buffer<T> out = K.allocate(rank * rest);
-    gemm(Op::kTrans, Op::kNone, rank, rest, r, T(1), vt.data(), kk, nb.data(), rest, T(0),
-         out.data(), rest);
-    for (std::size_t i = 0; i < rank; ++i) K.scale(rest, sigma[i], out.data() + i * rest);
-    next.data = mover.down(out, rank * rest, "result site", site(j + 1));
-    next.shape[kLegL] = rank;
+    absorb_left(mover, gemm, cores[j + 1], vt.data(), kk, rank, j, sigma.data());
   }
   right_canonicalize(cores, mover, gemm);
   return discarded;
