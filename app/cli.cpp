@@ -163,8 +163,19 @@ Cli::Cli() {
   apply_cmd = product(
       "apply",
       "Compressed product OPERATOR... STATE in mathematical order: `apply A B psi` is A·B·ψ "
-      "(B acts first). STATE may be an MPS (result MPS) or an MPO (result MPO).",
+      "(B acts first). STATE may be an MPS (result MPS) or an MPO (result MPO). With --term, "
+      "the compressed sum of several weighted products in one sweep.",
       apply, "FILE.h5[:/group] ... (operators, then state)", 2, -1);
+  // A sum replaces the trains: they are checked in cmd_product (one or the other).
+  apply_cmd->get_option("trains")->required(false);
+  apply_cmd
+      ->add_option("--term", apply.terms,
+                   "WEIGHT TRAIN... : one term c·A·…·ψ of a sum Σ c_k A_k…ψ_k, compressed in one "
+                   "sweep with one sketch (repeat per term; a term may be a single train; WEIGHT "
+                   "real or complex: 0.5, -2e-3, 0.5+0.25i, (0.5,0.25)). In a config file, one "
+                   "line per term under [apply]: term = \"WEIGHT TRAIN...\"")
+      ->expected(1, -1)
+      ->type_name("WEIGHT TRAIN...");
   compress_cmd = product("compress", "Compress one MPS or MPO to bond <= --chi", compress,
                          "FILE.h5[:/group]", 1, 1);
   truncate_cmd = product(

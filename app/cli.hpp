@@ -43,6 +43,9 @@ struct CommonFlags {
 
 struct ProductArgs {                   // apply / compress
   std::vector<std::string> trains;     // FILE.h5[:/group], operators first, state last
+  // apply --term WEIGHT TRAIN…, each occurrence's words (a config file's `term = "W T…"`
+  // lines arrive as one word each: common_flags.cpp's sum_terms splits them).
+  std::vector<std::vector<std::string>> terms;
   std::string output;                  // -o: output .h5
 };
 

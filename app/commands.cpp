@@ -24,9 +24,10 @@ void print_summary(const RunSummary& s) {
   char error[64];
   if (std::isfinite(s.error_estimate)) std::snprintf(error, sizeof error, "estimated %.2e", s.error_estimate);
   else std::snprintf(error, sizeof error, "not estimated (method %s)", s.method.c_str());
-  std::printf("wrote %s: %s of %zu sites, max bond %lld, norm %.6g, %s, method %s%s, relative "
+  std::printf("wrote %s: %s%s of %zu sites, max bond %lld, norm %.6g, %s, method %s%s, relative "
               "error %s%s\n",
-              s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(), s.sites,
+              s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(),
+              s.terms > 1 ? (" (sum of " + std::to_string(s.terms) + " terms)").c_str() : "", s.sites,
               static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str(),
               s.method.c_str(), s.fit_sweeps > 0 ? (" + " + std::to_string(s.fit_sweeps) + " fit sweeps").c_str() : "",
               error, s.output_format == "srcc" ? "" : (", as " + s.output_format).c_str());
@@ -40,6 +41,22 @@ void print_summary(const RunSummary& s) {
               s.peak_rss_bytes / 1e6, static_cast<unsigned long long>(s.seed), s.threads);
 }
 
+// --dry-run: the plan, or a sum's plan of each term.
+void print_plans(const std::vector<Plan>& plans, const RunOptions& o, bool json) {
+  if (plans.size() == 1) {
+    std::printf("%s\n", json ? plans.front().to_json().c_str() : plans.front().to_text().c_str());
+    return;
+  }
+  std::string rows;
+  for (std::size_t k = 0; k < plans.size(); ++k) {
+    if (json) rows += (rows.empty() ? "" : ",") + plans[k].to_json();
+    else
+      std::printf("term %zu of %zu (weight %s, an equal share of the budgets):\n%s\n", k + 1, plans.size(),
+                  format_weight(o.terms[k].weight).c_str(), plans[k].to_text().c_str());
+  }
+  if (json) std::printf("{\"terms\": [%s]}\n", rows.c_str());
+}
+
 }  // namespace
 
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
@@ -50,6 +67,11 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   RunOptions o;
   o.method = method;
   for (const auto& t : args.trains) o.trains.push_back(train_ref(cli, t));
+  o.terms = sum_terms(cli, args.terms);
+  if (!o.terms.empty() && !o.trains.empty())
+    throw UsageError("apply: give either trains or --term options, not both (" + args.trains.front() +
+                     " is not in a --term)");
+  if (o.terms.empty() && o.trains.empty()) throw UsageError("apply: no trains given (TRAIN... or --term WEIGHT TRAIN...)");
   // An output that names an input is refused before --skip-existing could take it for an
   // incomplete output to replace.
   check_output_not_input(args.output, input_files(o));
@@ -66,8 +88,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.output_format = parse_train_format(c.output_format, opt::kOutputFormat.name());
   if (c.dry_run) {
     o.sweep.seed = c.seed.value_or(0);
-    const Plan plan = plan_run(o);
-    std::printf("%s\n", c.json ? plan.to_json().c_str() : plan.to_text().c_str());
+    print_plans(plan_terms(o), o, c.json);
     return;
   }
   if (method == Method::kSrc) o.sweep.seed = resolve_seed(c);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 #include "signals.hpp"
 
@@ -35,6 +36,52 @@ std::uint64_t resolve_seed(const CommonFlags& c) {
   const std::uint64_t s = Rng::random_seed();
   spdlog::info("seed {} (drawn at random; pass --seed {} to repeat this run)", s, s);
   return s;
+}
+
+namespace {
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+}  // namespace
+
+std::vector<RunTerm> sum_terms(const Cli& cli, const std::vector<std::vector<std::string>>& words) {
+  std::vector<RunTerm> terms;
+  std::vector<std::string> current;
+  auto flush = [&] {
+    if (current.empty()) return;
+    RunTerm t;
+    t.weight = parse_weight(current.front());
+    if (current.size() == 1)
+      throw UsageError("--term " + current.front() + ": no trains after the weight (--term WEIGHT TRAIN...)");
+    for (std::size_t i = 1; i < current.size(); ++i) t.trains.push_back(train_ref(cli, current[i]));
+    terms.push_back(std::move(t));
+    current.clear();
+  };
+  for (const auto& group : words) {
+    for (const auto& word : group) {
+      const auto tokens = split_words(word);
+      bool whole = tokens.size() > 1;
+      if (whole) try {
+          parse_weight(tokens.front());
+        } catch (const UsageError&) {
+          whole = false;  // a path with blanks
+        }
+      if (!whole) {
+        current.push_back(word);
+        continue;
+      }
+      flush();
+      current = tokens;
+      flush();
+    }
+    flush();
+  }
+  return terms;
 }
 
 // A train argument with the --format the user gave.

@@ -16,6 +16,9 @@ SweepOptions sweep_options(const CommonFlags& c);
 std::uint64_t resolve_seed(const CommonFlags& c);
 // A train argument with the --format the user gave.
 TrainRef train_ref(const Cli& cli, const std::string& arg);
+// apply --term's words as the sum's terms: each occurrence is WEIGHT TRAIN…; a word with blanks
+// whose first is a weight is a whole term (a config file's `term = "0.5 a.h5 psi.h5"`).
+std::vector<RunTerm> sum_terms(const Cli& cli, const std::vector<std::vector<std::string>>& words);
 // --dtype: empty for auto.
 std::optional<DType> resolve_dtype(const std::string& name);
 // --skip-existing: true (and said so) when `output` is complete. An output that crashes the

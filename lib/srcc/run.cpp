@@ -24,6 +24,8 @@
 #include "srcc/plan/flops.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
+#include "srcc/core/weight.hpp"
+#include "srcc/train/term_sum.hpp"
 #include "srcc/write_back.hpp"
 
 namespace srcc {
@@ -35,20 +37,69 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// One term's trains (a product is one term of weight 1).
 struct Inputs {
   std::vector<TrainReader> readers;
   Stack stack;
   std::vector<std::string> notes;  // what could not be checked (check_bases), for /log
+  std::complex<double> weight = 1;
 };
 
-Inputs open_inputs(const RunOptions& o) {
-  if (o.trains.empty()) throw UsageError("no input trains given");
+Inputs open_term(const std::vector<TrainRef>& trains, std::complex<double> weight) {
   Inputs in;
-  in.readers = open_trains(o.trains);
+  in.weight = weight;
+  in.readers = open_trains(trains);
   for (const auto& r : in.readers) in.stack.layers.push_back(r.info());
   validate_stack(in.stack);
   in.notes = check_bases(in.stack);
   return in;
+}
+
+std::vector<const Stack*> stacks_of(const std::vector<Inputs>& terms) {
+  std::vector<const Stack*> out;
+  for (const auto& t : terms) out.push_back(&t.stack);
+  return out;
+}
+
+std::vector<Inputs> open_inputs(const RunOptions& o) {
+  std::vector<Inputs> terms;
+  if (o.terms.empty()) {
+    if (o.trains.empty()) throw UsageError("no input trains given");
+    terms.push_back(open_term(o.trains, 1.0));
+    return terms;
+  }
+  if (!o.trains.empty()) throw UsageError("give the trains of a sum in its --term options only");
+  for (const auto& t : o.terms) {
+    if (t.trains.empty()) throw UsageError("--term " + format_weight(t.weight) + ": no trains given");
+    terms.push_back(open_term(t.trains, t.weight));
+  }
+  validate_terms(stacks_of(terms));
+  return terms;
+}
+
+
+// /log's plan: the plan itself for a product, {"terms": [plan, …]} for a sum.
+std::string plans_json(const std::vector<Plan>& plans) {
+  if (plans.size() == 1) return plans.front().to_json();
+  std::string rows;
+  for (const auto& p : plans) rows += (rows.empty() ? "" : ",") + p.to_json();
+  return JsonObject().add_raw("terms", "[" + rows + "]").str();
+}
+
+// /log's record of a sum's terms: [{"weight": [re, im], "trains": ["file:/group", …]}, …].
+std::string terms_json(const std::vector<Inputs>& terms) {
+  if (terms.size() == 1 && terms.front().weight == 1.0) return "";
+  std::string rows;
+  for (const auto& t : terms) {
+    std::vector<std::string> names;
+    for (const auto& l : t.stack.layers) names.push_back(l.where());
+    rows += (rows.empty() ? "" : ",") +
+            JsonObject()
+                .add_raw("weight", "[" + json_number(t.weight.real()) + ", " + json_number(t.weight.imag()) + "]")
+                .add_raw("trains", json_strings(names))
+                .str();
+  }
+  return "[" + rows + "]";
 }
 
 // The result's bonds, norm and the sweep's own figures in the summary.
@@ -104,7 +155,7 @@ void write_result(const RunOptions& o, const TrainInfo& state, const SweepResult
 }
 
 template <class T>
-RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
+RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::vector<Plan>& plans,
                      const std::vector<std::unique_ptr<Backend>>& backends,
                      Reporter& reporter,
                      const std::function<void()>& check_interrupt) {
@@ -115,10 +166,16 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   sum.dtype = dtype_of<T>;
   sum.seed = o.sweep.seed;
   sum.method = o.method == Method::kSvd ? "svd" : method_name(o.sweep.method);
+  sum.terms = ins.size();
   TransferLog log;
 
   // Sites are read on demand, one at a time with read-ahead, in the working type and order.
-  FileSiteSource<T> source(in.readers, log);
+  std::vector<std::unique_ptr<FileSiteSource<T>>> sources;
+  std::vector<SweepTerm<T>> terms;
+  for (std::size_t k = 0; k < ins.size(); ++k) {
+    sources.push_back(std::make_unique<FileSiteSource<T>>(ins[k].readers, log));
+    terms.push_back({&ins[k].stack, sources.back().get(), scalar_weight<T>(ins[k].weight), &plans[k]});
+  }
   Backend* backend = backends.front().get();
   std::vector<Backend*> more;
   for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
@@ -128,18 +185,18 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
   auto t0 = Clock::now();
   SweepResult<T> result =
       o.method == Method::kSrc
-          ? run_sweep(in.stack, source, o.sweep, *backend, log, reporter, check_interrupt, &plan,
-                      more)
-          : svd_truncate(in.stack, source, o.sweep, *backend, log);
+          ? run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more)
+          : svd_truncate(ins.front().stack, *sources.front(), o.sweep, *backend, log);
   sum.sweep_seconds = since(t0);
-  for (const auto& r : in.readers) r.check_unchanged();
+  for (const auto& in : ins)
+    for (const auto& r : in.readers) r.check_unchanged();
   sum.gemm_profile = profiling.finish();
   summarize(result, sum, reporter);
   check_interrupt();
 
   t0 = Clock::now();
   ResultWriter out(o.output, o.force);
-  write_result(o, in.stack.layers.back(), result, out, log, sum, reporter);
+  write_result(o, ins.front().stack.layers.back(), result, out, log, sum, reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
@@ -149,13 +206,14 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                                                    static_cast<std::int64_t>(b->memory_peak()));
 
   RunRecord record{.command_line = o.command_line,
-                   .plan_json = plan.to_json(),
+                   .plan_json = plans_json(plans),
                    .blas = backend->library_info(),
                    .threads = sum.threads,
                    .threads_source = o.threads_source,
                    .seed = o.sweep.seed,
                    .method = sum.method,
                    .fit_json = sum.fit_json,
+                   .terms_json = terms_json(ins),
                    .start_utc = start_time,
                    .end_utc = utc_now(),
                    .wall_seconds = sum.wall_seconds,
@@ -164,7 +222,8 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
                    .output_format = sum.output_format,
                    .dropped_weight = sum.dropped_weight,
                    .sites = std::move(result.sites)};
-  for (const auto& note : in.notes) record.notes += (record.notes.empty() ? "" : "\n") + note;
+  for (const auto& in : ins)
+    for (const auto& note : in.notes) record.notes += (record.notes.empty() ? "" : "\n") + note;
   for (const auto& b : backends)
     record.devices += (record.devices.empty() ? "" : ",") + b->name();
   out.write_log(record, log);
@@ -179,6 +238,8 @@ RunSummary run_typed(const RunOptions& o, Inputs& in, const Plan& plan,
 std::vector<std::string> input_files(const RunOptions& o) {
   std::vector<std::string> files;
   for (const auto& t : o.trains) files.push_back(t.file);
+  for (const auto& term : o.terms)
+    for (const auto& t : term.trains) files.push_back(t.file);
   return files;
 }
 
@@ -197,6 +258,7 @@ std::string RunSummary::to_json() const {
       .add("method", method)
       .add("fit_sweeps", static_cast<std::uint64_t>(fit_sweeps))
       .add_raw("fit", fit_json.empty() ? "[]" : fit_json)
+      .add("terms", static_cast<std::uint64_t>(terms))
       .add("output_format", output_format)
       .add("dropped_weight", dropped_weight)
       .add("truncated_weight", truncated_weight)
@@ -235,14 +297,29 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
   return *o.dtype;
 }
 
+// A sum's: promoted over the terms, complex where a weight is.
+DType working_dtype(const RunOptions& o, const std::vector<const Stack*>& stacks) {
+  DType dt = working_dtype(o, *stacks.front());
+  for (const Stack* s : stacks) dt = promote(dt, working_dtype(o, *s));
+  for (const auto& t : o.terms) {
+    if (t.weight.imag() == 0) continue;
+    if (o.dtype && !dtype_is_complex(*o.dtype))
+      throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": --term " +
+                       format_weight(t.weight) + " is complex; use --dtype auto or a complex type");
+    dt = promote(dt, DType::kComplex64);
+  }
+  return o.dtype ? *o.dtype : dt;
+}
+
 // The budgets, the backends and the plan, in that order: the budgets are given or detected
 // (memory/policy.hpp); each backend is made for its budget, and a GPU backend knows its device
 // budget (--gpu-memory, or the device's free memory measured); the plan needs every budget.
 // With `make` unset (a dry run) no backend is made unless a device budget must be measured.
 // Several GPUs: one backend each, the first being the primary (see run_sweep).
-std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
-                                                                        const Stack& stack,
-                                                                        DType dt, bool make) {
+// A sum's terms each get a plan for an equal share of the budgets (each keeps its own
+// environments).
+std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_backend(
+    const RunOptions& o, const std::vector<const Stack*>& stacks, DType dt, bool make) {
   Budgets budgets = resolve_budgets(o.host_memory, o.gpu_memory, o.scratch_dir);
   std::vector<std::unique_ptr<Backend>> backends;
   if (make || (o.device.gpu && budgets.gpu_bytes == 0))
@@ -252,17 +329,37 @@ std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const Ru
     budgets.gpu_bytes = backends.empty() ? budgets.gpu_bytes : backends.front()->memory_budget();
     budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.device.ids.size();
   }
-  Plan plan = make_plan(stack, o.sweep, dt, o.threads, budgets, o.device.gpu);
-  plan.device = o.device.text();
-  return {std::move(plan), std::move(backends)};
+  Budgets shares = budgets;
+  const std::uint64_t parts = stacks.size();
+  shares.host_bytes /= parts;
+  shares.gpu_bytes /= parts;
+  shares.scratch_bytes /= parts;
+  std::vector<Plan> plans;
+  for (const Stack* stack : stacks) {
+    plans.push_back(make_plan(*stack, o.sweep, dt, o.threads, shares, o.device.gpu));
+    plans.back().device = o.device.text();
+  }
+  return {std::move(plans), std::move(backends)};
 }
+
+std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
+                                                                        const Stack& stack,
+                                                                        DType dt, bool make) {
+  auto planned = plans_and_backend(o, {&stack}, dt, make);
+  return {std::move(planned.first.front()), std::move(planned.second)};
+}
+
 
 // A --chi beyond the largest bond the product can have buys nothing (the sweep is exact from
 // there on) but would size the plan for sketch columns that can never be used: it is capped,
 // and oversampling, which then has nothing to improve, is dropped.
 RunOptions fitted(const RunOptions& given, const Stack& stack, Reporter* reporter) {
+  return fitted(given, std::vector<const Stack*>{&stack}, reporter);
+}
+
+RunOptions fitted(const RunOptions& given, const std::vector<const Stack*>& stacks, Reporter* reporter) {
   RunOptions o = given;
-  const std::size_t most = stack.largest_bond();
+  const std::size_t most = sum_largest_bond(stacks);
   if (o.sweep.chi > most) {
     if (reporter)
       reporter->warning(opt::kChi.name() + " " + std::to_string(o.sweep.chi) +
@@ -275,43 +372,54 @@ RunOptions fitted(const RunOptions& given, const Stack& stack, Reporter* reporte
   return o;
 }
 
-Plan plan_run(const RunOptions& given) {
+std::vector<Plan> plan_terms(const RunOptions& given) {
   validate(given.sweep, given.method == Method::kSrc);
-  Inputs in = open_inputs(given);
-  const RunOptions options = fitted(given, in.stack, nullptr);
-  const DType dt = working_dtype(options, in.stack);
-  Plan plan = plan_and_backend(options, in.stack, dt, false).first;
-  if (given.method != Method::kSrc) plan.predicted_flops = 0;  // the count is the SRC sweep's
-  // The time the work takes here: a CPU backend made for a few milliseconds of GEMM.
-  if (!options.device.gpu && plan.predicted_flops > 0) {
-    const auto cpu = make_backends(DeviceSpec{}, options.threads, memory::host_pool_limit(plan.budgets.host_bytes), 0);
-    plan.gemm_rate = measure_gemm_rate(*cpu.front(), dt);
+  std::vector<Inputs> ins = open_inputs(given);
+  const auto stacks = stacks_of(ins);
+  const RunOptions options = fitted(given, stacks, nullptr);
+  const DType dt = working_dtype(options, stacks);
+  std::vector<Plan> plans = plans_and_backend(options, stacks, dt, false).first;
+  for (auto& plan : plans) {
+    if (given.method != Method::kSrc) plan.predicted_flops = 0;  // the count is the SRC sweep's
+    // The time the work takes here: a CPU backend made for a few milliseconds of GEMM.
+    if (!options.device.gpu && plan.predicted_flops > 0) {
+      const auto cpu = make_backends(DeviceSpec{}, options.threads, memory::host_pool_limit(plan.budgets.host_bytes), 0);
+      plan.gemm_rate = measure_gemm_rate(*cpu.front(), dt);
+    }
   }
-  return plan;
+  return plans;
+}
+
+Plan plan_run(const RunOptions& given) {
+  if (!given.terms.empty()) throw UsageError("a sum of products has a plan per term (plan_terms)");
+  return plan_terms(given).front();
 }
 
 // Before a long run: its predicted work and time, and a warning when even the fastest sweep the
 // prediction allows outlasts --max-time or an hour. Only where the work is large enough to
 // matter (the GEMM rate is measured for it, a few milliseconds).
-void warn_if_long(const RunOptions& o, Plan& plan, Backend& backend, Reporter& reporter) {
+void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backend, Reporter& reporter) {
   // Flops worth a prediction (a second or more of sweep), and, under --max-time, the least worth
   // a few milliseconds of GEMM to check against it.
   constexpr double kWorthPredicting = 1e11, kWorthChecking = 1e9;
-  const bool check = o.max_time_seconds > 0 && plan.predicted_flops >= kWorthChecking;
-  if (o.method != Method::kSrc || (plan.predicted_flops < kWorthPredicting && !check)) return;
-  plan.gemm_rate = measure_gemm_rate(backend, plan.dtype);
-  if (plan.gemm_rate <= 0) return;
-  const PredictedTime t = predicted_time(plan.predicted_flops, plan.gemm_rate);
-  const std::string what = format_flops(plan.predicted_flops) + " of sweep, " + format_seconds(t.fastest) + " to " +
+  double flops = 0;  // a sum's: its terms'
+  for (const auto& p : plans) flops += p.predicted_flops;
+  const bool check = o.max_time_seconds > 0 && flops >= kWorthChecking;
+  if (o.method != Method::kSrc || (flops < kWorthPredicting && !check)) return;
+  const double rate = measure_gemm_rate(backend, plans.front().dtype);
+  for (auto& p : plans) p.gemm_rate = rate;
+  if (rate <= 0) return;
+  const PredictedTime t = predicted_time(flops, rate);
+  const std::string what = format_flops(flops) + " of sweep, " + format_seconds(t.fastest) + " to " +
                            format_seconds(t.slowest) + " at this machine's GEMM rate (" +
-                           format_flops(plan.gemm_rate) + "/s, measured now)";
+                           format_flops(rate) + "/s, measured now)";
   if (o.max_time_seconds > 0 && t.fastest > o.max_time_seconds)
     reporter.warning("predicted " + what + ", beyond " + opt::kMaxTime.name() + " " +
                      format_seconds(o.max_time_seconds) + ": the run will most likely be stopped before it ends; " +
                      opt::kDryRun.name() + " shows the plan");
   else if (t.fastest > 3600)
     reporter.warning("predicted " + what + "; " + opt::kDryRun.name() + " shows the plan");
-  else if (plan.predicted_flops >= kWorthPredicting)
+  else if (flops >= kWorthPredicting)
     reporter.note("predicted " + what);
 }
 
@@ -321,21 +429,24 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   validate(given.sweep, given.method == Method::kSrc);
   check_output_path(given.output, given.force);
   check_output_not_input(given.output, input_files(given));
-  Inputs in = open_inputs(given);
-  check_write_back(given.output_format, in.stack.layers.back());
-  const RunOptions options = fitted(given, in.stack, &reporter);
-  const DType dt = working_dtype(options, in.stack);
+  std::vector<Inputs> ins = open_inputs(given);
+  const auto stacks = stacks_of(ins);
+  check_write_back(given.output_format, ins.front().stack.layers.back());
+  const RunOptions options = fitted(given, stacks, &reporter);
+  const DType dt = working_dtype(options, stacks);
   note_working_dtype(options, dt, reporter);
-  auto planned = plan_and_backend(options, in.stack, dt, true);
-  Plan& plan = planned.first;  // named, not bound: lambdas capture them (clang 14)
+  auto planned = plans_and_backend(options, stacks, dt, true);
+  std::vector<Plan>& plans = planned.first;  // named, not bound: lambdas capture them (clang 14)
   auto& backend = planned.second;
-  if (options.method != Method::kSrc) plan.predicted_flops = 0;
-  if (!options.device.gpu) warn_if_long(options, plan, *backend.front(), reporter);
-  for (const auto& note : in.notes) reporter.warning(note);
-  for (const auto& dir : remove_stale_scratch(plan.budgets.scratch_dir))
+  if (options.method != Method::kSrc)
+    for (auto& plan : plans) plan.predicted_flops = 0;
+  if (!options.device.gpu) warn_if_long(options, plans, *backend.front(), reporter);
+  for (const auto& in : ins)
+    for (const auto& note : in.notes) reporter.warning(note);
+  for (const auto& dir : remove_stale_scratch(plans.front().budgets.scratch_dir))
     reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
   return visit_dtype(dt, [&](auto zero) {
-    return run_typed<decltype(zero)>(options, in, plan, backend, reporter, check_interrupt);
+    return run_typed<decltype(zero)>(options, ins, plans, backend, reporter, check_interrupt);
   });
 }
 

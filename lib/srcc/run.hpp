@@ -1,6 +1,7 @@
 #pragma once
 // run(): the one place that chains the stages of a product or compression:
 //   read trains → validate → plan → sweep → write result + log (atomically).
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -23,8 +24,15 @@ namespace srcc {
 // an exact product); cost O(n d χ³) in the input bond χ.
 enum class Method { kSrc, kSvd };
 
+// One term c·A·ψ of a sum (apply --term): its weight and its trains in mathematical order.
+struct RunTerm {
+  std::complex<double> weight = 1;
+  std::vector<TrainRef> trains;
+};
+
 struct RunOptions {
   std::vector<TrainRef> trains;      // mathematical order: operators first, the state last
+  std::vector<RunTerm> terms;        // instead of `trains`: the sum Σ_k c_k (product k), one sweep
   Method method = Method::kSrc;
   std::string output;                // output .h5 path
   bool force = false;                // replace an existing output
@@ -58,6 +66,7 @@ struct RunSummary {
   std::string method = "src";        // src, sdc, sdcr (--method), svd (truncate)
   std::string fit_json;              // the fit sweeps: [{"norm", "gain", "seconds"}, …]; "" = none
   std::size_t fit_sweeps = 0;        // how many ran
+  std::size_t terms = 1;             // products summed (apply --term)
   DType dtype = DType::kFloat64;
   std::uint64_t seed = 0;
   int threads = 0;
@@ -76,6 +85,9 @@ std::vector<std::string> input_files(const RunOptions& options);
 
 // Reads the stack's metadata and returns the plan, without reading tensor data.
 Plan plan_run(const RunOptions& options);
+// The same for each term of a sum (one plan for a product): the terms share the budgets in
+// equal parts.
+std::vector<Plan> plan_terms(const RunOptions& options);
 
 // Computes the product and writes it; throws an srcc::Error on failure, leaving no output
 // under the final name. `check_interrupt` is called between sites and throws to stop.

@@ -16,6 +16,8 @@ namespace srcc {
 // The working element type: --dtype, or the stack's promoted type. Throws UsageError when a real
 // --dtype would drop an input's imaginary part.
 DType working_dtype(const RunOptions& o, const Stack& stack);
+// A sum's (RunOptions::terms): promoted over its terms, complex where a weight is.
+DType working_dtype(const RunOptions& o, const std::vector<const Stack*>& stacks);
 // Notes a single-precision working type `dt` that came from the inputs (no --dtype): its
 // rounding is near 1e-7, not 1e-16, which a user with float32 files may not expect.
 void note_working_dtype(const RunOptions& o, DType dt, Reporter& reporter);
@@ -24,12 +26,17 @@ void note_working_dtype(const RunOptions& o, DType dt, Reporter& reporter);
 // from there on; oversampling then has nothing to improve and is dropped). With a reporter, a
 // warning says so.
 RunOptions fitted(const RunOptions& given, const Stack& stack, Reporter* reporter);
+// The same for a sum: the largest bond its terms' products can add up to (sum_bond_bounds).
+RunOptions fitted(const RunOptions& given, const std::vector<const Stack*>& stacks, Reporter* reporter);
 
 // The budgets (given or detected), the backends (one per device, made when `make` is set or a
 // device budget must be measured) and the plan for the stack, in that order.
 std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
                                                                         const Stack& stack,
                                                                         DType dt, bool make);
+// The same for a sum: a plan per term, each for an equal share of the budgets.
+std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_backend(
+    const RunOptions& o, const std::vector<const Stack*>& stacks, DType dt, bool make);
 
 // --profile-gemm over a run: the backend times every GEMM into the profile from construction on
 // (with a warning where it cannot: a GPU queues its GEMMs), and stops however the run ends.

@@ -11,6 +11,7 @@
 #include "srcc/core/size.hpp"
 #include "srcc/core/text.hpp"
 #include "srcc/core/threads.hpp"
+#include "srcc/core/weight.hpp"
 #include "srcc/evolve.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/output_file.hpp"

@@ -27,6 +27,7 @@ template <class T> class ForwardingKernels : public Kernels<T> {
   void copy(std::size_t n, const T* in, T* out) override { k_.copy(n, in, out); }
   void conj(std::size_t n, const T* in, T* out) override { k_.conj(n, in, out); }
   void scale(std::size_t n, R alpha, T* x) override { k_.scale(n, alpha, x); }
+  void add(std::size_t n, R alpha, const T* x, T* y) override { k_.add(n, alpha, x, y); }
   R norm(std::size_t n, const T* x) override { return k_.norm(n, x); }
   void qr(std::size_t m, std::size_t n, T* y, T* r) override { k_.qr(m, n, y, r); }
   void upper_inverse(std::size_t k, T* r) override { k_.upper_inverse(k, r); }

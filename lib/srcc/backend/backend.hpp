@@ -139,6 +139,7 @@ template <class T> class Kernels {
   virtual void copy(std::size_t n, const T* in, T* out) = 0;
   virtual void conj(std::size_t n, const T* in, T* out) = 0;  // element-wise conjugate
   virtual void scale(std::size_t n, R alpha, T* x) = 0;
+  virtual void add(std::size_t n, R alpha, const T* x, T* y) = 0;  // y += alpha·x (the terms of a sum)
   virtual R norm(std::size_t n, const T* x) = 0;  // Frobenius norm
   // The Frobenius norm of the batch of m × n matrices C_i at c + i·stride_c, rows ldc apart.
   R gemm_norm_of(std::size_t m, std::size_t n, const T* c, std::size_t ldc, std::size_t stride_c,

@@ -45,14 +45,21 @@ JsonObject& JsonObject::add(const std::string& key, const std::string& value) {
   return *this;
 }
 
+std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  return buf;
+}
+
+std::string json_strings(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + json_quote(v[i]);
+  return out + "]";
+}
+
 JsonObject& JsonObject::add(const std::string& key, double value) {
-  if (!std::isfinite(value)) {
-    items_.emplace_back(key, "null");
-  } else {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", value);
-    items_.emplace_back(key, buf);
-  }
+  items_.emplace_back(key, json_number(value));
   return *this;
 }
 

@@ -10,6 +10,8 @@
 namespace srcc {
 
 std::string json_quote(const std::string& s);  // "…" with escapes
+std::string json_number(double value);          // every digit (%.17g); non-finite → null
+std::string json_strings(const std::vector<std::string>& v);  // ["…", …]
 
 // The number after the first "key": in JSON text this program wrote (a plan, a summary: flat
 // keys, numbers as JsonObject writes them); nothing when the key is absent or not a number.

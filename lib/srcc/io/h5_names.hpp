@@ -45,6 +45,7 @@ inline constexpr const char* kAttrThreadsSource = "threads_source";  // why that
 inline constexpr const char* kAttrSeed = "seed";
 inline constexpr const char* kAttrMethod = "method";        // src, sdc, sdcr or svd (truncate)
 inline constexpr const char* kAttrFit = "fit_sweeps";       // JSON: each fit sweep's norm, gain, seconds
+inline constexpr const char* kAttrTerms = "terms";          // JSON: a sum's terms, each {"weight": [re, im], "trains": [...]}
 inline constexpr const char* kAttrStart = "start_time";
 inline constexpr const char* kAttrEnd = "end_time";
 inline constexpr const char* kAttrWall = "wall_seconds";

@@ -157,6 +157,7 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log, bool co
   w.int_attr(lg, n::kAttrSeed, static_cast<std::int64_t>(r.seed));
   if (!r.method.empty()) w.string_attr(lg, n::kAttrMethod, r.method);
   if (!r.fit_json.empty()) w.string_attr(lg, n::kAttrFit, r.fit_json);
+  if (!r.terms_json.empty()) w.string_attr(lg, n::kAttrTerms, r.terms_json);
   w.string_attr(lg, n::kAttrStart, r.start_utc);
   w.string_attr(lg, n::kAttrEnd, r.end_utc);
   w.double_attr(lg, n::kAttrWall, r.wall_seconds);

@@ -34,6 +34,7 @@ struct RunRecord {
   std::uint64_t seed = 0;
   std::string method;             // src, sdc, sdcr; svd for truncate; "" (evolve's steps say it)
   std::string fit_json;           // the fit sweeps as a JSON array, "" when none ran
+  std::string terms_json;         // a sum's terms (apply --term) as a JSON array, "" for a product
   std::string start_utc, end_utc;  // ISO 8601, seconds
   double wall_seconds = 0;
   double error_estimate = 0;      // relative, combined over the cuts

@@ -42,10 +42,13 @@ namespace {
 
 // Scales the rank × cols rows at `e` so that the whole has norm √rank: the environments of a
 // long train neither underflow nor overflow, and the sketched range does not change.
-template <class T> void to_sketch_scale(Kernels<T>& K, std::size_t rank, std::size_t cols, T* e) {
+// Returns the logarithm of the factor applied (Reduced::log_scale).
+template <class T> double to_sketch_scale(Kernels<T>& K, std::size_t rank, std::size_t cols, T* e) {
   const double norm = static_cast<double>(K.norm(rank * cols, e));
-  if (norm > 0 && std::isfinite(norm))
-    K.scale(rank * cols, static_cast<real_t<T>>(std::sqrt(static_cast<double>(rank)) / norm), e);
+  if (!(norm > 0 && std::isfinite(norm))) return 0;
+  const auto factor = static_cast<real_t<T>>(std::sqrt(static_cast<double>(rank)) / norm);
+  K.scale(rank * cols, factor, e);
+  return std::log(static_cast<double>(factor));
 }
 
 // C_{j+1} = op(U) · M for the rank × m matrix op(U) (U at `u`, leading dimension `ld`), at
@@ -57,7 +60,7 @@ Reduced<T> project(DeviceCtx<T> c, Op op, const T* u, std::size_t ld, std::size_
   out.rank = rank;
   out.env = c.K.allocate(rank * cols);
   c.gemm(op, Op::kNone, rank, cols, m, T(1), u, ld, m_rows.data(), cols, T(0), out.env.data(), cols);
-  to_sketch_scale(c.K, rank, cols, out.env.data());
+  out.log_scale = to_sketch_scale(c.K, rank, cols, out.env.data());
   return out;
 }
 
@@ -79,7 +82,7 @@ Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::s
   for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
   out.discarded = total > 0 ? discarded_norm(sigma, out.rank) / std::sqrt(total) : 0.0;
   for (std::size_t i = 0; i < out.rank; ++i) K.scale(cols, sigma[i], u.data() + i * cols);
-  to_sketch_scale(K, out.rank, cols, u.data());
+  out.log_scale = to_sketch_scale(K, out.rank, cols, u.data());
   out.env = std::move(u);  // its first rank × cols elements
   return out;
 }

@@ -35,6 +35,7 @@ template <class T> struct Reduced {
   Buffer<T> env;  // rank × cols, row-major, scaled to norm √rank (the sketch is scale-free)
   std::size_t rank = 0;
   double discarded = 0;  // sdc: the Frobenius norm of M_j that U^H M_j leaves out, relative
+  double log_scale = 0;  // log of the factor that scaling applied
 };
 
 // sdc: C_{j+1} = Σ V^H from the SVD of M (m × cols, consumed), keeping at most `cap` values,

@@ -65,6 +65,7 @@ template <class T> void SketchBlocks<T>::add(std::size_t columns, std::size_t la
   b.columns = columns;
   b.last = last;
   for (const auto& sl : devices_.split(columns)) b.slices.push_back({sl, {}});
+  b.log_scale.assign(last + 1, 0.0);
   draw(b);
   const std::size_t id = blocks_.size();
   sweep_left(b, id);
@@ -150,6 +151,8 @@ template <class T> void SketchBlocks<T>::sweep_left(Block& b, std::size_t id) {
     if (!std::isfinite(total))
       throw NumericalError("left sweep, site " + std::to_string(j) + ": sketched environment is not finite");
     pending = static_cast<real_t<T>>(total > 0 ? std::sqrt(static_cast<double>(b.columns)) / total : 1.0);
+    // C_{j+1} is computed from the scaled C_j and gets `pending` itself (in the next step).
+    b.log_scale[j + 1] = b.log_scale[j] + std::log(static_cast<double>(pending));
     for (std::size_t i = 0; i < ns; ++i) {
       // C_j is no longer needed by the left sweep: it waits for the right sweep in its tier.
       devices_.ctx(b.slices[i].device).store.put(id, j, std::move(env[i]), b.slices[i].columns, st_.fused_left(j));
@@ -173,6 +176,7 @@ std::size_t SketchBlocks<T>::add_dense(std::size_t last, const Reduction& reduce
   b.last = last;
   b.rows.assign(last + 1, 1);
   b.discarded.assign(last + 1, 0.0);
+  b.log_scale.assign(last + 1, 0.0);
   const std::size_t id = blocks_.size();
   Ctx c = devices_.ctx(0);
   const Stack mirror = mirrored(st_);
@@ -192,6 +196,7 @@ std::size_t SketchBlocks<T>::add_dense(std::size_t last, const Reduction& reduce
       env = std::move(next.env);
       b.rows[j + 1] = next.rank;
       b.discarded[j + 1] = next.discarded;
+      b.log_scale[j + 1] = b.log_scale[j] + next.log_scale;
     } catch (const std::bad_alloc&) {
       throw out_of_memory("left sweep", j);
     }

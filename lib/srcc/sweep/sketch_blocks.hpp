@@ -52,6 +52,11 @@ template <class T> class SketchBlocks {
     return j < b.discarded.size() ? b.discarded[j] : 0.0;
   }
 
+  // Each environment is kept at a scale of its own (norm √rows, against overflow and underflow
+  // on long trains): stored C_j = e^{log_scale} · C_j. One product's sketch does not depend on
+  // it; the terms of a sum are brought to a common scale with it.
+  double log_scale(std::size_t block, std::size_t j) const { return blocks_.at(block).log_scale.at(j); }
+
   // Y = C_j Z'ᵀ for the first `cols` columns of a block, on device 0: column-major rows × cols.
   // C_j comes from its tier in the plan's row batches; other devices compute their slices' rows.
   Buffer<T> sketch(std::size_t block, std::size_t j, std::size_t cols, const Buffer<T>& z,
@@ -71,6 +76,7 @@ template <class T> class SketchBlocks {
     std::vector<Slice> slices;
     std::vector<std::size_t> rows;  // dense blocks: each cut's rows
     std::vector<double> discarded;  // dense blocks: each cut's reduction loss (sdc)
+    std::vector<double> log_scale;  // each cut's (log_scale())
   };
 
   void draw(Block& b);

@@ -20,6 +20,7 @@
 // the QR of a (χ̄ d) × s matrix: 14 N⁴ + 4 N³ when every size is N and d = 2.
 #include "srcc/sweep/sweep.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -27,9 +28,10 @@
 #include <utility>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
+#include "srcc/core/rng.hpp"
 #include "srcc/movement/devices.hpp"
 #include "srcc/movement/site_feed.hpp"
-#include "srcc/core/rng.hpp"
 #include "srcc/movement/site_forms.hpp"
 #include "srcc/sweep/dense_left_step.hpp"
 #include "srcc/sweep/out_of_memory.hpp"
@@ -38,6 +40,7 @@
 #include "srcc/sweep/sketch_blocks.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"
+#include "srcc/train/term_sum.hpp"
 
 namespace srcc {
 
@@ -52,39 +55,31 @@ double since(Clock::time_point t0) {
 
 template <class T> class Sweeper {
  public:
-  Sweeper(const Stack& stack, SiteSource<T>& source, const SweepOptions& opt, Backend& backend,
+  Sweeper(const std::vector<SweepTerm<T>>& terms, const SweepOptions& opt, Backend& backend,
           TransferLog& log, Reporter& reporter, const std::function<void()>& check_interrupt,
-          const Plan* plan, const std::vector<Backend*>& extra)
-      : st_(stack),
-        opt_(opt),
-        plan_(plan),
-        devices_(backend, extra, log, tier_rule(plan),
-                 plan ? plan->budgets.scratch_dir : std::string()),
-        K_(devices_.ctx(0).K),
-        gemm_(devices_.ctx(0).gemm),
-        mover_(devices_.ctx(0).mover),
-        log_(log),
-        reporter_(reporter),
-        check_interrupt_(check_interrupt),
-        n_(st_.length()),
-        k_(st_.depth()),
-        bounds_(st_.bond_bounds()),
-        feed_(std::make_unique<SiteFeed<T>>(st_, source, log_, devices_.movers())),
-        blocks_(st_, devices_, *feed_, opt_.seed, plan_, reporter_, check_interrupt_, seconds_) {}
+          const std::vector<Backend*>& extra)
+      : opt_(opt), log_(log), reporter_(reporter), check_interrupt_(check_interrupt) {
+    std::vector<const Stack*> stacks;
+    for (const auto& t : terms) stacks.push_back(t.stack);
+    bounds_ = sum_bond_bounds(stacks);
+    n_ = stacks.front()->length();
+    seconds_.assign(n_, 0.0);
+    for (const auto& t : terms)
+      parts_.push_back(std::make_unique<Part>(t, backend, extra, log, opt, reporter, check_interrupt, seconds_));
+  }
 
   SweepResult<T> run() {
     SweepResult<T> out;
-    out.kind = st_.result_kind();
+    out.kind = st().result_kind();
     out.cores.resize(n_);
     out.sites.resize(n_);
-    seconds_.assign(n_, 0.0);
     double fit_estimate = 0;
     if (n_ == 2) {
       two_site(out);  // exact, whatever the method
     } else {
-      if (opt_.dense_left()) use_dense(blocks_.add_dense(n_ - 1, method_reduction()));
+      if (opt_.dense_left()) use_dense(part(0).blocks.add_dense(n_ - 1, method_reduction()));
       else if (!opt_.tolerance_mode())
-        blocks_.add(sketch_width(), n_ - 1);
+        for (auto& p : parts_) p->blocks.add(sketch_width(), n_ - 1);
       out.estimated = !opt_.dense_left();
       const bool truncate = opt_.final_truncation();
       right_sweep(out, {truncate ? 0 : opt_.chi, truncate ? 0.0 : opt_.cutoff,
@@ -96,19 +91,51 @@ template <class T> class Sweeper {
     out.finish_sites();
     if (!out.fit.empty()) out.error_estimate = fit_estimate;
     out.capped_cuts = capped_;
-    out.flops = devices_.flops();
+    for (const auto& p : parts_) out.flops += p->devices.flops();
     log_.settle();  // copies timed on a device: read their clocks while the device is here
     return out;
   }
 
  private:
+  // One term: its stack, weight, plan, and the devices, feed and sketch blocks that hold its
+  // sites and environments. All terms' devices are the same backends; the shared work (the
+  // range of each cut, the cores) runs on the first term's device 0.
+  struct Part {
+    Part(const SweepTerm<T>& t, Backend& backend, const std::vector<Backend*>& extra, TransferLog& log,
+         const SweepOptions& opt, Reporter& reporter, const std::function<void()>& check_interrupt,
+         std::vector<double>& seconds)
+        : st(*t.stack),
+          weight(t.weight),
+          plan(t.plan),
+          devices(backend, extra, log, tier_rule(t.plan), t.plan ? t.plan->budgets.scratch_dir : std::string()),
+          feed(st, *t.source, log, devices.movers()),
+          blocks(st, devices, feed, opt.seed, plan, reporter, check_interrupt, seconds) {}
+    const Stack& st;
+    T weight;
+    const Plan* plan;
+    Devices<T> devices;
+    SiteFeed<T> feed;         // after the devices: it sends to each of them
+    SketchBlocks<T> blocks;   // after the feed: its left sweeps read sites
+  };
+
+  Part& part(std::size_t k) { return *parts_[k]; }
+  // The first term's stack: its sites and physical legs are every term's.
+  const Stack& st() const { return parts_.front()->st; }
+  DeviceCtx<T> ctx() { return part(0).devices.ctx(0); }
+  Kernels<T>& K() { return ctx().K; }
+  CountingGemm<T>& gemm() { return ctx().gemm; }
+  Mover<T>& mover() { return ctx().mover; }
+
   static typename EnvStore<T>::TierRule tier_rule(const Plan* plan) {
     return [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; };
   }
 
-  // The sketch's width as the plan sized its memory for it (the options' without a plan); in
-  // tolerance mode the cap of a cut's sketch.
-  std::size_t sketch_width() const { return plan_ != nullptr ? plan_->sketch_columns : opt_.sketch_columns(); }
+  // The sketch's width (the plans are sized for it); in tolerance mode the cap of a cut's
+  // sketch: --chi's, or the largest bond the product can have.
+  std::size_t sketch_width() const {
+    const std::size_t s = opt_.sketch_columns();
+    return s > 0 ? s : *std::max_element(bounds_.begin(), bounds_.end());
+  }
 
   // How sdc and sdcr turn M_j into the next environment (dense_left_step.hpp): at most the
   // sketch's width of rows; sdc in tolerance mode keeps the fewest whose tail is within the
@@ -119,45 +146,68 @@ template <class T> class Sweeper {
       const double cutoff = effective_cutoff<real_t<T>>(0.0, opt_.numerical_zeros);
       const double tol = opt_.tolerance_mode() ? kSketchTolFraction * opt_.tol : 0.0;
       return [this, cap, cutoff, tol](std::size_t, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-        return reduce_by_svd(K_, m, rows, cols, cap, cutoff, tol);
+        return reduce_by_svd(K(), m, rows, cols, cap, cutoff, tol);
       };
     }
     // sdcr: each cut's Gaussian test from its own stream of the run's seed.
     const std::uint64_t base = Rng::derive_seed(opt_.seed, kRangeStreams);
     return [this, cap, base](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-      return reduce_by_range(devices_.ctx(0), m, rows, cols, cap, Rng::derive_seed(base, j));
+      return reduce_by_range(ctx(), m, rows, cols, cap, Rng::derive_seed(base, j));
     };
   }
 
   // Hands host data to device 0's backend (a logged device move where it copies).
   Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j) {
-    return mover_.up(std::move(host), what, static_cast<std::int64_t>(j));
+    return mover().up(std::move(host), what, static_cast<std::int64_t>(j));
   }
 
   Tensor<T> fetch_core(const Buffer<T>& b, Shape shape, std::size_t j) {
     Tensor<T> core(std::move(shape));
-    core.data = mover_.fetch(b, core.size(), "result site", static_cast<std::int64_t>(j));
+    core.data = mover().fetch(b, core.size(), "result site", static_cast<std::int64_t>(j));
     return core;
   }
 
-  // Z' of site j (right_step.cpp) on device 0, from its right-step forms.
-  Buffer<T> right_block(std::size_t j, const Buffer<T>& s_env, std::size_t b, double* norm = nullptr) {
+  // Z' of term k's site j (right_step.cpp) on device 0, from its right-step forms.
+  Buffer<T> right_block(std::size_t k, std::size_t j, const Buffer<T>& s_env, std::size_t b,
+                        double* norm = nullptr) {
+    Part& p = part(k);
     std::vector<Buffer<T>> w;
-    for (std::size_t i = 0; i < k_; ++i) w.push_back(feed_->form(i, j, feed_->right_form(i), 0));
-    return srcc::right_block(devices_.ctx(0), st_, j, w, s_env, b, norm);
+    for (std::size_t i = 0; i < p.st.depth(); ++i) w.push_back(p.feed.form(i, j, p.feed.right_form(i), 0));
+    return srcc::right_block(ctx(), p.st, j, w, s_env, b, norm);
+  }
+
+  // The first `cols` columns of a block's sketch of cut j, Y = Σ_k C_{k,j} Z'_kᵀ: the terms'
+  // environments share the block's test tensors, so this is the sketch of the sum.
+  // Each term's environments are kept at their own scale (SketchBlocks::log_scale): the terms'
+  // sketches are brought to one before they are added, the largest factor being 1.
+  Buffer<T> sketch(std::size_t block, std::size_t j, std::size_t cols, const std::vector<Buffer<T>>& z,
+                   std::size_t rows) {
+    Buffer<T> y = part(0).blocks.sketch(block, j, cols, z[0], rows);
+    if (parts_.size() == 1) return y;
+    double least = part(0).blocks.log_scale(block, j);
+    for (auto& p : parts_) least = std::min(least, p->blocks.log_scale(block, j));
+    auto factor = [&](std::size_t k) {
+      return static_cast<real_t<T>>(std::exp(least - part(k).blocks.log_scale(block, j)));
+    };
+    if (factor(0) != 1) K().scale(rows * cols, factor(0), y.data());
+    for (std::size_t k = 1; k < parts_.size(); ++k) {
+      Buffer<T> term = part(k).blocks.sketch(block, j, cols, z[k], rows);
+      K().add(rows * cols, factor(k), term.data(), y.data());
+    }
+    return y;
   }
 
   // Grows the range of cut j's sketch: all of block 0 in fixed mode; blocks until the
   // leave-one-out estimate meets the tolerance (or the cap) in tolerance mode.
-  RangeEstimate find_range(RangeFinder<T>& finder, std::size_t j, const Buffer<T>& z,
+  RangeEstimate find_range(RangeFinder<T>& finder, std::size_t j, const std::vector<Buffer<T>>& z,
                            std::size_t rows, std::size_t cap) {
     // With as many columns as rows, or as the largest rank the cut can have (bounds_), the
     // sketch spans the whole range: exact, whatever the leave-one-out formula says.
     const std::size_t exact = std::min(rows, bounds_[j]);
     const bool dense = dense_;
     if (!opt_.tolerance_mode() || dense) {
-      const std::size_t take = std::min(blocks_.rows(active_, j), cap);
-      finder.add(blocks_.sketch(active_, j, take, z, rows), take);
+      const std::size_t take = std::min(part(0).blocks.rows(active_, j), cap);
+      finder.add(sketch(active_, j, take, z, rows), take);
       RangeEstimate e = finder.estimate();
       // The leave-one-out formula assumes Gaussian test columns: for the others it means nothing.
       if (dense) e.error = std::numeric_limits<double>::quiet_NaN();
@@ -168,9 +218,10 @@ template <class T> class Sweeper {
     const double target = kSketchTolFraction * opt_.tol;
     RangeEstimate e;
     for (std::size_t b = 0; finder.columns() < cap && !finder.exhausted(); ++b) {
-      if (b == blocks_.count()) blocks_.add(b == 0 ? opt_.block_start : opt_.block_step, j);
-      const std::size_t take = std::min(blocks_.columns(b), cap - finder.columns());
-      finder.add(blocks_.sketch(b, j, take, z, rows), take);
+      if (b == part(0).blocks.count())
+        for (auto& p : parts_) p->blocks.add(b == 0 ? opt_.block_start : opt_.block_step, j);
+      const std::size_t take = std::min(part(0).blocks.columns(b), cap - finder.columns());
+      finder.add(sketch(b, j, take, z, rows), take);
       e = finder.estimate();
       if (finder.columns() >= exact) e.error = 0;
       if (e.error <= target * e.norm) return e;
@@ -205,17 +256,28 @@ template <class T> class Sweeper {
   void right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
     double log_scale = 0;  // log of the factor taken out of S (see below)
     std::size_t b = 1;
-    Buffer<T> s_env = adopt(std::vector<T>(1, T(1)), "environment", n_ - 1);
+    const std::size_t terms = parts_.size();
+    // S_k of each term, starting from its weight: the sum's cores come out of the terms' sketches
+    // added up, and its first core is Σ_k Z'_k.
+    std::vector<Buffer<T>> s_env;
+    for (std::size_t k = 0; k < terms; ++k)
+      s_env.push_back(adopt(std::vector<T>(1, part(k).weight), "environment", n_ - 1));
     for (std::size_t j = n_; j-- > 0;) {
       check_interrupt_();
       right_site_ = j;
       const auto t0 = Clock::now();
-      const std::size_t u = st_.up_dim(j), dd = st_.down_dim(j), nl = st_.fused_left(j);
+      const std::size_t u = st().up_dim(j), dd = st().down_dim(j);
       const std::size_t rows = b * u * dd;
-      double z_norm = 0;
-      Buffer<T> z = right_block(j, s_env, b, &z_norm);
+      double z_norm2 = 0;
+      std::vector<Buffer<T>> z;
+      for (std::size_t k = 0; k < terms; ++k) {
+        double norm = 0;
+        z.push_back(right_block(k, j, s_env[k], b, &norm));
+        z_norm2 += norm * norm;
+      }
       if (j == 0) {
-        out.cores[0] = fetch_core(z, {1, b, u, dd}, 0);
+        for (std::size_t k = 1; k < terms; ++k) K().add(rows, 1, z[k].data(), z[0].data());
+        out.cores[0] = fetch_core(z[0], {1, b, u, dd}, 0);
         apply_log_scale(out.cores[0], log_scale);
         seconds_[0] += since(t0);
         reporter_.progress("right sweep", n_, n_);
@@ -223,40 +285,45 @@ template <class T> class Sweeper {
       }
       // Beyond min(rows, the largest rank of the cut) columns the sketch is exact; --chi caps
       // it too.
-      std::size_t cap = std::min(rows, bounds_[j]);
-      if (sketch_width() > 0) cap = std::min(cap, sketch_width());
+      const std::size_t cap = std::min({rows, bounds_[j], sketch_width()});
       const std::size_t max_cols = opt_.tolerance_mode() && !dense_
                                        ? cap
-                                       : std::min(cap, blocks_.rows(active_, j));
-      RangeFinder<T> finder(mover_, gemm_, rows, max_cols, static_cast<std::int64_t>(j));
+                                       : std::min(cap, part(0).blocks.rows(active_, j));
+      RangeFinder<T> finder(mover(), gemm(), rows, max_cols, static_cast<std::int64_t>(j));
       const RangeEstimate est = find_range(finder, j, z, rows, cap);
       // The next site's forms go up while the device works on this core and S. Not earlier: in
       // tolerance mode find_range may run a left sweep, whose own window they would add to.
-      feed_->upload_ahead(j - 1, [this](std::size_t layer) { return feed_->right_form(layer); }, 0);
+      for (auto& p : parts_)
+        p->feed.upload_ahead(j - 1, [&p](std::size_t layer) { return p->feed.right_form(layer); }, 0);
       std::size_t rank = 0;
       Buffer<T> core = finder.core(keep.rank_cap, keep.cutoff, 0.0, rank, keep.numerical_zeros);
       // S ← conj(η_j) · Z' / ‖Z'‖. S carries the norm of everything to its right, which shrinks
       // or grows geometrically along the train: it is kept at norm at most 1 (η_j has
       // orthonormal rows), with the logarithm of the scale on the side, so that float32 runs
-      // neither underflow nor overflow midway (Q does not depend on it). ‖Z'‖ came with Z';
+      // neither underflow nor overflow midway (Q does not depend on it). ‖Z'‖ came with Z' (for
+      // a sum, the terms' in quadrature: one scale for all, which keeps their sum in proportion);
       // the factor rides on the product's alpha, with no pass over S of its own.
+      const double z_norm = std::sqrt(z_norm2);
       T alpha(1);
       if (z_norm > 0 && std::isfinite(z_norm)) {
         alpha = T(static_cast<real_t<T>>(1.0 / z_norm));
         log_scale += std::log(z_norm);
       }
-      Buffer<T> conj_core = K_.allocate(rank * rows);
-      K_.conj(rank * rows, core.data(), conj_core.data());
-      Buffer<T> next = K_.allocate(rank * nl);
-      gemm_(Op::kNone, Op::kNone, rank, nl, rows, alpha, conj_core.data(), rows, z.data(), nl,
-            T(0), next.data(), nl);
+      Buffer<T> conj_core = K().allocate(rank * rows);
+      K().conj(rank * rows, core.data(), conj_core.data());
+      for (std::size_t k = 0; k < terms; ++k) {
+        const std::size_t nl = part(k).st.fused_left(j);
+        Buffer<T> next = K().allocate(rank * nl);
+        gemm()(Op::kNone, Op::kNone, rank, nl, rows, alpha, conj_core.data(), rows, z[k].data(), nl,
+               T(0), next.data(), nl);
+        s_env[k] = std::move(next);
+        part(k).blocks.release(j);
+      }
       out.cores[j] = fetch_core(core, {rank, b, u, dd}, j);
       auto& stats = out.sites[j];
       stats.sketch_columns = static_cast<std::int64_t>(finder.columns());
       stats.norm_estimate = est.norm;
       stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
-      s_env = std::move(next);
-      blocks_.release(j);
       b = rank;
       seconds_[j] += since(t0);
       reporter_.progress("right sweep", n_ - j, n_);
@@ -267,7 +334,7 @@ template <class T> class Sweeper {
   void final_truncation(SweepResult<T>& out) {
     const auto t0 = Clock::now();
     const auto discarded =
-        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, mover_, gemm_, opt_.numerical_zeros);
+        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, mover(), gemm(), opt_.numerical_zeros);
     for (std::size_t j = 0; j < discarded.size(); ++j) {
       // The estimate of cut j (stored at site j+1) now also holds what the truncation removed.
       auto& s = out.sites[j + 1];
@@ -299,11 +366,15 @@ template <class T> class Sweeper {
       check_interrupt_();
       const auto t0 = Clock::now();
       std::vector<Tensor<T>> phi = out.cores;
-      left_canonicalize(phi, mover_, gemm_);
-      use_dense(blocks_.add_dense(n_ - 1, [this, &phi](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-        Buffer<T> p = adopt(site_in_form(phi[j], SiteForm::kLUdr, "fit core", j, log_), "fit core", j);
-        return reduce_by_core(devices_.ctx(0), m, rows, cols, p, phi[j].shape[kLegR]);
-      }));
+      left_canonicalize(phi, mover(), gemm());
+      // Every term's environments against the same φ: F_j of the sum is the terms' added up.
+      std::size_t block = 0;
+      for (auto& part : parts_)
+        block = part->blocks.add_dense(n_ - 1, [this, &phi](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
+          Buffer<T> p = adopt(site_in_form(phi[j], SiteForm::kLUdr, "fit core", j, log_), "fit core", j);
+          return reduce_by_core(ctx(), m, rows, cols, p, phi[j].shape[kLegR]);
+        });
+      use_dense(block);
       right_sweep(out, {0, 0.0, false});
       const double norm = frobenius_norm(out.cores.front()), now2 = norm * norm;
       const double gain2 = now2 - prev2;
@@ -323,17 +394,23 @@ template <class T> class Sweeper {
   void two_site(SweepResult<T>& out) {
     check_interrupt_();
     const auto t0 = Clock::now();
-    const std::size_t u1 = st_.up_dim(1), d1 = st_.down_dim(1);
-    const std::size_t u0 = st_.up_dim(0), d0 = st_.down_dim(0);
-    Buffer<T> one = adopt(std::vector<T>(1, T(1)), "environment", 1);
-    // With S = ones the right block of site 1 is Z'[(u_1 d_1), L]: taking the identity as η_1
-    // it is the environment for site 0, whose block is then Θᵀ row-major = Θ column-major.
-    Buffer<T> z1 = right_block(1, one, 1);
-    Buffer<T> theta = right_block(0, z1, u1 * d1);
+    const std::size_t u1 = st().up_dim(1), d1 = st().down_dim(1);
+    const std::size_t u0 = st().up_dim(0), d0 = st().down_dim(0);
+    // With S = (the term's weight) the right block of site 1 is Z'[(u_1 d_1), L]: taking the
+    // identity as η_1 it is the environment for site 0, whose block is then Θᵀ row-major = Θ
+    // column-major; a sum's Θ is the terms' added up.
+    Buffer<T> theta;
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      Buffer<T> weight = adopt(std::vector<T>(1, part(k).weight), "environment", 1);
+      Buffer<T> z1 = right_block(k, 1, weight, 1);
+      Buffer<T> t = right_block(k, 0, z1, u1 * d1);
+      if (k == 0) theta = std::move(t);
+      else K().add(u0 * d0 * u1 * d1, 1, t.data(), theta.data());
+    }
     const std::size_t m = u0 * d0, n = u1 * d1, kk = std::min(m, n);
-    Buffer<T> uf = K_.allocate(m * kk), vt = K_.allocate(kk * n);
+    Buffer<T> uf = K().allocate(m * kk), vt = K().allocate(kk * n);
     std::vector<real_t<T>> sigma(kk);
-    K_.svd(m, n, theta.data(), uf.data(), sigma.data(), vt.data());
+    K().svd(m, n, theta.data(), uf.data(), sigma.data(), vt.data());
     const std::size_t rank = truncation_rank(
         sigma, effective_cutoff<real_t<T>>(opt_.cutoff, opt_.numerical_zeros), opt_.tol, opt_.chi);
     double total = 0;
@@ -354,22 +431,14 @@ template <class T> class Sweeper {
     reporter_.progress("right sweep", 2, 2);
   }
 
-  const Stack& st_;
   SweepOptions opt_;
-  const Plan* plan_;
-  Devices<T> devices_;
-  // Device 0, which does everything but the other devices' slices of the sketch.
-  Kernels<T>& K_;
-  CountingGemm<T>& gemm_;
-  Mover<T>& mover_;
   TransferLog& log_;
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
-  std::size_t n_, k_;
-  std::vector<std::size_t> bounds_;  // the largest rank of each cut (Stack::bond_bounds)
-  std::unique_ptr<SiteFeed<T>> feed_;  // after the devices: it sends to each of them
-  std::vector<double> seconds_;  // per site (before blocks_, which adds to it)
-  SketchBlocks<T> blocks_;      // after the feed: its left sweeps read sites
+  std::size_t n_ = 0;
+  std::vector<std::size_t> bounds_;  // the largest rank of each cut of the sum (sum_bond_bounds)
+  std::vector<double> seconds_;      // per site (before the parts, whose sketch blocks add to it)
+  std::vector<std::unique_ptr<Part>> parts_;  // the terms (one for a product)
   std::int64_t capped_ = 0;
   // The block whose environments the right sweep reads: the Gaussian sketch's first (its
   // blocks in tolerance mode) or a dense one (sdc, sdcr, a fit sweep).
@@ -385,18 +454,34 @@ template <class T> class Sweeper {
 }  // namespace
 
 template <class T>
+SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOptions& options,
+                         Backend& backend, TransferLog& log, Reporter& reporter,
+                         const std::function<void()>& check_interrupt,
+                         const std::vector<Backend*>& more_devices) {
+  validate(options);
+  std::vector<const Stack*> stacks;
+  for (const auto& t : terms) {
+    validate_stack(*t.stack);
+    stacks.push_back(t.stack);
+  }
+  validate_terms(stacks);
+  if (terms.size() > 1 && options.dense_left())
+    throw UsageError(opt::kMethod.name() + " " + method_name(options.method) +
+                     ": a sum of products is compressed with src (its sdc and sdcr steps factor the "
+                     "whole sum's environment, which no term holds); --fit-sweeps works with sums");
+  if (stacks.front()->length() < 2)
+    throw InputError(stacks.front()->layers.front().where() +
+                     ": a train of one site has no bond to compress (need at least 2 sites)");
+  return Sweeper<T>(terms, options, backend, log, reporter, check_interrupt, more_devices).run();
+}
+
+template <class T>
 SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepOptions& options,
                          Backend& backend, TransferLog& log, Reporter& reporter,
                          const std::function<void()>& check_interrupt, const Plan* plan,
                          const std::vector<Backend*>& more_devices) {
-  validate(options);
-  validate_stack(stack);
-  if (stack.length() < 2)
-    throw InputError(stack.layers.front().where() +
-                     ": a train of one site has no bond to compress (need at least 2 sites)");
-  return Sweeper<T>(stack, source, options, backend, log, reporter, check_interrupt, plan,
-                    more_devices)
-      .run();
+  return run_sweep(std::vector<SweepTerm<T>>{{&stack, &source, T(1), plan}}, options, backend, log, reporter,
+                   check_interrupt, more_devices);
 }
 
 template <class T>
@@ -408,6 +493,9 @@ SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, 
 }
 
 #define SRCC_INSTANTIATE(T)                                                                 \
+  template SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>&, const SweepOptions&,  \
+                                    Backend&, TransferLog&, Reporter&,                      \
+                                    const std::function<void()>&, const std::vector<Backend*>&); \
   template SweepResult<T> run_sweep(const Stack&, SiteSource<T>&, const SweepOptions&,      \
                                     Backend&, TransferLog&, Reporter&,                      \
                                     const std::function<void()>&, const Plan*,               \

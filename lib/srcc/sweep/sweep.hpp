@@ -77,6 +77,28 @@ SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepO
                          const Plan* plan = nullptr,
                          const std::vector<Backend*>& more_devices = {});
 
+// One term c·A·ψ of a sum: its stack, where its sites come from, its weight and its plan (may
+// be null: everything in memory, unbatched).
+template <class T> struct SweepTerm {
+  const Stack* stack = nullptr;
+  SiteSource<T>* source = nullptr;
+  T weight = T(1);
+  const Plan* plan = nullptr;
+};
+
+// The compressed sum Σ_k c_k A_k ψ_k in one sweep: every term is sketched with the same test
+// tensors (the draws depend only on the seed, the site and the physical legs), so the sketch
+// of a cut is the sum of the terms' sketches, exactly the sketch of the summed network, and
+// one QR per cut serves them all (docs/ALGORITHM.md, "Sums of products"). The terms must have
+// the same sites and physical legs (validate_terms); --method sdc/sdcr are refused (their
+// left step factors the whole sum's environment, which the terms do not hold). One term of
+// weight 1 is run_sweep above, to the bit.
+template <class T>
+SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOptions& options,
+                         Backend& backend, TransferLog& log, Reporter& reporter,
+                         const std::function<void()>& check_interrupt = [] {},
+                         const std::vector<Backend*>& more_devices = {});
+
 // The same over sites held in memory.
 template <class T>
 SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, Backend& backend,

@@ -197,6 +197,11 @@ template <class T> class CpuKernels final : public Kernels<T> {
       for (std::size_t i = lo; i < hi; ++i) x[i] *= alpha;
     });
   }
+  void add(std::size_t n, R alpha, const T* x, T* y) override {
+    for_chunks(n, [&](std::size_t lo, std::size_t hi) {
+      for (std::size_t i = lo; i < hi; ++i) y[i] += alpha * x[i];
+    });
+  }
   R norm(std::size_t n, const T* x) override {
     // One pass summing squares in double, in chunks over the pool: the sweep keeps its
     // environments at unit scale, so this neither overflows nor underflows in practice. Where it

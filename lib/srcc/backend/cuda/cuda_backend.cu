@@ -101,6 +101,11 @@ template <class T> class CudaKernels final : public Kernels<T> {
     ready(x);
     check_cublas(scal(ctx_->blas(), static_cast<int>(n), alpha, dp(x)), "cublas<t>scal");
   }
+  void add(std::size_t n, R alpha, const T* x, T* y) override {
+    if (n == 0) return;
+    ready(x, y);
+    check_cublas(axpy(ctx_->blas(), static_cast<int>(n), alpha, dp(x), dp(y)), "cublas<t>axpy");
+  }
   R norm(std::size_t n, const T* x) override {
     if (n == 0) return R(0);
     ready(x);

@@ -49,6 +49,22 @@ inline cublasStatus_t scal(cublasHandle_t h, int n, double a, double* x) { retur
 inline cublasStatus_t scal(cublasHandle_t h, int n, float a, cuFloatComplex* x) { return cublasCsscal(h, n, &a, x, 1); }
 inline cublasStatus_t scal(cublasHandle_t h, int n, double a, cuDoubleComplex* x) { return cublasZdscal(h, n, &a, x, 1); }
 
+// y += a·x for a real a (host pointer mode).
+inline cublasStatus_t axpy(cublasHandle_t h, int n, float a, const float* x, float* y) {
+  return cublasSaxpy(h, n, &a, x, 1, y, 1);
+}
+inline cublasStatus_t axpy(cublasHandle_t h, int n, double a, const double* x, double* y) {
+  return cublasDaxpy(h, n, &a, x, 1, y, 1);
+}
+inline cublasStatus_t axpy(cublasHandle_t h, int n, float a, const cuFloatComplex* x, cuFloatComplex* y) {
+  const cuFloatComplex c = make_cuFloatComplex(a, 0.f);
+  return cublasCaxpy(h, n, &c, x, 1, y, 1);
+}
+inline cublasStatus_t axpy(cublasHandle_t h, int n, double a, const cuDoubleComplex* x, cuDoubleComplex* y) {
+  const cuDoubleComplex c = make_cuDoubleComplex(a, 0.0);
+  return cublasZaxpy(h, n, &c, x, 1, y, 1);
+}
+
 inline cublasStatus_t nrm2(cublasHandle_t h, int n, const float* x, float* r) { return cublasSnrm2(h, n, x, 1, r); }
 inline cublasStatus_t nrm2(cublasHandle_t h, int n, const double* x, double* r) { return cublasDnrm2(h, n, x, 1, r); }
 inline cublasStatus_t nrm2(cublasHandle_t h, int n, const cuFloatComplex* x, float* r) { return cublasScnrm2(h, n, x, 1, r); }

@@ -1,0 +1,91 @@
+// apply --term: sums of weighted products from the command line and from a config file, checked
+// with `distance` against references whose value is known exactly (a sum that cancels to one
+// product, complex weights adding to 1), the optimal truncation of the exact sum, its record in
+// /log, and bad terms refused.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "../support/cli_runner.hpp"
+#include "../support/h5_read.hpp"
+
+namespace srcc::test {
+namespace {
+
+void make_terms(TempDir& dir) {
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o in.h5:/a --sites 10 --bond 3 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o in.h5:/b --sites 10 --bond 2 --seed 2 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o in.h5:/p --sites 10 --bond 4 --seed 3 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o in.h5:/q --sites 10 --bond 5 --seed 4 -q").code, 0);
+  // The exact product A·p (its bond 12 holds it).
+  ASSERT_EQ(run_cli(dir, "apply in.h5:/a in.h5:/p -o ap.h5 --chi 12 --seed 1 -q").code, 0);
+}
+
+TEST(CliSum, WeightsAddAsNumbers) {
+  TempDir dir;
+  make_terms(dir);
+  // A p + B A q − B A q = A p: the cancelling terms must go exactly.
+  auto r = run_cli(dir, "apply --term 1 in.h5:/a in.h5:/p --term 0.5 in.h5:/b in.h5:/a in.h5:/q "
+                        "--term -0.5 in.h5:/b in.h5:/a in.h5:/q -o cancel.h5 --chi 40 --seed 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("sum of 3 terms"), std::string::npos) << r.out;
+  EXPECT_LT(relative_distance(dir, "cancel.h5", "ap.h5"), 1e-12);
+  // 0.5i p + (0.5 + 0.5i) p + (0.5 − i) p = p, worked in complex arithmetic.
+  r = run_cli(dir, "apply --term 0.5i in.h5:/p --term '(0.5,0.5)' in.h5:/p --term 0.5-1j in.h5:/p "
+                   "-o complex.h5 --chi 12 --seed 3 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"dtype\": \"complex128\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"terms\": 3"), std::string::npos) << r.out;
+  EXPECT_LT(relative_distance(dir, "complex.h5", "in.h5:/p"), 1e-12);
+  // /log names every term with its weight.
+  const std::string terms = read_string_attr(dir / "complex.h5", "/log", "terms");
+  EXPECT_EQ(std::count(terms.begin(), terms.end(), '{'), 3) << terms;
+  EXPECT_NE(terms.find("\"weight\": [0.5, 0.5]"), std::string::npos) << terms;
+  EXPECT_NE(terms.find("in.h5:/p"), std::string::npos) << terms;
+}
+
+TEST(CliSum, CompressedSumIsNearItsOptimumAndReadsFromAConfigFile) {
+  TempDir dir;
+  make_terms(dir);
+  const std::string sum = "--term 0.7 in.h5:/a in.h5:/p --term -1.2 in.h5:/b in.h5:/a in.h5:/q --term 2 in.h5:/q";
+  // Bonds 12 + 30 + 5 (at most 32 in the middle) hold the sum exactly.
+  ASSERT_EQ(run_cli(dir, "apply " + sum + " -o exact.h5 --chi 47 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "truncate exact.h5 -o opt.h5 --chi 10 -q").code, 0);
+  const double optimal = relative_distance(dir, "opt.h5", "exact.h5");
+  ASSERT_GT(optimal, 1e-8);
+  auto r = run_cli(dir, "apply " + sum + " -o over.h5 --chi 10 --oversample --seed 5 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LE(relative_distance(dir, "over.h5", "exact.h5"), 1.1 * optimal);
+  // The same terms from a config file, one line each: the same result.
+  std::ofstream(dir / "sum.ini") << "chi = 10\noversample = 2\nseed = 5\n[apply]\n"
+                                 << "term = \"0.7 in.h5:/a in.h5:/p\"\n"
+                                 << "term = \"-1.2 in.h5:/b in.h5:/a in.h5:/q\"\n"
+                                 << "term = \"2 in.h5:/q\"\n";
+  r = run_cli(dir, "--config sum.ini apply -o config.h5 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(relative_distance(dir, "config.h5", "over.h5"), 1e-14);
+  EXPECT_EQ(std::count_if(r.err.begin(), r.err.end(), [](char c) { return c == '\n'; }), 0) << r.err;
+}
+
+TEST(CliSum, BadTermsAreRefusedWithNothingWritten) {
+  TempDir dir;
+  make_terms(dir);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o short.h5 --sites 8 --bond 2 --seed 1 -q").code, 0);
+  for (const auto& [args, code, message] : std::vector<std::tuple<std::string, int, std::string>>{
+           {"--term abc in.h5:/p", 2, "--term abc"},
+           {"--term 0.5", 2, "no trains"},
+           {"--term 1 in.h5:/p --term 1 short.h5", 3, "term 2"},
+           {"--term 1 in.h5:/p --term 1 in.h5:/a", 3, "term 2"},
+           {"in.h5:/a in.h5:/p --term 1 in.h5:/q", 2, "not both"},
+           {"--term 1 in.h5:/p --term 1 in.h5:/q --method sdc", 2, "--method"},
+           {"--term 1i in.h5:/p --dtype float64", 2, "--term 1i"}}) {
+    const auto r = run_cli(dir, "apply " + args + " -o out.h5 --chi 4 --seed 1");
+    expect_clean_failure(r, code, message, dir);
+  }
+}
+
+}  // namespace
+}  // namespace srcc::test

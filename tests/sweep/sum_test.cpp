@@ -1,0 +1,238 @@
+// Sums of products in one sweep (run_sweep over SweepTerms) against dense references: the
+// weighted sum of the terms' dense products, and the optimal truncation of that sum.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "../support/dense.hpp"
+#include "../support/median.hpp"
+#include "../support/stacks.hpp"
+#include "srcc/core/error.hpp"
+#include "srcc/train/term_sum.hpp"
+
+namespace srcc::test {
+namespace {
+
+// One term: its layers (top first) and weight.
+struct TermLayers {
+  cdouble weight;
+  std::vector<CLayer> layers;
+};
+
+// Three products of 10 sites with different depths and bonds: c_1 A ψ_1 + c_2 B A ψ_2 + c_3 ψ_3.
+std::vector<TermLayers> three_terms(cdouble c1, cdouble c2, cdouble c3) {
+  const std::size_t n = 10;
+  const auto a = real_cores(TrainKind::kMpo, n, 3, 2, 11);
+  return {{c1, {{TrainKind::kMpo, a}, {TrainKind::kMps, real_cores(TrainKind::kMps, n, 4, 2, 12)}}},
+          {c2,
+           {{TrainKind::kMpo, real_cores(TrainKind::kMpo, n, 2, 2, 13)},
+            {TrainKind::kMpo, a},
+            {TrainKind::kMps, real_cores(TrainKind::kMps, n, 3, 2, 14)}}},
+          {c3, {{TrainKind::kMps, real_cores(TrainKind::kMps, n, 5, 2, 15)}}}};
+}
+
+// The dense weighted sum of the terms' products.
+template <class T> DenseTrain dense_sum(const std::vector<TermLayers>& terms) {
+  DenseTrain sum;
+  for (const auto& t : terms) {
+    const DenseTrain p = reference<T>(t.layers);
+    if (sum.v.empty()) {
+      sum = p;
+      for (auto& x : sum.v) x *= t.weight;
+    } else {
+      for (std::size_t i = 0; i < p.v.size(); ++i) sum.v[i] += t.weight * p.v[i];
+    }
+  }
+  return sum;
+}
+
+// The terms held in memory and run as one sweep.
+template <class T> struct Sum {
+  std::vector<StackData<T>> data;
+  std::vector<std::unique_ptr<MemorySiteSource<T>>> sources;
+  std::vector<SweepTerm<T>> terms;
+
+  explicit Sum(const std::vector<TermLayers>& ts) {
+    data.reserve(ts.size());
+    for (const auto& t : ts) data.push_back(make_stack<T>(t.layers));
+    for (std::size_t k = 0; k < ts.size(); ++k) {
+      sources.push_back(std::make_unique<MemorySiteSource<T>>(data[k].sites));
+      T w;
+      if constexpr (is_complex_v<T>) w = T(ts[k].weight);
+      else w = T(ts[k].weight.real());
+      terms.push_back({&data[k].stack, sources.back().get(), w, nullptr});
+    }
+  }
+  SweepResult<T> run(const SweepOptions& o) {
+    auto backend = make_cpu_backend(0);
+    TransferLog log;
+    SilentReporter reporter;
+    return run_sweep(terms, o, *backend, log, reporter);
+  }
+};
+
+SweepOptions at(std::size_t chi, std::uint64_t seed) {
+  SweepOptions o;
+  o.chi = chi;
+  o.seed = seed;
+  return o;
+}
+
+TEST(Sum, ThreeWeightedProductsAtFullRankAreTheDenseSum) {
+  // Complex weights in complex arithmetic, real ones in real: the terms' bonds 12 + 18 + 5 = 35
+  // bound the sum's, so χ̄ = 35 is exact.
+  {
+    const auto ts = three_terms({0.5, 0.25}, {-1.5, 0}, {0, 2});
+    Sum<cdouble> sum(ts);
+    const auto r = sum.run(at(35, 3));
+    EXPECT_LT(relative_error(dense_vector(r.cores), dense_sum<cdouble>(ts).v), 1e-12);
+    EXPECT_LT(right_orthonormality_defect(r.cores), 1e-12);
+  }
+  {
+    const auto ts = three_terms(0.5, -1.5, 2.0);
+    Sum<double> sum(ts);
+    const auto r = sum.run(at(35, 3));
+    EXPECT_LT(relative_error(dense_vector(r.cores), dense_sum<double>(ts).v), 1e-12);
+  }
+}
+
+TEST(Sum, CancellingTermsLeaveTheRest) {
+  // A ψ_1 − A ψ_1 + 2 ψ_3: the sum is 2 ψ_3 exactly, whose bond is 5.
+  auto ts = three_terms(1.0, 0.0, 2.0);
+  ts[1] = {-1.0, ts[0].layers};
+  Sum<double> sum(ts);
+  const auto r = sum.run(at(24, 8));
+  EXPECT_LT(relative_error(dense_vector(r.cores), dense_sum<double>(ts).v), 1e-12);
+  // Numerically zero directions are dropped: the result has the bonds of ψ_3.
+  for (std::size_t j = 0; j + 1 < r.cores.size(); ++j) EXPECT_LE(r.cores[j].shape[kLegR], 5u) << j;
+}
+
+TEST(Sum, CompressedSumIsNearTheOptimumOfTheSum) {
+  const auto ts = three_terms({0.5, 0.25}, {-1.5, 0}, {0, 2});
+  const auto ref = dense_sum<cdouble>(ts);
+  Sum<cdouble> sum(ts);
+  for (std::size_t chi : {4, 8}) {
+    const double optimal = svd_sweep_error(ref, chi);
+    std::vector<double> plain;
+    for (std::uint64_t seed = 0; seed < 7; ++seed)
+      plain.push_back(relative_error(dense_vector(sum.run(at(chi, seed)).cores), ref.v));
+    EXPECT_GE(median(plain), 0.999 * optimal) << chi;
+    EXPECT_LE(median(plain), 5 * optimal) << chi;
+    SweepOptions o = at(chi, 4);
+    o.oversample = 2;
+    const auto over = sum.run(o);
+    const double e = relative_error(dense_vector(over.cores), ref.v);
+    EXPECT_LE(e, 1.1 * optimal) << chi;
+    // The leave-one-out estimate sees the summed network: with oversampling it is an upper
+    // estimate close to the truth, as for one product.
+    EXPECT_GE(over.error_estimate, 0.99 * e) << chi;
+    EXPECT_LE(over.error_estimate, 1.5 * e) << chi;
+    SweepOptions f = at(chi, 4);
+    f.fit_sweeps = 4;
+    EXPECT_LE(relative_error(dense_vector(sum.run(f).cores), ref.v), 1.05 * optimal) << chi;
+  }
+}
+
+// The sketch of a sum is the sketch of the summed network: the same seed gives the result that
+// SRC gives for one train holding the exact sum (to rounding).
+TEST(Sum, IsSketchedAsTheSummedNetwork) {
+  const auto ts = three_terms({0.5, 0.25}, {-1.5, 0}, {0, 2});
+  Sum<cdouble> sum(ts);
+  const auto exact = sum.run(at(35, 1));
+  const auto whole = make_stack<cdouble>(std::vector<CLayer>{{TrainKind::kMps, exact.cores}});
+  CpuOps<cdouble> ops;
+  for (std::uint64_t seed : {2, 3}) {
+    const auto a = sum.run(at(6, seed));
+    const auto b = sweep(whole, at(6, seed));
+    EXPECT_LT(ops.relative_distance(a.cores, b.cores), 1e-9) << seed;
+    EXPECT_NEAR(a.error_estimate, b.error_estimate, 1e-6 * b.error_estimate) << seed;
+  }
+}
+
+TEST(Sum, ToleranceModeMeetsItsBound) {
+  const auto ts = three_terms(0.5, -1.5, 2.0);
+  const auto ref = dense_sum<double>(ts);
+  Sum<double> sum(ts);
+  const double n = 10;
+  for (double tol : {1e-3, 1e-6}) {
+    SweepOptions o;
+    o.tol = tol;
+    o.seed = 2;
+    const auto r = sum.run(o);
+    EXPECT_LE(relative_error(dense_vector(r.cores), ref.v), std::sqrt(n - 1) * tol) << tol;
+    EXPECT_LT(r.cores[4].shape[kLegR], 35u) << tol;  // it truncates
+  }
+}
+
+TEST(Sum, OperatorResultsAndTwoSites) {
+  // MPO results: A B + 0.5 C (an MPO·MPO product and a single MPO), exact at the full bound.
+  const std::size_t n = 6;
+  const std::vector<TermLayers> ops = {
+      {1.0, {{TrainKind::kMpo, real_cores(TrainKind::kMpo, n, 2, 2, 21)}, {TrainKind::kMpo, real_cores(TrainKind::kMpo, n, 3, 2, 22)}}},
+      {0.5, {{TrainKind::kMpo, real_cores(TrainKind::kMpo, n, 4, 2, 23)}}}};
+  Sum<double> sum(ops);
+  const auto r = sum.run(at(10, 5));
+  EXPECT_EQ(r.kind, TrainKind::kMpo);
+  EXPECT_LT(relative_error(dense_vector(r.cores), dense_sum<double>(ops).v), 1e-12);
+  // Two sites: the exact contraction and one SVD, the terms' Θ added.
+  const std::vector<TermLayers> two = {
+      {2.0, {{TrainKind::kMpo, real_cores(TrainKind::kMpo, 2, 2, 3, 24)}, {TrainKind::kMps, real_cores(TrainKind::kMps, 2, 2, 3, 25)}}},
+      {-1.0, {{TrainKind::kMps, real_cores(TrainKind::kMps, 2, 3, 3, 26)}}}};
+  Sum<double> pair(two);
+  EXPECT_LT(relative_error(dense_vector(pair.run(at(9, 1)).cores), dense_sum<double>(two).v), 1e-12);
+}
+
+TEST(Sum, OneTermOfWeightOneIsTheProductSweepToTheBit) {
+  const auto ts = three_terms(1.0, 0.0, 0.0);
+  const std::vector<TermLayers> one = {ts[0]};
+  Sum<double> sum(one);
+  const auto a = sum.run(at(6, 9));
+  const auto b = sweep(make_stack<double>(ts[0].layers), at(6, 9));
+  ASSERT_EQ(a.cores.size(), b.cores.size());
+  for (std::size_t j = 0; j < a.cores.size(); ++j) EXPECT_EQ(a.cores[j].data, b.cores[j].data) << j;
+}
+
+TEST(Sum, TermsThatCannotBeAddedAreRefused) {
+  auto ts = three_terms(1.0, 1.0, 1.0);
+  // A term of other length.
+  auto shorter = ts;
+  shorter[2] = {1.0, {{TrainKind::kMps, real_cores(TrainKind::kMps, 8, 5, 2, 15)}}};
+  Sum<double> bad_length(shorter);
+  try {
+    bad_length.run(at(4, 1));
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("term 3"), std::string::npos) << e.what();
+  }
+  // A term whose physical legs differ.
+  auto wider = ts;
+  wider[2] = {1.0, {{TrainKind::kMps, real_cores(TrainKind::kMps, 10, 5, 3, 15)}}};
+  Sum<double> bad_legs(wider);
+  EXPECT_THROW(bad_legs.run(at(4, 1)), InputError);
+  // An operator added to states.
+  auto mixed = ts;
+  mixed[2] = {1.0, {{TrainKind::kMpo, real_cores(TrainKind::kMpo, 10, 2, 2, 15)}}};
+  Sum<double> bad_kind(mixed);
+  EXPECT_THROW(bad_kind.run(at(4, 1)), InputError);
+  // sdc and sdcr factor the whole sum's left environment: refused for sums.
+  Sum<double> good(ts);
+  SweepOptions o = at(4, 1);
+  o.method = SketchMethod::kSdc;
+  EXPECT_THROW(good.run(o), UsageError);
+}
+
+TEST(Sum, BondBoundsAddTheTermsUpToThePhysicalLimit) {
+  const auto a = make_stack<double>(std::vector<CLayer>{{TrainKind::kMps, real_cores(TrainKind::kMps, 10, 5, 2, 1)}});
+  const auto b = make_stack<double>(std::vector<CLayer>{
+      {TrainKind::kMpo, real_cores(TrainKind::kMpo, 10, 2, 2, 2)}, {TrainKind::kMps, real_cores(TrainKind::kMps, 10, 3, 2, 3)}});
+  const auto bound = sum_bond_bounds({&a.stack, &b.stack});
+  EXPECT_EQ(bound[5], 5u + 6u);  // the terms' bonds added up
+  EXPECT_EQ(bound[1], 2u);       // one site of dimension 2 to the left
+  EXPECT_EQ(bound[9], 2u);       // and to the right
+  EXPECT_EQ(bound[3], 8u);
+  EXPECT_EQ(sum_largest_bond({&a.stack, &b.stack}), 11u);
+}
+
+}  // namespace
+}  // namespace srcc::test
