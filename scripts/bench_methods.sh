@@ -10,8 +10,15 @@
 # seconds from --json (reading included, writing not), medians of REPEATS (default 3), methods
 # alternating within each repeat; the sweep's GFLOP/s stands beside the machine's ZGEMM rate.
 #
+# With QUIMB_PATH (a PYTHONPATH holding quimb, autoray and cotengra source trees; Debian's
+# numpy, scipy and h5py), quimb's src, src-oversample, sdc, sdc-oversample and fit run on the
+# same inputs (scripts/quimb_methods.py: the compression alone is timed, in one Python process per
+# case and repeat), and their errors are measured the same way. With matplotlib, FIGURE (default
+# bench-methods.png) plots error against time, one panel per case.
+#
 #   scripts/bench_methods.sh                                   # (n, D, χ̄) = (20, 50, 50), (30, 80, 80), (20, 64, 128)
 #   CASES="12 16 16" MPO_CASE="10 8 16" REPEATS=1 scripts/bench_methods.sh     # a quick look
+#   QUIMB_PATH=/src/quimb:/src/autoray:/src/cotengra scripts/bench_methods.sh   # beside quimb
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/app/src-compress ] || bash scripts/setup.sh
@@ -19,6 +26,14 @@ bin=$(realpath build/app/src-compress)
 repeats=${REPEATS:-3}
 cases=${CASES:-"20 50 50,30 80 80,20 64 128"}
 mpo_case=${MPO_CASE:-"20 16 64"}
+figure=${FIGURE:-bench-methods.png}
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+quimb_methods=(src src-oversample sdc sdc-oversample fit)
+if [ -n "${QUIMB_PATH:-}" ] && ! PYTHONPATH=$QUIMB_PATH "$py" -c 'import quimb.tensor, h5py' 2>/dev/null; then
+  echo "QUIMB_PATH=$QUIMB_PATH: quimb does not import; running without it" >&2
+  QUIMB_PATH=
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/srcc-methods.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -37,8 +52,15 @@ run_case() {  # label, top train, bottom train, chi
   echo
   echo "$label, χ̄ = $chi (reference error bound $bound)"
   printf '  %-44s %10s %10s %12s\n' method seconds GFLOP/s "rel. error"
-  declare -A secs=() rates=() errs=()
+  declare -A secs=() rates=() errs=() qsecs=() qerrs=()
   for ((r = 0; r < repeats; ++r)); do
+    if [ -n "${QUIMB_PATH:-}" ]; then
+      while read -r line; do
+        m=$(echo "$line" | python3 -c 'import json,sys; print(json.load(sys.stdin)["method"])')
+        qsecs[$m]+="$(echo "$line" | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])') "
+        qerrs[$m]+="$("$bin" distance "$work/quimb-$m.h5" "$work/ref.h5" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["relative_distance"])') "
+      done < <(PYTHONPATH=$QUIMB_PATH "$py" scripts/quimb_methods.py "$top" "$bottom" "$chi" "$work" "${quimb_methods[@]}" --seed $((r + 1)) 2>/dev/null)
+    fi
     for i in "${!methods[@]}"; do
       # shellcheck disable=SC2086
       out=$("$bin" -q apply "$top" "$bottom" -o "$work/m$i.h5" --force --chi "$chi" --seed $((r + 1)) ${methods[$i]} --json)
@@ -48,10 +70,22 @@ run_case() {  # label, top train, bottom train, chi
     done
   done
   for i in "${!methods[@]}"; do
-    python3 - "${methods[$i]}" "${secs[$i]}" "${rates[$i]}" "${errs[$i]}" <<'PY'
+    python3 - "${methods[$i]}" "${secs[$i]}" "${rates[$i]}" "${errs[$i]}" "$label" "$work/rows.tsv" <<'PY'
 import statistics, sys
-name, s, g, e = sys.argv[1], *[list(map(float, a.split())) for a in sys.argv[2:]]
+name, s, g, e = sys.argv[1], *[list(map(float, a.split())) for a in sys.argv[2:5]]
 print("  %-44s %10.3f %10.1f %12.3e" % (name, statistics.median(s), statistics.median(g), statistics.median(e)))
+with open(sys.argv[6], "a") as rows:
+    rows.write("%s\tsrc-compress %s\t%r\t%r\n" % (sys.argv[5], name.replace("--method ", ""), statistics.median(s), statistics.median(e)))
+PY
+  done
+  for m in "${quimb_methods[@]}"; do
+    [ -n "${qsecs[$m]:-}" ] || continue
+    python3 - "quimb $m" "${qsecs[$m]}" "${qerrs[$m]}" "$label" "$work/rows.tsv" <<'PY'
+import statistics, sys
+name, s, e = sys.argv[1], *[list(map(float, a.split())) for a in sys.argv[2:4]]
+print("  %-44s %10.3f %10s %12.3e" % (name, statistics.median(s), "", statistics.median(e)))
+with open(sys.argv[5], "a") as rows:
+    rows.write("%s\t%s\t%r\t%r\n" % (sys.argv[4], name, statistics.median(s), statistics.median(e)))
 PY
   done
 }
@@ -67,3 +101,29 @@ read -r n d chi <<< "$mpo_case"
 "$bin" -q generate random-mpo -o "$work/ops.h5:/a" --sites "$n" --bond "$d" --seed 3 --force
 "$bin" -q generate random-mpo -o "$work/ops.h5:/b" --sites "$n" --bond "$d" --seed 4 --force
 run_case "MPO·MPO n = $n, D = $d" "$work/ops.h5:/a" "$work/ops.h5:/b" "$chi"
+
+# Error against time, one panel per case (matplotlib, when there is one).
+if "$py" -c 'import matplotlib' 2>/dev/null; then
+  "$py" - "$work/rows.tsv" "$figure" <<'PY'
+import collections, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+cases = collections.OrderedDict()
+for line in open(sys.argv[1]):
+    case, name, s, e = line.rstrip("\n").split("\t")
+    cases.setdefault(case, []).append((name, float(s), float(e)))
+fig, axes = plt.subplots(1, len(cases), figsize=(5.5 * len(cases), 4.5), squeeze=False)
+for ax, (case, rows) in zip(axes[0], cases.items()):
+    for name, s, e in rows:
+        ax.loglog(s, e, "o" if name.startswith("src-compress") else "s", label=name)
+    ax.set_title(case, fontsize=9)
+    ax.set_xlabel("seconds")
+    ax.set_ylabel("relative error (distance to the reference)")
+    ax.grid(True, which="both", alpha=0.3)
+axes[0][-1].legend(fontsize=7, loc="best")
+fig.tight_layout()
+fig.savefig(sys.argv[2], dpi=120)
+print("figure: " + sys.argv[2])
+PY
+fi

@@ -91,6 +91,10 @@ TYPED_TEST(GpuKernels, MatchTheCpuKernels) {
     C.conj(144, xc.data(), yc.data());
     G.conj(144, xg.data(), yg.data());
     EXPECT_EQ(G.download(yg, 144), C.download(yc, 144));
+    // y += a·x, as a sum's terms are added.
+    C.add(144, real_t<T>(-0.75), xc.data(), yc.data());
+    G.add(144, real_t<T>(-0.75), xg.data(), yg.data());
+    EXPECT_LT(rel_diff(G.download(yg, 144), C.download(yc, 144)), tol);
     EXPECT_NEAR(G.norm(144, xg.data()), C.norm(144, xc.data()), tol * C.norm(144, xc.data()));
   }
   // QR, SVD and the triangular inverse reproduce their matrices.
