@@ -155,11 +155,15 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
     return;
   }
   if (c.quiet) return;
-  std::printf("wrote %s: %zu of %zu steps%s, last state: %s %.6g, max bond %lld; error budget %.2e\n",
+  // sdc and sdcr steps have no estimate to add up: say so, not "nan".
+  char budget[80];
+  if (std::isfinite(s.error_budget)) std::snprintf(budget, sizeof budget, "error budget %.2e", s.error_budget);
+  else std::snprintf(budget, sizeof budget, "error budget not estimated (method %s)", method_name(o.sweep.method).c_str());
+  std::printf("wrote %s: %zu of %zu steps%s, last state: %s %.6g, max bond %lld; %s\n",
               s.output.c_str(), s.steps_done, s.steps,
               s.resumed_from > 0 ? (" (from step " + std::to_string(s.resumed_from) + ")").c_str() : "",
               s.normalized ? "normalized, its last step's norm" : "norm", s.norm, static_cast<long long>(s.max_bond),
-              s.error_budget);
+              budget);
   std::printf("time %.3f s (sweeps %.3f, measurements %.3f, %zu checkpoints %.3f), peak memory %.1f MB\n",
               s.wall_seconds, s.sweep_seconds, s.measure_seconds, s.checkpoints, s.checkpoint_seconds,
               s.peak_rss_bytes / 1e6);

@@ -24,6 +24,29 @@ std::size_t left_step_column_elements(const Stack& st, std::size_t j) {
   return v + worst;
 }
 
+namespace {
+
+// The two largest consecutive stages of a block built bottom layer first from `rows` rows of an
+// environment over the fused bond on one side (right_step.cpp; with `mirrored` the dense left
+// step's, which is the same code with each layer's left and right bonds swapped).
+std::size_t block_stages(const Stack& st, std::size_t j, std::size_t rows, bool mirrored) {
+  const std::size_t in = mirrored ? kLegL : kLegR, out = mirrored ? kLegR : kLegL;
+  const std::size_t k = st.layers.size();
+  const std::size_t fused_in = mirrored ? st.fused_left(j) : st.fused_right(j);
+  std::size_t lead = rows * fused_in, prev = rows * fused_in, worst = 0, trail = 1;
+  for (std::size_t i = k; i-- > 0;) {
+    const auto& d = st.layers[i].dims[j];
+    lead /= d[in];
+    trail *= d[out] * (i + 1 == k ? d[kLegD] : 1);
+    const std::size_t stage = lead * d[kLegU] * trail;
+    worst = std::max(worst, prev + stage);
+    prev = stage;
+  }
+  return worst;
+}
+
+}  // namespace
+
 StepShape step_shape(const Stack& st, std::size_t j, std::size_t s, std::size_t bond) {
   StepShape sh;
   const std::size_t n = st.length(), u = st.up_dim(j), dd = st.down_dim(j);
@@ -37,22 +60,17 @@ StepShape step_shape(const Stack& st, std::size_t j, std::size_t s, std::size_t 
   if (j + 1 < n) {
     sh.env_next = s * nr;
     sh.left_col = left_step_column_elements(st, j);
+    // The dense left step (sdc, sdcr, fit sweeps): M_j whole (s·x_0·x_k rows, twice when the
+    // down leg moves), its build stages, and sdc's SVD of it — the factors U (nr × kk) and V^H
+    // (kk × m) and LAPACK's work, about 4·kk² more (sdcr's M·G, Q and a fit's P^H·M are smaller).
+    const std::size_t m = s * u * dd, kk = std::min(m, nr);
+    sh.dense_left = block_stages(st, j, s, true) + 2 * m * nr + nr * kk + kk * m + 4 * kk * kk;
   }
   // Right step: the block Z' (twice when the down leg moves), its build stages (bottom layer
   // first, two consecutive stages alive), the incoming S, the sketch Y and the factor Q (each
   // rows × s), the core and S for the next site.
   const std::size_t rows = bond * u * dd;
-  const std::size_t k = st.layers.size();
-  std::size_t lead = bond * nr, prev = bond * nr, worst = 0, trail = 1;
-  for (std::size_t i = k; i-- > 0;) {
-    const auto& d = st.layers[i].dims[j];
-    lead /= d[kLegR];
-    trail *= d[kLegL] * (i + 1 == k ? d[kLegD] : 1);
-    const std::size_t stage = lead * d[kLegU] * trail;
-    worst = std::max(worst, prev + stage);
-    prev = stage;
-  }
-  sh.right = worst + 2 * rows * nl + 3 * rows * s + bond * nl + 2 * s * s;
+  sh.right = block_stages(st, j, bond, false) + 2 * rows * nl + 3 * rows * s + bond * nl + 2 * s * s;
   return sh;
 }
 

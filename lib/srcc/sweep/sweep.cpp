@@ -38,420 +38,268 @@
 #include "srcc/sweep/range_finder.hpp"
 #include "srcc/sweep/right_step.hpp"
 #include "srcc/sweep/sketch_blocks.hpp"
+#include "srcc/sweep/sweeper.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"
 #include "srcc/train/term_sum.hpp"
 
 namespace srcc {
 
-namespace {
+namespace detail {
 
-using Clock = std::chrono::steady_clock;
-// The stream of sdcr's Gaussian tests, apart from the sketch blocks' (Rng::derive_seed(seed, b)).
-constexpr std::uint64_t kRangeStreams = 0x5dc5;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
+template <class T>
+SweepResult<T> Sweeper<T>::run() {
+  SweepResult<T> out;
+  out.kind = st().result_kind();
+  out.cores.resize(n_);
+  out.sites.resize(n_);
+  double fit_estimate = 0;
+  if (n_ == 2) {
+    two_site(out);  // exact, whatever the method
+  } else {
+    if (opt_.dense_left()) use_dense(part(0).blocks.add_dense(n_ - 1, method_reduction()));
+    else if (!opt_.tolerance_mode())
+      for (auto& p : parts_) p->blocks.add(sketch_width(), n_ - 1);
+    out.estimated = !opt_.dense_left();
+    const bool truncate = opt_.final_truncation();
+    right_sweep(out, {truncate ? 0 : opt_.chi, truncate ? 0.0 : opt_.cutoff,
+                      opt_.numerical_zeros && !truncate});
+    if (truncate) final_truncation(out);
+    if (opt_.fit_sweep_cap() > 0) fit_estimate = fit(out);
+  }
+  for (std::size_t j = 0; j < n_; ++j) out.sites[j].seconds = seconds_[j];
+  out.finish_sites();
+  if (!out.fit.empty()) out.error_estimate = fit_estimate;
+  out.capped_cuts = capped_;
+  for (const auto& p : parts_) out.flops += p->devices.flops();
+  log_.settle();  // copies timed on a device: read their clocks while the device is here
+  return out;
 }
 
-template <class T> class Sweeper {
- public:
-  Sweeper(const std::vector<SweepTerm<T>>& terms, const SweepOptions& opt, Backend& backend,
-          TransferLog& log, Reporter& reporter, const std::function<void()>& check_interrupt,
-          const std::vector<Backend*>& extra)
-      : opt_(opt), log_(log), reporter_(reporter), check_interrupt_(check_interrupt) {
-    std::vector<const Stack*> stacks;
-    for (const auto& t : terms) stacks.push_back(t.stack);
-    bounds_ = sum_bond_bounds(stacks);
-    n_ = stacks.front()->length();
-    seconds_.assign(n_, 0.0);
-    for (const auto& t : terms)
-      parts_.push_back(std::make_unique<Part>(t, backend, extra, log, opt, reporter, check_interrupt, seconds_));
+template <class T>
+typename SketchBlocks<T>::Reduction Sweeper<T>::method_reduction() {
+  const std::size_t cap = sketch_width();
+  if (opt_.method == SketchMethod::kSdc) {
+    const double cutoff = effective_cutoff<real_t<T>>(0.0, opt_.numerical_zeros);
+    const double tol = opt_.tolerance_mode() ? kSketchTolFraction * opt_.tol : 0.0;
+    return [this, cap, cutoff, tol](std::size_t, Buffer<T>& m, std::size_t rows, std::size_t cols) {
+      return reduce_by_svd(K(), m, rows, cols, cap, cutoff, tol);
+    };
   }
-
-  SweepResult<T> run() {
-    SweepResult<T> out;
-    out.kind = st().result_kind();
-    out.cores.resize(n_);
-    out.sites.resize(n_);
-    double fit_estimate = 0;
-    if (n_ == 2) {
-      two_site(out);  // exact, whatever the method
-    } else {
-      if (opt_.dense_left()) use_dense(part(0).blocks.add_dense(n_ - 1, method_reduction()));
-      else if (!opt_.tolerance_mode())
-        for (auto& p : parts_) p->blocks.add(sketch_width(), n_ - 1);
-      out.estimated = !opt_.dense_left();
-      const bool truncate = opt_.final_truncation();
-      right_sweep(out, {truncate ? 0 : opt_.chi, truncate ? 0.0 : opt_.cutoff,
-                        opt_.numerical_zeros && !truncate});
-      if (truncate) final_truncation(out);
-      if (opt_.fit_sweep_cap() > 0) fit_estimate = fit(out);
-    }
-    for (std::size_t j = 0; j < n_; ++j) out.sites[j].seconds = seconds_[j];
-    out.finish_sites();
-    if (!out.fit.empty()) out.error_estimate = fit_estimate;
-    out.capped_cuts = capped_;
-    for (const auto& p : parts_) out.flops += p->devices.flops();
-    log_.settle();  // copies timed on a device: read their clocks while the device is here
-    return out;
-  }
-
- private:
-  // One term: its stack, weight, plan, and the devices, feed and sketch blocks that hold its
-  // sites and environments. All terms' devices are the same backends; the shared work (the
-  // range of each cut, the cores) runs on the first term's device 0.
-  struct Part {
-    Part(const SweepTerm<T>& t, Backend& backend, const std::vector<Backend*>& extra, TransferLog& log,
-         const SweepOptions& opt, Reporter& reporter, const std::function<void()>& check_interrupt,
-         std::vector<double>& seconds)
-        : st(*t.stack),
-          weight(t.weight),
-          plan(t.plan),
-          devices(backend, extra, log, tier_rule(t.plan), t.plan ? t.plan->budgets.scratch_dir : std::string()),
-          feed(st, *t.source, log, devices.movers()),
-          blocks(st, devices, feed, opt.seed, plan, reporter, check_interrupt, seconds) {}
-    const Stack& st;
-    T weight;
-    const Plan* plan;
-    Devices<T> devices;
-    SiteFeed<T> feed;         // after the devices: it sends to each of them
-    SketchBlocks<T> blocks;   // after the feed: its left sweeps read sites
+  // sdcr: each cut's Gaussian test from its own stream of the run's seed.
+  const std::uint64_t base = Rng::derive_seed(opt_.seed, kRangeStreams);
+  return [this, cap, base](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
+    return reduce_by_range(ctx(), m, rows, cols, cap, Rng::derive_seed(base, j));
   };
+}
 
-  Part& part(std::size_t k) { return *parts_[k]; }
-  // The first term's stack: its sites and physical legs are every term's.
-  const Stack& st() const { return parts_.front()->st; }
-  DeviceCtx<T> ctx() { return part(0).devices.ctx(0); }
-  Kernels<T>& K() { return ctx().K; }
-  CountingGemm<T>& gemm() { return ctx().gemm; }
-  Mover<T>& mover() { return ctx().mover; }
-
-  static typename EnvStore<T>::TierRule tier_rule(const Plan* plan) {
-    return [plan](std::size_t j) { return plan ? plan->tier(j) : Tier::kMemory; };
+template <class T>
+Buffer<T> Sweeper<T>::sketch(std::size_t block, std::size_t j, std::size_t cols, const std::vector<Buffer<T>>& z,
+                 std::size_t rows) {
+  Buffer<T> y = part(0).blocks.sketch(block, j, cols, z[0], rows);
+  if (parts_.size() == 1) return y;
+  double least = part(0).blocks.log_scale(block, j);
+  for (auto& p : parts_) least = std::min(least, p->blocks.log_scale(block, j));
+  auto factor = [&](std::size_t k) {
+    return static_cast<real_t<T>>(std::exp(least - part(k).blocks.log_scale(block, j)));
+  };
+  if (factor(0) != 1) K().scale(rows * cols, factor(0), y.data());
+  for (std::size_t k = 1; k < parts_.size(); ++k) {
+    Buffer<T> term = part(k).blocks.sketch(block, j, cols, z[k], rows);
+    K().add(rows * cols, factor(k), term.data(), y.data());
   }
+  return y;
+}
 
-  // The sketch's width (the plans are sized for it); in tolerance mode the cap of a cut's
-  // sketch: --chi's, or the largest bond the product can have.
-  std::size_t sketch_width() const {
-    const std::size_t s = opt_.sketch_columns();
-    return s > 0 ? s : *std::max_element(bounds_.begin(), bounds_.end());
-  }
-
-  // How sdc and sdcr turn M_j into the next environment (dense_left_step.hpp): at most the
-  // sketch's width of rows; sdc in tolerance mode keeps the fewest whose tail is within the
-  // sketch's share of --tol, the rest being the truncation sweep's.
-  typename SketchBlocks<T>::Reduction method_reduction() {
-    const std::size_t cap = sketch_width();
-    if (opt_.method == SketchMethod::kSdc) {
-      const double cutoff = effective_cutoff<real_t<T>>(0.0, opt_.numerical_zeros);
-      const double tol = opt_.tolerance_mode() ? kSketchTolFraction * opt_.tol : 0.0;
-      return [this, cap, cutoff, tol](std::size_t, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-        return reduce_by_svd(K(), m, rows, cols, cap, cutoff, tol);
-      };
-    }
-    // sdcr: each cut's Gaussian test from its own stream of the run's seed.
-    const std::uint64_t base = Rng::derive_seed(opt_.seed, kRangeStreams);
-    return [this, cap, base](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-      return reduce_by_range(ctx(), m, rows, cols, cap, Rng::derive_seed(base, j));
-    };
-  }
-
-  // Hands host data to device 0's backend (a logged device move where it copies).
-  Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j) {
-    return mover().up(std::move(host), what, static_cast<std::int64_t>(j));
-  }
-
-  Tensor<T> fetch_core(const Buffer<T>& b, Shape shape, std::size_t j) {
-    Tensor<T> core(std::move(shape));
-    core.data = mover().fetch(b, core.size(), "result site", static_cast<std::int64_t>(j));
-    return core;
-  }
-
-  // Z' of term k's site j (right_step.cpp) on device 0, from its right-step forms.
-  Buffer<T> right_block(std::size_t k, std::size_t j, const Buffer<T>& s_env, std::size_t b,
-                        double* norm = nullptr) {
-    Part& p = part(k);
-    std::vector<Buffer<T>> w;
-    for (std::size_t i = 0; i < p.st.depth(); ++i) w.push_back(p.feed.form(i, j, p.feed.right_form(i), 0));
-    return srcc::right_block(ctx(), p.st, j, w, s_env, b, norm);
-  }
-
-  // The first `cols` columns of a block's sketch of cut j, Y = Σ_k C_{k,j} Z'_kᵀ: the terms'
-  // environments share the block's test tensors, so this is the sketch of the sum.
-  // Each term's environments are kept at their own scale (SketchBlocks::log_scale): the terms'
-  // sketches are brought to one before they are added, the largest factor being 1.
-  Buffer<T> sketch(std::size_t block, std::size_t j, std::size_t cols, const std::vector<Buffer<T>>& z,
-                   std::size_t rows) {
-    Buffer<T> y = part(0).blocks.sketch(block, j, cols, z[0], rows);
-    if (parts_.size() == 1) return y;
-    double least = part(0).blocks.log_scale(block, j);
-    for (auto& p : parts_) least = std::min(least, p->blocks.log_scale(block, j));
-    auto factor = [&](std::size_t k) {
-      return static_cast<real_t<T>>(std::exp(least - part(k).blocks.log_scale(block, j)));
-    };
-    if (factor(0) != 1) K().scale(rows * cols, factor(0), y.data());
-    for (std::size_t k = 1; k < parts_.size(); ++k) {
-      Buffer<T> term = part(k).blocks.sketch(block, j, cols, z[k], rows);
-      K().add(rows * cols, factor(k), term.data(), y.data());
-    }
-    return y;
-  }
-
-  // Grows the range of cut j's sketch: all of block 0 in fixed mode; blocks until the
-  // leave-one-out estimate meets the tolerance (or the cap) in tolerance mode.
-  RangeEstimate find_range(RangeFinder<T>& finder, std::size_t j, const std::vector<Buffer<T>>& z,
-                           std::size_t rows, std::size_t cap) {
-    // With as many columns as rows, or as the largest rank the cut can have (bounds_), the
-    // sketch spans the whole range: exact, whatever the leave-one-out formula says.
-    const std::size_t exact = std::min(rows, bounds_[j]);
-    const bool dense = dense_;
-    if (!opt_.tolerance_mode() || dense) {
-      const std::size_t take = std::min(part(0).blocks.rows(active_, j), cap);
-      finder.add(sketch(active_, j, take, z, rows), take);
-      RangeEstimate e = finder.estimate();
-      // The leave-one-out formula assumes Gaussian test columns: for the others it means nothing.
-      if (dense) e.error = std::numeric_limits<double>::quiet_NaN();
-      if (finder.columns() >= exact) e.error = 0;
-      return e;
-    }
-    // The truncation sweep that follows truncates at tol (paper Appendix C).
-    const double target = kSketchTolFraction * opt_.tol;
-    RangeEstimate e;
-    for (std::size_t b = 0; finder.columns() < cap && !finder.exhausted(); ++b) {
-      if (b == part(0).blocks.count())
-        for (auto& p : parts_) p->blocks.add(b == 0 ? opt_.block_start : opt_.block_step, j);
-      const std::size_t take = std::min(part(0).blocks.columns(b), cap - finder.columns());
-      finder.add(sketch(b, j, take, z, rows), take);
-      e = finder.estimate();
-      if (finder.columns() >= exact) e.error = 0;
-      if (e.error <= target * e.norm) return e;
-    }
-    if (e.error > target * e.norm) {
-      ++capped_;
-      reporter_.warning("cut " + std::to_string(j - 1) + "|" + std::to_string(j) +
-                        ": sketch stopped at its cap of " + std::to_string(finder.columns()) +
-                        " columns (--chi) with estimated error " + std::to_string(e.error / e.norm) +
-                        " > tolerance " + std::to_string(target));
-    }
+template <class T>
+RangeEstimate Sweeper<T>::find_range(RangeFinder<T>& finder, std::size_t j, const std::vector<Buffer<T>>& z,
+                         std::size_t rows, std::size_t cap) {
+  // With as many columns as rows, or as the largest rank the cut can have (bounds_), the
+  // sketch spans the whole range: exact, whatever the leave-one-out formula says.
+  const std::size_t exact = std::min(rows, bounds_[j]);
+  const bool dense = dense_;
+  if (!opt_.tolerance_mode() || dense) {
+    const std::size_t take = std::min(part(0).blocks.rows(active_, j), cap);
+    finder.add(sketch(active_, j, take, z, rows), take);
+    RangeEstimate e = finder.estimate();
+    // The leave-one-out formula assumes Gaussian test columns: for the others it means nothing.
+    if (dense) e.error = std::numeric_limits<double>::quiet_NaN();
+    if (finder.columns() >= exact) e.error = 0;
     return e;
   }
-
-  // What the right sweep keeps of each core's range.
-  struct Keep {
-    std::size_t rank_cap;  // 0 = the whole sketch
-    double cutoff;
-    bool numerical_zeros;
-  };
-
-  void right_sweep(SweepResult<T>& out, const Keep& keep) {
-    try {
-      right_sweep_sites(out, keep);
-    } catch (const std::bad_alloc&) {
-      throw out_of_memory("right sweep", right_site_);
-    }
+  // The truncation sweep that follows truncates at tol (paper Appendix C).
+  const double target = kSketchTolFraction * opt_.tol;
+  RangeEstimate e;
+  for (std::size_t b = 0; finder.columns() < cap && !finder.exhausted(); ++b) {
+    if (b == part(0).blocks.count())
+      for (auto& p : parts_) p->blocks.add(b == 0 ? opt_.block_start : opt_.block_step, j);
+    const std::size_t take = std::min(part(0).blocks.columns(b), cap - finder.columns());
+    finder.add(sketch(b, j, take, z, rows), take);
+    e = finder.estimate();
+    if (finder.columns() >= exact) e.error = 0;
+    if (e.error <= target * e.norm) return e;
   }
-
-  // The bond kept by the sweep itself is χ̄ unless a final truncation follows (then the whole
-  // sketch is kept and the truncation sweep applies χ̄, cutoff and tol) or it is a fit sweep.
-  void right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
-    double log_scale = 0;  // log of the factor taken out of S (see below)
-    std::size_t b = 1;
-    const std::size_t terms = parts_.size();
-    // S_k of each term, starting from its weight: the sum's cores come out of the terms' sketches
-    // added up, and its first core is Σ_k Z'_k.
-    std::vector<Buffer<T>> s_env;
-    for (std::size_t k = 0; k < terms; ++k)
-      s_env.push_back(adopt(std::vector<T>(1, part(k).weight), "environment", n_ - 1));
-    for (std::size_t j = n_; j-- > 0;) {
-      check_interrupt_();
-      right_site_ = j;
-      const auto t0 = Clock::now();
-      const std::size_t u = st().up_dim(j), dd = st().down_dim(j);
-      const std::size_t rows = b * u * dd;
-      double z_norm2 = 0;
-      std::vector<Buffer<T>> z;
-      for (std::size_t k = 0; k < terms; ++k) {
-        double norm = 0;
-        z.push_back(right_block(k, j, s_env[k], b, &norm));
-        z_norm2 += norm * norm;
-      }
-      if (j == 0) {
-        for (std::size_t k = 1; k < terms; ++k) K().add(rows, 1, z[k].data(), z[0].data());
-        out.cores[0] = fetch_core(z[0], {1, b, u, dd}, 0);
-        apply_log_scale(out.cores[0], log_scale);
-        seconds_[0] += since(t0);
-        reporter_.progress("right sweep", n_, n_);
-        break;
-      }
-      // Beyond min(rows, the largest rank of the cut) columns the sketch is exact; --chi caps
-      // it too.
-      const std::size_t cap = std::min({rows, bounds_[j], sketch_width()});
-      const std::size_t max_cols = opt_.tolerance_mode() && !dense_
-                                       ? cap
-                                       : std::min(cap, part(0).blocks.rows(active_, j));
-      RangeFinder<T> finder(mover(), gemm(), rows, max_cols, static_cast<std::int64_t>(j));
-      const RangeEstimate est = find_range(finder, j, z, rows, cap);
-      // The next site's forms go up while the device works on this core and S. Not earlier: in
-      // tolerance mode find_range may run a left sweep, whose own window they would add to.
-      for (auto& p : parts_)
-        p->feed.upload_ahead(j - 1, [&p](std::size_t layer) { return p->feed.right_form(layer); }, 0);
-      std::size_t rank = 0;
-      Buffer<T> core = finder.core(keep.rank_cap, keep.cutoff, 0.0, rank, keep.numerical_zeros);
-      // S ← conj(η_j) · Z' / ‖Z'‖. S carries the norm of everything to its right, which shrinks
-      // or grows geometrically along the train: it is kept at norm at most 1 (η_j has
-      // orthonormal rows), with the logarithm of the scale on the side, so that float32 runs
-      // neither underflow nor overflow midway (Q does not depend on it). ‖Z'‖ came with Z' (for
-      // a sum, the terms' in quadrature: one scale for all, which keeps their sum in proportion);
-      // the factor rides on the product's alpha, with no pass over S of its own.
-      const double z_norm = std::sqrt(z_norm2);
-      T alpha(1);
-      if (z_norm > 0 && std::isfinite(z_norm)) {
-        alpha = T(static_cast<real_t<T>>(1.0 / z_norm));
-        log_scale += std::log(z_norm);
-      }
-      Buffer<T> conj_core = K().allocate(rank * rows);
-      K().conj(rank * rows, core.data(), conj_core.data());
-      for (std::size_t k = 0; k < terms; ++k) {
-        const std::size_t nl = part(k).st.fused_left(j);
-        Buffer<T> next = K().allocate(rank * nl);
-        gemm()(Op::kNone, Op::kNone, rank, nl, rows, alpha, conj_core.data(), rows, z[k].data(), nl,
-               T(0), next.data(), nl);
-        s_env[k] = std::move(next);
-        part(k).blocks.release(j);
-      }
-      out.cores[j] = fetch_core(core, {rank, b, u, dd}, j);
-      auto& stats = out.sites[j];
-      stats.sketch_columns = static_cast<std::int64_t>(finder.columns());
-      stats.norm_estimate = est.norm;
-      stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
-      b = rank;
-      seconds_[j] += since(t0);
-      reporter_.progress("right sweep", n_ - j, n_);
-    }
+  if (e.error > target * e.norm) {
+    ++capped_;
+    reporter_.warning("cut " + std::to_string(j - 1) + "|" + std::to_string(j) +
+                      ": sketch stopped at its cap of " + std::to_string(finder.columns()) +
+                      " columns (--chi) with estimated error " + std::to_string(e.error / e.norm) +
+                      " > tolerance " + std::to_string(target));
   }
+  return e;
+}
 
-  // Oversampled runs: truncate the right-canonical result to χ̄ / cutoff / tol.
-  void final_truncation(SweepResult<T>& out) {
-    const auto t0 = Clock::now();
-    const auto discarded =
-        truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, mover(), gemm(), opt_.numerical_zeros);
-    for (std::size_t j = 0; j < discarded.size(); ++j) {
-      // The estimate of cut j (stored at site j+1) now also holds what the truncation removed.
-      auto& s = out.sites[j + 1];
-      s.truncation_error = discarded[j];
-      if (!std::isfinite(s.error_estimate) && !out.estimated) continue;  // still unknown
-      const double e = std::isfinite(s.error_estimate) ? s.error_estimate : 0.0;
-      s.error_estimate = std::sqrt(e * e + discarded[j] * discarded[j]);
-    }
-    seconds_[0] += since(t0);
-    reporter_.progress("truncation sweep", 1, 1);
+template <class T>
+void Sweeper<T>::right_sweep(SweepResult<T>& out, const Keep& keep) {
+  try {
+    right_sweep_sites(out, keep);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory("right sweep", right_site_);
   }
+}
 
-  // One-site variational sweeps at the result's bonds (docs/ALGORITHM.md). Each takes the
-  // result left-orthonormal, builds its left environments F_j = φ_{<j}^H · (product) with the
-  // dense left step, and runs the right sweep with F_j as the sketch: the core the right
-  // sweep's QR factors is then B_j = (right environment)·(site j)·F_j, the minimiser of
-  // ‖Aψ − φ‖ over core j with the others fixed, so the error never grows. Every sweep's result
-  // is an orthogonal projection of Aψ, so ‖Aψ − φ_k‖² = ‖Aψ‖² − ‖φ_k‖²: a sweep removes
-  // exactly ‖φ_k‖² − ‖φ_{k−1}‖² of the squared error. Returns the global estimate: where the
-  // starting point had one and was itself such a projection (src, no truncation sweep), that
-  // estimate less what the sweeps removed; NaN otherwise.
-  double fit(SweepResult<T>& out) {
-    const double start_norm = frobenius_norm(out.cores.front());
-    const bool projection = out.estimated && !opt_.final_truncation();
-    out.finish_sites();
-    double error2 = projection ? std::pow(out.error_estimate * start_norm, 2) : 0.0;
-    double prev2 = start_norm * start_norm;
-    for (std::size_t k = 0; k < opt_.fit_sweep_cap(); ++k) {
-      check_interrupt_();
-      const auto t0 = Clock::now();
-      std::vector<Tensor<T>> phi = out.cores;
-      left_canonicalize(phi, mover(), gemm());
-      // Every term's environments against the same φ: F_j of the sum is the terms' added up.
-      std::size_t block = 0;
-      for (auto& part : parts_)
-        block = part->blocks.add_dense(n_ - 1, [this, &phi](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-          Buffer<T> p = adopt(site_in_form(phi[j], SiteForm::kLUdr, "fit core", j, log_), "fit core", j);
-          return reduce_by_core(ctx(), m, rows, cols, p, phi[j].shape[kLegR]);
-        });
-      use_dense(block);
-      right_sweep(out, {0, 0.0, false});
-      const double norm = frobenius_norm(out.cores.front()), now2 = norm * norm;
-      const double gain2 = now2 - prev2;
-      error2 -= gain2;
-      out.fit.push_back({norm, norm > 0 ? std::sqrt(std::abs(gain2)) / norm : 0.0, since(t0)});
-      reporter_.progress("fit sweep", k + 1, opt_.fit_sweep_cap());
-      prev2 = now2;
-      if (opt_.fit_tol > 0 && out.fit.back().gain <= opt_.fit_tol) break;
-    }
-    out.estimated = false;  // the per-cut figures of the last sweep are not error estimates
-    const double norm = std::sqrt(prev2);
-    return projection && error2 > 0 && norm > 0 ? std::sqrt(error2) / norm
-                                                : std::numeric_limits<double>::quiet_NaN();
-  }
-
-  // n = 2: the exact product Θ[(u_0 d_0), (u_1 d_1)] and one truncated SVD.
-  void two_site(SweepResult<T>& out) {
+template <class T>
+void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
+  double log_scale = 0;  // log of the factor taken out of S (see below)
+  std::size_t b = 1;
+  const std::size_t terms = parts_.size();
+  // S_k of each term, starting from its weight: the sum's cores come out of the terms' sketches
+  // added up, and its first core is Σ_k Z'_k.
+  std::vector<Buffer<T>> s_env;
+  for (std::size_t k = 0; k < terms; ++k)
+    s_env.push_back(adopt(std::vector<T>(1, part(k).weight), "environment", n_ - 1));
+  for (std::size_t j = n_; j-- > 0;) {
     check_interrupt_();
+    right_site_ = j;
     const auto t0 = Clock::now();
-    const std::size_t u1 = st().up_dim(1), d1 = st().down_dim(1);
-    const std::size_t u0 = st().up_dim(0), d0 = st().down_dim(0);
-    // With S = (the term's weight) the right block of site 1 is Z'[(u_1 d_1), L]: taking the
-    // identity as η_1 it is the environment for site 0, whose block is then Θᵀ row-major = Θ
-    // column-major; a sum's Θ is the terms' added up.
-    Buffer<T> theta;
-    for (std::size_t k = 0; k < parts_.size(); ++k) {
-      Buffer<T> weight = adopt(std::vector<T>(1, part(k).weight), "environment", 1);
-      Buffer<T> z1 = right_block(k, 1, weight, 1);
-      Buffer<T> t = right_block(k, 0, z1, u1 * d1);
-      if (k == 0) theta = std::move(t);
-      else K().add(u0 * d0 * u1 * d1, 1, t.data(), theta.data());
+    const std::size_t u = st().up_dim(j), dd = st().down_dim(j);
+    const std::size_t rows = b * u * dd;
+    double z_norm2 = 0;
+    std::vector<Buffer<T>> z;
+    for (std::size_t k = 0; k < terms; ++k) {
+      double norm = 0;
+      z.push_back(right_block(k, j, s_env[k], b, &norm));
+      z_norm2 += norm * norm;
     }
-    const std::size_t m = u0 * d0, n = u1 * d1, kk = std::min(m, n);
-    Buffer<T> uf = K().allocate(m * kk), vt = K().allocate(kk * n);
-    std::vector<real_t<T>> sigma(kk);
-    K().svd(m, n, theta.data(), uf.data(), sigma.data(), vt.data());
-    const std::size_t rank = truncation_rank(
-        sigma, effective_cutoff<real_t<T>>(opt_.cutoff, opt_.numerical_zeros), opt_.tol, opt_.chi);
-    double total = 0;
-    for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
-    Tensor<T> uh = fetch_core(uf, {m, kk}, 0), vh = fetch_core(vt, {n, kk}, 1);
-    Tensor<T> c0({1, rank, u0, d0}), c1({rank, 1, u1, d1});
-    for (std::size_t i = 0; i < rank; ++i) {
-      for (std::size_t q = 0; q < m; ++q) c0.data[i * m + q] = uh.data[i * m + q] * sigma[i];
-      for (std::size_t c = 0; c < n; ++c) c1.data[i * n + c] = vh.data[c * kk + i];
+    if (j == 0) {
+      for (std::size_t k = 1; k < terms; ++k) K().add(rows, 1, z[k].data(), z[0].data());
+      out.cores[0] = fetch_core(z[0], {1, b, u, dd}, 0);
+      apply_log_scale(out.cores[0], log_scale);
+      seconds_[0] += since(t0);
+      reporter_.progress("right sweep", n_, n_);
+      break;
     }
-    out.cores[0] = std::move(c0);
-    out.cores[1] = std::move(c1);
-    // Exact: the error is what the truncation removed.
-    out.sites[1].truncation_error = total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0;
-    out.sites[1].error_estimate = out.sites[1].truncation_error;
-    out.sites[1].norm_estimate = std::sqrt(total);
-    seconds_[0] = seconds_[1] = since(t0) / 2;
-    reporter_.progress("right sweep", 2, 2);
+    // Beyond min(rows, the largest rank of the cut) columns the sketch is exact; --chi caps
+    // it too.
+    const std::size_t cap = std::min({rows, bounds_[j], sketch_width()});
+    const std::size_t max_cols = opt_.tolerance_mode() && !dense_
+                                     ? cap
+                                     : std::min(cap, part(0).blocks.rows(active_, j));
+    RangeFinder<T> finder(mover(), gemm(), rows, max_cols, static_cast<std::int64_t>(j));
+    const RangeEstimate est = find_range(finder, j, z, rows, cap);
+    // The next site's forms go up while the device works on this core and S. Not earlier: in
+    // tolerance mode find_range may run a left sweep, whose own window they would add to.
+    for (auto& p : parts_)
+      p->feed.upload_ahead(j - 1, [&p](std::size_t layer) { return p->feed.right_form(layer); }, 0);
+    std::size_t rank = 0;
+    Buffer<T> core = finder.core(keep.rank_cap, keep.cutoff, 0.0, rank, keep.numerical_zeros);
+    // S ← conj(η_j) · Z' / ‖Z'‖. S carries the norm of everything to its right, which shrinks
+    // or grows geometrically along the train: it is kept at norm at most 1 (η_j has
+    // orthonormal rows), with the logarithm of the scale on the side, so that float32 runs
+    // neither underflow nor overflow midway (Q does not depend on it). ‖Z'‖ came with Z' (for
+    // a sum, the terms' in quadrature: one scale for all, which keeps their sum in proportion);
+    // the factor rides on the product's alpha, with no pass over S of its own.
+    const double z_norm = std::sqrt(z_norm2);
+    T alpha(1);
+    if (z_norm > 0 && std::isfinite(z_norm)) {
+      alpha = T(static_cast<real_t<T>>(1.0 / z_norm));
+      log_scale += std::log(z_norm);
+    }
+    Buffer<T> conj_core = K().allocate(rank * rows);
+    K().conj(rank * rows, core.data(), conj_core.data());
+    for (std::size_t k = 0; k < terms; ++k) {
+      const std::size_t nl = part(k).st.fused_left(j);
+      Buffer<T> next = K().allocate(rank * nl);
+      gemm()(Op::kNone, Op::kNone, rank, nl, rows, alpha, conj_core.data(), rows, z[k].data(), nl,
+             T(0), next.data(), nl);
+      s_env[k] = std::move(next);
+      part(k).blocks.release(j);
+    }
+    out.cores[j] = fetch_core(core, {rank, b, u, dd}, j);
+    auto& stats = out.sites[j];
+    stats.sketch_columns = static_cast<std::int64_t>(finder.columns());
+    stats.norm_estimate = est.norm;
+    stats.error_estimate = est.norm > 0 ? est.error / est.norm : 0.0;
+    b = rank;
+    seconds_[j] += since(t0);
+    reporter_.progress("right sweep", n_ - j, n_);
   }
+}
 
-  SweepOptions opt_;
-  TransferLog& log_;
-  Reporter& reporter_;
-  const std::function<void()>& check_interrupt_;
-  std::size_t n_ = 0;
-  std::vector<std::size_t> bounds_;  // the largest rank of each cut of the sum (sum_bond_bounds)
-  std::vector<double> seconds_;      // per site (before the parts, whose sketch blocks add to it)
-  std::vector<std::unique_ptr<Part>> parts_;  // the terms (one for a product)
-  std::int64_t capped_ = 0;
-  // The block whose environments the right sweep reads: the Gaussian sketch's first (its
-  // blocks in tolerance mode) or a dense one (sdc, sdcr, a fit sweep).
-  std::size_t active_ = 0;
-  bool dense_ = false;
-  void use_dense(std::size_t block) {
-    active_ = block;
-    dense_ = true;
+template <class T>
+void Sweeper<T>::final_truncation(SweepResult<T>& out) {
+  const auto t0 = Clock::now();
+  const auto discarded =
+      truncate_train(out.cores, opt_.chi, opt_.cutoff, opt_.tol, mover(), gemm(), opt_.numerical_zeros);
+  for (std::size_t j = 0; j < discarded.size(); ++j) {
+    // The estimate of cut j (stored at site j+1) now also holds what the truncation removed.
+    auto& s = out.sites[j + 1];
+    s.truncation_error = discarded[j];
+    if (!std::isfinite(s.error_estimate) && !out.estimated) continue;  // still unknown
+    const double e = std::isfinite(s.error_estimate) ? s.error_estimate : 0.0;
+    s.error_estimate = std::sqrt(e * e + discarded[j] * discarded[j]);
   }
-  std::size_t right_site_ = 0;  // the right sweep's current site (for error messages)
-};
+  seconds_[0] += since(t0);
+  reporter_.progress("truncation sweep", 1, 1);
+}
 
-}  // namespace
+template <class T>
+void Sweeper<T>::two_site(SweepResult<T>& out) {
+  check_interrupt_();
+  const auto t0 = Clock::now();
+  const std::size_t u1 = st().up_dim(1), d1 = st().down_dim(1);
+  const std::size_t u0 = st().up_dim(0), d0 = st().down_dim(0);
+  // With S = (the term's weight) the right block of site 1 is Z'[(u_1 d_1), L]: taking the
+  // identity as η_1 it is the environment for site 0, whose block is then Θᵀ row-major = Θ
+  // column-major; a sum's Θ is the terms' added up.
+  Buffer<T> theta;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    Buffer<T> weight = adopt(std::vector<T>(1, part(k).weight), "environment", 1);
+    Buffer<T> z1 = right_block(k, 1, weight, 1);
+    Buffer<T> t = right_block(k, 0, z1, u1 * d1);
+    if (k == 0) theta = std::move(t);
+    else K().add(u0 * d0 * u1 * d1, 1, t.data(), theta.data());
+  }
+  const std::size_t m = u0 * d0, n = u1 * d1, kk = std::min(m, n);
+  Buffer<T> uf = K().allocate(m * kk), vt = K().allocate(kk * n);
+  std::vector<real_t<T>> sigma(kk);
+  K().svd(m, n, theta.data(), uf.data(), sigma.data(), vt.data());
+  const std::size_t rank = truncation_rank(
+      sigma, effective_cutoff<real_t<T>>(opt_.cutoff, opt_.numerical_zeros), opt_.tol, opt_.chi);
+  double total = 0;
+  for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
+  Tensor<T> uh = fetch_core(uf, {m, kk}, 0), vh = fetch_core(vt, {n, kk}, 1);
+  Tensor<T> c0({1, rank, u0, d0}), c1({rank, 1, u1, d1});
+  for (std::size_t i = 0; i < rank; ++i) {
+    for (std::size_t q = 0; q < m; ++q) c0.data[i * m + q] = uh.data[i * m + q] * sigma[i];
+    for (std::size_t c = 0; c < n; ++c) c1.data[i * n + c] = vh.data[c * kk + i];
+  }
+  out.cores[0] = std::move(c0);
+  out.cores[1] = std::move(c1);
+  // Exact: the error is what the truncation removed.
+  out.sites[1].truncation_error = total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0;
+  out.sites[1].error_estimate = out.sites[1].truncation_error;
+  out.sites[1].norm_estimate = std::sqrt(total);
+  seconds_[0] = seconds_[1] = since(t0) / 2;
+  reporter_.progress("right sweep", 2, 2);
+}
+
+#define SRCC_INSTANTIATE(T) template class Sweeper<T>;
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace detail
+
 
 template <class T>
 SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOptions& options,
@@ -472,7 +320,7 @@ SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOpti
   if (stacks.front()->length() < 2)
     throw InputError(stacks.front()->layers.front().where() +
                      ": a train of one site has no bond to compress (need at least 2 sites)");
-  return Sweeper<T>(terms, options, backend, log, reporter, check_interrupt, more_devices).run();
+  return detail::Sweeper<T>(terms, options, backend, log, reporter, check_interrupt, more_devices).run();
 }
 
 template <class T>
