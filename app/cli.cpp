@@ -207,6 +207,8 @@ Cli::Cli() {
   add(*evolve_cmd, opt::kSaveEvery, e.save_every)->check(whole(0, std::uint64_t{1} << 40));
   add(*evolve_cmd, opt::kCheckpointEvery, e.checkpoint_every)->check(whole(0, std::uint64_t{1} << 40));
   add_switch(*evolve_cmd, opt::kResume, e.resume);
+  add(*evolve_cmd, opt::kTaylor, e.taylor)->check(whole(1, kMaxTaylorOrder));
+  add_switch(*evolve_cmd, opt::kImaginaryTime, e.imaginary);
 
   distance_cmd = app.add_subcommand(
       "distance", "Relative distance ‖A − B‖/‖B‖, norms and overlap ⟨A|B⟩ of two trains");

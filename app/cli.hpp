@@ -61,6 +61,8 @@ struct EvolveArgs {                   // flags described in srcc/core/options.hp
   std::size_t save_every = 0;          // --save-every
   std::size_t checkpoint_every = 0;    // --checkpoint-every
   bool resume = false;                 // --resume
+  std::size_t taylor = 0;              // --taylor
+  bool imaginary = false;              // --imaginary-time (with --taylor)
 };
 
 struct GenerateArgs {                  // flags described in srcc/core/options.hpp

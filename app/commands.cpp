@@ -148,6 +148,8 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   e.measure_every = a.measure_every;
   e.save_every = a.save_every;
   e.checkpoint_every = a.checkpoint_every;
+  e.taylor = a.taylor;
+  e.imaginary_time = a.imaginary;
   ProgressReporter reporter;
   const EvolveSummary s = evolve(e, reporter, interrupt_check(c, " between steps"));
   if (c.json) {

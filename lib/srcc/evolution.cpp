@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <limits>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/core/weight.hpp"
 #include "srcc/evolve_record.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/result_reader.hpp"
@@ -39,6 +41,26 @@ class QuietSweep final : public Reporter {
 
  private:
   Reporter& to_;
+};
+
+// Term m of a --taylor step, H^m ψ: the Hamiltonian's layers m times over, then the state, served
+// site by site from the evolution's memory (no copy of a whole train per term).
+template <class T> class RepeatedLayers final : public SiteSource<T> {
+ public:
+  RepeatedLayers(const std::vector<std::vector<Tensor<T>>>& op, std::size_t times, const std::vector<Tensor<T>>& state)
+      : op_(op), times_(times), state_(state) {}
+  std::vector<Tensor<T>> site(std::size_t j) override {
+    std::vector<Tensor<T>> out;
+    for (std::size_t r = 0; r < times_; ++r)
+      for (const auto& layer : op_) out.push_back(layer[j]);
+    out.push_back(state_[j]);
+    return out;
+  }
+
+ private:
+  const std::vector<std::vector<Tensor<T>>>& op_;
+  std::size_t times_;
+  const std::vector<Tensor<T>>& state_;
 };
 
 template <class T> std::vector<Tensor<T>> read_all(const TrainReader& r, TransferLog& log) {
@@ -165,23 +187,62 @@ template <class T> class Evolution {
 
   Backend& backend() { return *backends_.front(); }
 
-  // Step k: the sweep, the state's norm, the measurements, a row of the trajectory.
-  void step(std::size_t k) {
-    const auto t0 = Clock::now();
-    // The seed derived from the base and the step number, so that a resumed run draws what the
-    // uninterrupted one drew.
+  // The seed of step k: derived from the base and the step number, so that a resumed run draws
+  // what the uninterrupted one drew.
+  std::uint64_t step_seed(std::size_t k) const { return Rng::derive_seed(ro_.sweep.seed, k); }
+
+  // The step's MPOs applied to the state, planned for the state's bonds now.
+  SweepResult<T> product_step(std::size_t k) {
     data_.stack.layers.back() = state_info();
     RunOptions step_options = fitted(ro_, data_.stack, nullptr);
-    step_options.sweep.seed = Rng::derive_seed(ro_.sweep.seed, k);
+    step_options.sweep.seed = step_seed(k);
     const Plan plan = make_plan(data_.stack, step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, ro_.device.gpu);
     last_plan_ = plan.to_json();
     data_.sites.resize(nstep_);
     data_.sites.push_back(std::move(state_));
-    const auto ts = Clock::now();
     SweepResult<T> result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
-    const double sweep_seconds = since(ts);
-    state_ = std::move(result.cores);
     data_.sites.pop_back();
+    return result;
+  }
+
+  // A --taylor step: Σ_{m≤K} c_m H^m ψ with c_m = c_{m−1}·(−i dt)/m (or (−dt)/m), the K+1
+  // products as the terms of one sweep, each planned for its share of the budgets.
+  SweepResult<T> taylor_step(std::size_t k) {
+    const std::size_t terms = eo_.taylor + 1;
+    const TrainInfo state = state_info();
+    std::vector<Stack> stacks(terms);
+    std::vector<const Stack*> stack_of;
+    for (std::size_t m = 0; m < terms; ++m) {
+      for (std::size_t r = 0; r < m; ++r)
+        stacks[m].layers.insert(stacks[m].layers.end(), stack_.layers.begin(), stack_.layers.begin() + static_cast<std::ptrdiff_t>(nstep_));
+      stacks[m].layers.push_back(state);
+      stack_of.push_back(&stacks[m]);
+    }
+    RunOptions step_options = fitted(ro_, stack_of, nullptr);
+    step_options.sweep.seed = step_seed(k);
+    const Budgets share = share_of(plan0_.budgets, terms);
+    std::vector<Plan> plans;
+    plans.reserve(terms);  // the terms point at their plans
+    std::vector<std::unique_ptr<RepeatedLayers<T>>> sources;
+    std::vector<SweepTerm<T>> sum;
+    const std::complex<double> factor = eo_.imaginary_time ? std::complex<double>(-eo_.dt, 0) : std::complex<double>(0, -eo_.dt);
+    std::complex<double> weight = 1;
+    for (std::size_t m = 0; m < terms; ++m) {
+      if (m > 0) weight *= factor / static_cast<double>(m);
+      plans.push_back(make_plan(stacks[m], step_options.sweep, dtype_of<T>, ro_.threads, share, ro_.device.gpu));
+      sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_));
+      sum.push_back({&stacks[m], sources.back().get(), scalar_weight<T>(weight), &plans.back()});
+    }
+    last_plan_ = plans_json(plans);
+    return run_sweep(sum, step_options.sweep, backend(), log_, quiet_, check_interrupt_);
+  }
+
+  // Step k: the sweep, the state's norm, the measurements, a row of the trajectory.
+  void step(std::size_t k) {
+    const auto t0 = Clock::now();
+    SweepResult<T> result = eo_.taylor > 0 ? taylor_step(k) : product_step(k);
+    const double sweep_seconds = since(t0);
+    state_ = std::move(result.cores);
     // The state's norm sits in core 0 (the others are right-orthonormal).
     const double norm = frobenius_norm(state_.front());
     if (eo_.normalize && norm > 0) {

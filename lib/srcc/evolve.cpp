@@ -43,6 +43,16 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   validate(ro.sweep, true);
   if (eo.steps == 0) throw UsageError(opt::kSteps.name() + ": at least one step");
   if (ro.trains.size() < 2) throw UsageError("evolve: give the step's MPOs, then the state");
+  if (eo.taylor > kMaxTaylorOrder)
+    throw UsageError(opt::kTaylor.name() + " " + std::to_string(eo.taylor) + ": at most " + std::to_string(kMaxTaylorOrder));
+  if (eo.taylor > 0 && eo.dt == 0)
+    throw UsageError(opt::kTaylor.name() + ": needs " + opt::kDt.name() + " (the step is Σ (-i dt H)^m/m!)");
+  if (eo.imaginary_time && eo.taylor == 0)
+    throw UsageError(opt::kImaginaryTime.name() + ": only with " + opt::kTaylor.name() +
+                     " (otherwise the step's MPOs are the step itself)");
+  if (eo.taylor > 0 && ro.sweep.dense_left())
+    throw UsageError(opt::kMethod.name() + " " + method_name(ro.sweep.method) + ": a " + opt::kTaylor.name() +
+                     " step is a sum of products, compressed with src");
   std::vector<TrainRef> refs = ro.trains;
   refs.insert(refs.end(), eo.measure.begin(), eo.measure.end());
   if (eo.overlap) refs.push_back(*eo.overlap);
@@ -69,6 +79,14 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
     if (stack.layers[i].kind != TrainKind::kMpo) throw UsageError(stack.layers[i].where() + ": a step is made of MPOs");
   if (stack.layers.back().kind != TrainKind::kMps) throw UsageError(stack.layers.back().where() + ": evolve takes an MPS as its state");
   validate_stack(stack);
+  // H^m needs H to map the state's space onto itself.
+  if (eo.taylor > 0)
+    for (std::size_t j = 0; j < stack.length(); ++j)
+      if (stack.layers.front().dims[j][kLegU] != stack.layers[nstep - 1].dims[j][kLegD])
+        throw InputError(stack.layers.front().where(j) + ": " + opt::kTaylor.name() +
+                         " takes the Hamiltonian, whose output and input legs must match (" +
+                         std::to_string(stack.layers.front().dims[j][kLegU]) + " and " +
+                         std::to_string(stack.layers[nstep - 1].dims[j][kLegD]) + ")");
   std::vector<std::string> notes = check_bases(stack);
   for (std::size_t i = nstep + 1; i < readers.size(); ++i) {
     const TrainInfo& t = readers[i].info();
@@ -87,6 +105,14 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   }
   DType dt = working_dtype(ro, stack);
   for (std::size_t i = nstep + 1; i < readers.size(); ++i) dt = promote(dt, readers[i].info().dtype());
+  // Real time: the weights (-i dt)^m/m! are complex.
+  if (eo.taylor > 0 && !eo.imaginary_time) {
+    if (ro.dtype && !dtype_is_complex(*ro.dtype))
+      throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*ro.dtype)) + ": a " + opt::kTaylor.name() +
+                       " step in real time has complex weights (-i dt)^m/m!; use a complex type or " +
+                       opt::kImaginaryTime.name());
+    dt = promote(dt, DType::kComplex64);
+  }
   note_working_dtype(ro, dt, reporter);
   return visit_dtype(dt, [&](auto zero) {
     return run_evolution<decltype(zero)>(eo, readers, stack, notes, reporter, check_interrupt);

@@ -29,7 +29,15 @@ struct EvolveOptions {
   std::size_t save_every = 0;         // --save-every M: /states/M, /states/2M, … (0: none)
   std::size_t checkpoint_every = 0;   // --checkpoint-every K steps (0: by time, as below)
   bool resume = false;                // --resume: continue the evolution the output holds
+  // --taylor K (0: off): the trains before the state are the Hamiltonian H, and each step is
+  // Σ_{m≤K} c_m H^m ψ with c_m = (−i·dt)^m/m! (--imaginary-time: (−dt)^m/m!), compressed as one
+  // sum of K+1 products in one sweep (run_sweep over SweepTerms).
+  std::size_t taylor = 0;
+  bool imaginary_time = false;
 };
+
+// The last term stacks H that many times: its environments hold s·D^K·χ numbers for H of bond D.
+inline constexpr std::size_t kMaxTaylorOrder = 8;
 
 // Without --checkpoint-every, the output is brought up to date every kCheckpointSeconds, so that
 // a killed job loses little of its work, or less often where one checkpoint takes more than

@@ -106,6 +106,7 @@ void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype) {
   if (so.method != SketchMethod::kSrc) f.emplace_back("method", method_name(so.method));
   if (so.fit_sweep_cap() > 0)
     f.emplace_back("fit", std::to_string(so.fit_sweeps) + " " + number(so.fit_tol));
+  if (eo.taylor > 0) f.emplace_back("taylor", std::to_string(eo.taylor) + (eo.imaginary_time ? " imaginary time" : ""));
   f.emplace_back("dtype", std::string(dtype_name(dtype)));
   f.emplace_back("dt", number(eo.dt));
   f.emplace_back("normalize", eo.normalize ? "yes" : "no");

@@ -78,13 +78,6 @@ std::vector<Inputs> open_inputs(const RunOptions& o) {
 }
 
 
-// /log's plan: the plan itself for a product, {"terms": [plan, …]} for a sum.
-std::string plans_json(const std::vector<Plan>& plans) {
-  if (plans.size() == 1) return plans.front().to_json();
-  std::string rows;
-  for (const auto& p : plans) rows += (rows.empty() ? "" : ",") + p.to_json();
-  return JsonObject().add_raw("terms", "[" + rows + "]").str();
-}
 
 // /log's record of a sum's terms: [{"weight": [re, im], "trains": ["file:/group", …]}, …].
 std::string terms_json(const std::vector<Inputs>& terms) {
@@ -235,6 +228,13 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
 
 }  // namespace
 
+std::string plans_json(const std::vector<Plan>& plans) {
+  if (plans.size() == 1) return plans.front().to_json();
+  std::string rows;
+  for (const auto& p : plans) rows += (rows.empty() ? "" : ",") + p.to_json();
+  return JsonObject().add_raw("terms", "[" + rows + "]").str();
+}
+
 std::vector<std::string> input_files(const RunOptions& o) {
   std::vector<std::string> files;
   for (const auto& t : o.trains) files.push_back(t.file);
@@ -329,11 +329,7 @@ std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_ba
     budgets.gpu_bytes = backends.empty() ? budgets.gpu_bytes : backends.front()->memory_budget();
     budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.device.ids.size();
   }
-  Budgets shares = budgets;
-  const std::uint64_t parts = stacks.size();
-  shares.host_bytes /= parts;
-  shares.gpu_bytes /= parts;
-  shares.scratch_bytes /= parts;
+  const Budgets shares = share_of(budgets, stacks.size());
   std::vector<Plan> plans;
   for (const Stack* stack : stacks) {
     plans.push_back(make_plan(*stack, o.sweep, dt, o.threads, shares, o.device.gpu));

@@ -211,6 +211,74 @@ TEST_F(Evolve, ALongEvolutionKeepsMemoryFileAndLogBounded) {
   EXPECT_GE(mps, 300 * 24);
 }
 
+// --taylor K: each step is Σ_{m≤K} (−i dt H)^m/m! ψ as one compressed sum. At χ̄ = 32 (exact for
+// 10 spins) the states are those of the dense polynomial applied k times, and they approach
+// e^{−iHt}ψ as K grows; with --imaginary-time the polynomial of e^{−dt H}.
+TEST_F(Evolve, TaylorStepsAreTheDensePolynomialAndApproachTheExponential) {
+  const double dt = 0.05;
+  const std::size_t steps = 10;
+  const auto h = matrix_of(read_cores(dir_ / "H.h5", "/H"));
+  const std::vector<cd> psi0 = dense_train(read_cores(dir_ / "psi.h5", "/psi")).v;
+  auto polynomial = [&](std::vector<cd> psi, std::size_t order, cd factor, bool normalize) {
+    for (std::size_t k = 0; k < steps; ++k) {
+      std::vector<cd> term = psi, sum = psi;
+      for (std::size_t m = 1; m <= order; ++m) {
+        term = mul(h, term);
+        for (auto& x : term) x *= factor / static_cast<double>(m);
+        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += term[i];
+      }
+      psi = sum;
+      if (normalize) {
+        const double n = std::sqrt(inner(psi, psi).real());
+        for (auto& x : psi) x /= n;
+      }
+    }
+    return psi;
+  };
+  // e^{−iHt}ψ by dense diagonalization.
+  std::vector<cd> v = h;
+  const std::size_t dim = psi0.size();
+  std::vector<double> w(dim);
+  ASSERT_EQ(LAPACKE_zheev(LAPACK_ROW_MAJOR, 'V', 'U', static_cast<lapack_int>(dim),
+                          reinterpret_cast<lapack_complex_double*>(v.data()), static_cast<lapack_int>(dim), w.data()), 0);
+  std::vector<cd> exact(dim, 0), coef(dim, 0);
+  for (std::size_t a = 0; a < dim; ++a) {
+    for (std::size_t i = 0; i < dim; ++i) coef[a] += std::conj(v[i * dim + a]) * psi0[i];
+    coef[a] *= std::exp(cd(0, -w[a] * dt * static_cast<double>(steps)));
+  }
+  for (std::size_t i = 0; i < dim; ++i)
+    for (std::size_t a = 0; a < dim; ++a) exact[i] += v[i * dim + a] * coef[a];
+  auto distance = [](const std::vector<cd>& a, const std::vector<cd>& b) {
+    double d = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) d += std::norm(a[i] - b[i]);
+    return std::sqrt(d / inner(b, b).real());
+  };
+  double previous = 1;
+  for (std::size_t order : {2, 4, 6}) {
+    const std::string out = "taylor" + std::to_string(order) + ".h5";
+    const auto r = run_cli(dir_, "evolve --taylor " + std::to_string(order) + " H.h5 psi.h5 --dt 0.05 --steps 10 -o " + out +
+                                     " --chi 32 --seed 1 --measure H.h5 -q");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto got = dense_train(read_cores(dir_ / out, "/result")).v;
+    const auto want = polynomial(psi0, order, cd(0, -dt), false);
+    EXPECT_LT(distance(got, want), 1e-10) << order;
+    // The only error left is the polynomial's own, which falls fast with the order.
+    const double error = distance(got, exact);
+    EXPECT_NEAR(error, distance(want, exact), 1e-9) << order;
+    EXPECT_LT(error, order == 2 ? 0.5 : previous / 30) << order;
+    std::printf("--taylor %zu: distance to e^{-iHt}psi %.3e\n", order, error);
+    previous = error;
+    EXPECT_NEAR(trajectory(dir_ / out).at("H_re").back(), (inner(want, mul(h, want)) / inner(want, want)).real(), 1e-9);
+  }
+  const auto r = run_cli(dir_, "evolve --taylor 4 --imaginary-time H.h5 psi.h5 --dt 0.05 --steps 10 --normalize -o tau.h5 --chi 32 --seed 1 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(distance(dense_train(read_cores(dir_ / "tau.h5", "/result")).v, polynomial(psi0, 4, cd(-dt, 0), true)), 1e-10);
+  // The order is part of what a resumed run must share.
+  const auto again = run_cli(dir_, "evolve --taylor 2 H.h5 psi.h5 --dt 0.05 --steps 12 -o taylor4.h5 --chi 32 --seed 1 --resume");
+  EXPECT_EQ(again.code, 3);
+  EXPECT_NE(again.err.find("its taylor is '4'"), std::string::npos) << again.err;
+}
+
 TEST_F(Evolve, BadInputsAreRefusedNamingWhatDiffers) {
   ASSERT_EQ(run_cli(dir_, "generate random-mpo -o u3.h5 --sites 10 --phys 3 --bond 2 --seed 1 -q").code, 0);
   ASSERT_EQ(run_cli(dir_, "generate magnetization -o m8.h5 --sites 8 -q").code, 0);
@@ -220,6 +288,14 @@ TEST_F(Evolve, BadInputsAreRefusedNamingWhatDiffers) {
   expect_clean_failure(run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o out.h5 --chi 4 --measure m8.h5"), 3,
                        "m8.h5:/M has 8 sites but the state has 10", dir_);
   expect_clean_failure(run_cli(dir_, "evolve U.h5 psi.h5 --steps 0 -o out.h5 --chi 4"), 2, "--steps", dir_);
+  expect_clean_failure(run_cli(dir_, "evolve --taylor 4 H.h5 psi.h5 --steps 3 -o out.h5 --chi 4"), 2, "--taylor: needs --dt", dir_);
+  expect_clean_failure(run_cli(dir_, "evolve U.h5 psi.h5 --imaginary-time --steps 3 -o out.h5 --chi 4"), 2,
+                       "--imaginary-time: only with --taylor", dir_);
+  expect_clean_failure(run_cli(dir_, "evolve --taylor 9 H.h5 psi.h5 --dt 0.1 --steps 3 -o out.h5 --chi 4"), 2, "--taylor", dir_);
+  expect_clean_failure(run_cli(dir_, "evolve --taylor 2 H.h5 psi.h5 --dt 0.1 --steps 3 -o out.h5 --chi 4 --method sdc"), 2,
+                       "--method sdc", dir_);
+  expect_clean_failure(run_cli(dir_, "evolve --taylor 2 H.h5 psi.h5 --dt 0.1 --steps 3 -o out.h5 --chi 4 --dtype float64"), 2,
+                       "complex weights", dir_);
   auto r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o applied.h5 --chi 4 --resume");
   EXPECT_EQ(r.code, 3);
   EXPECT_NE(r.err.find("applied.h5: an output of src-compress"), std::string::npos) << r.err;

@@ -155,6 +155,12 @@ inline constexpr Option kCoupling{"--J", "REAL", "Ising ZZ coupling J", ""};
 inline constexpr Option kField{"--h", "REAL", "Ising transverse field h", ""};
 inline constexpr Option kStepDt{"--dt", "REAL", "ising-step: the step's time dt", ""};
 inline constexpr Option kImaginaryTime{"--imaginary-time", "",
-    "ising-step: e^{-dt H} (imaginary time) instead of e^{-i dt H}", ""};
+    "ising-step: e^{-dt H} (imaginary time) instead of e^{-i dt H}; evolve --taylor: "
+    "Σ (-dt H)^m/m! instead of Σ (-i dt H)^m/m!", ""};
+inline constexpr Option kTaylor{"--taylor", "K",
+    "evolve: the trains before the state are the Hamiltonian H (MPOs whose product is H), and "
+    "each step is the Taylor polynomial Σ_{m<=K} (-i dt H)^m/m! applied as one compressed sum "
+    "(apply --term's single sweep); needs --dt; K in [1, 8] (term m stacks H m times: its cost "
+    "grows like D^m for H of bond D)", "0: the trains are the step"};
 
 }  // namespace srcc::opt

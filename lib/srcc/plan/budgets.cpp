@@ -63,4 +63,13 @@ Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
   return b;
 }
 
+Budgets share_of(const Budgets& whole, std::size_t parts) {
+  Budgets b = whole;
+  const std::uint64_t n = parts > 0 ? parts : 1;
+  b.host_bytes /= n;
+  b.gpu_bytes /= n;
+  b.scratch_bytes /= n;
+  return b;
+}
+
 }  // namespace srcc

@@ -14,6 +14,10 @@ struct Budgets {
   std::uint64_t pinned_bytes = 0;   // page-locked staging of the GPU backends (host memory)
 };
 
+// An equal share of every budget for one of `parts` parts of a run that hold their memory side
+// by side (the terms of a sum); the scratch directory is shared.
+Budgets share_of(const Budgets& whole, std::size_t parts);
+
 // The host budget alone: `given` (--host-memory) when not 0, else detected as below.
 std::uint64_t host_budget(std::uint64_t given);
 
