@@ -131,7 +131,8 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
     o.sweep.seed = c.seed.value_or(0);
     const Plan plan = plan_run(o);
     if (c.json) std::printf("%s\n", plan.to_json().c_str());
-    else std::printf("%s\n(the plan of the first step: each step is planned again for the state's bonds)\n", plan.to_text().c_str());
+    else std::printf("%s\n(the plan of the first step%s: each step is planned again for the state's bonds)\n", plan.to_text().c_str(),
+                     a.taylor > 0 ? "'s H·ψ term; a --taylor step sums K+1 terms, each planned for its share of the budgets" : "");
     return;
   }
   e.resume = a.resume || (c.skip_existing && std::filesystem::exists(a.output));

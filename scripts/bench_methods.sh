@@ -21,6 +21,7 @@
 #   QUIMB_PATH=/src/quimb:/src/autoray:/src/cotengra scripts/bench_methods.sh   # beside quimb
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --plot ]; then exec "${PY:-/usr/bin/python3}" scripts/plot_methods.py "$2" "$3"; fi
 [ -x build/app/src-compress ] || bash scripts/setup.sh
 bin=$(realpath build/app/src-compress)
 repeats=${REPEATS:-3}
@@ -102,28 +103,10 @@ read -r n d chi <<< "$mpo_case"
 "$bin" -q generate random-mpo -o "$work/ops.h5:/b" --sites "$n" --bond "$d" --seed 4 --force
 run_case "MPO·MPO n = $n, D = $d" "$work/ops.h5:/a" "$work/ops.h5:/b" "$chi"
 
-# Error against time, one panel per case (matplotlib, when there is one).
+# Error against time, one panel per case (matplotlib, when there is one): a colour per method,
+# circles ours, squares quimb's. The table beside the figure (FIGURE with .tsv) replots with
+#   scripts/bench_methods.sh --plot TABLE.tsv FIGURE.png
+cp "$work/rows.tsv" "${figure%.png}.tsv"
 if "$py" -c 'import matplotlib' 2>/dev/null; then
-  "$py" - "$work/rows.tsv" "$figure" <<'PY'
-import collections, sys
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-cases = collections.OrderedDict()
-for line in open(sys.argv[1]):
-    case, name, s, e = line.rstrip("\n").split("\t")
-    cases.setdefault(case, []).append((name, float(s), float(e)))
-fig, axes = plt.subplots(1, len(cases), figsize=(5.5 * len(cases), 4.5), squeeze=False)
-for ax, (case, rows) in zip(axes[0], cases.items()):
-    for name, s, e in rows:
-        ax.loglog(s, e, "o" if name.startswith("src-compress") else "s", label=name)
-    ax.set_title(case, fontsize=9)
-    ax.set_xlabel("seconds")
-    ax.set_ylabel("relative error (distance to the reference)")
-    ax.grid(True, which="both", alpha=0.3)
-axes[0][-1].legend(fontsize=7, loc="best")
-fig.tight_layout()
-fig.savefig(sys.argv[2], dpi=120)
-print("figure: " + sys.argv[2])
-PY
+  "$py" scripts/plot_methods.py "${figure%.png}.tsv" "$figure"
 fi
