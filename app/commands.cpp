@@ -43,18 +43,13 @@ void print_summary(const RunSummary& s) {
 
 // --dry-run: the plan, or a sum's plan of each term.
 void print_plans(const std::vector<Plan>& plans, const RunOptions& o, bool json) {
-  if (plans.size() == 1) {
-    std::printf("%s\n", json ? plans.front().to_json().c_str() : plans.front().to_text().c_str());
+  if (json || plans.size() == 1) {
+    std::printf("%s\n", json ? plans_json(plans).c_str() : plans.front().to_text().c_str());
     return;
   }
-  std::string rows;
-  for (std::size_t k = 0; k < plans.size(); ++k) {
-    if (json) rows += (rows.empty() ? "" : ",") + plans[k].to_json();
-    else
-      std::printf("term %zu of %zu (weight %s, an equal share of the budgets):\n%s\n", k + 1, plans.size(),
-                  format_weight(o.terms[k].weight).c_str(), plans[k].to_text().c_str());
-  }
-  if (json) std::printf("{\"terms\": [%s]}\n", rows.c_str());
+  for (std::size_t k = 0; k < plans.size(); ++k)
+    std::printf("term %zu of %zu (weight %s, an equal share of the budgets):\n%s\n", k + 1, plans.size(),
+                format_weight(o.terms[k].weight).c_str(), plans[k].to_text().c_str());
 }
 
 }  // namespace

@@ -65,12 +65,8 @@ std::vector<RunTerm> sum_terms(const Cli& cli, const std::vector<std::vector<std
   for (const auto& group : words) {
     for (const auto& word : group) {
       const auto tokens = split_words(word);
-      bool whole = tokens.size() > 1;
-      if (whole) try {
-          parse_weight(tokens.front());
-        } catch (const UsageError&) {
-          whole = false;  // a path with blanks
-        }
+      // Several words, the first a weight: a whole term (else a path with blanks).
+      const bool whole = tokens.size() > 1 && read_weight(tokens.front());
       if (!whole) {
         current.push_back(word);
         continue;

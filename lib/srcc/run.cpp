@@ -13,6 +13,7 @@
 #include "srcc/core/json.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
+#include "srcc/core/weight.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/output_file.hpp"
@@ -24,7 +25,6 @@
 #include "srcc/plan/flops.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
-#include "srcc/core/weight.hpp"
 #include "srcc/train/term_sum.hpp"
 #include "srcc/write_back.hpp"
 
@@ -73,11 +73,10 @@ std::vector<Inputs> open_inputs(const RunOptions& o) {
     if (t.trains.empty()) throw UsageError("--term " + format_weight(t.weight) + ": no trains given");
     terms.push_back(open_term(t.trains, t.weight));
   }
+  if (o.method == Method::kSvd) throw UsageError("truncate takes one train, not a sum of --term products");
   validate_terms(stacks_of(terms));
   return terms;
 }
-
-
 
 // /log's record of a sum's terms: [{"weight": [re, im], "trains": ["file:/group", …]}, …].
 std::string terms_json(const std::vector<Inputs>& terms) {

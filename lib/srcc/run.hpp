@@ -88,6 +88,9 @@ Plan plan_run(const RunOptions& options);
 // The same for each term of a sum (one plan for a product): the terms share the budgets in
 // equal parts.
 std::vector<Plan> plan_terms(const RunOptions& options);
+// The plans as JSON, as /log records them: the plan itself for a product, {"terms": [plan, …]}
+// for a sum.
+std::string plans_json(const std::vector<Plan>& plans);
 
 // Computes the product and writes it; throws an srcc::Error on failure, leaving no output
 // under the final name. `check_interrupt` is called between sites and throws to stop.

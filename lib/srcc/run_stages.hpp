@@ -38,9 +38,6 @@ std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const Ru
 std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_backend(
     const RunOptions& o, const std::vector<const Stack*>& stacks, DType dt, bool make);
 
-// /log's plan: the plan itself for a product, {"terms": [plan, …]} for a sum.
-std::string plans_json(const std::vector<Plan>& plans);
-
 // --profile-gemm over a run: the backend times every GEMM into the profile from construction on
 // (with a warning where it cannot: a GPU queues its GEMMs), and stops however the run ends.
 class GemmProfiling {

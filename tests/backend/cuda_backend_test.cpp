@@ -237,5 +237,33 @@ TYPED_TEST(GpuSweep, SameSeedSameResultAsTheCpu) {
   }
 }
 
+// A sum of two products (apply --term): the terms' sketches added on the device (Kernels::add)
+// give the CPU's result.
+TYPED_TEST(GpuSweep, SumSameResultAsTheCpu) {
+  REQUIRE_GPU();
+  using T = TypeParam;
+  const double tol = sizeof(real_t<T>) == 4 ? 1e-4 : 1e-10;
+  const auto product = make_stack<T>(std::vector<CLayer>{{TrainKind::kMpo, complex_cores(TrainKind::kMpo, 9, 3, 1)},
+                                                         {TrainKind::kMps, complex_cores(TrainKind::kMps, 9, 6, 2)}});
+  const auto state = make_stack<T>(std::vector<CLayer>{{TrainKind::kMps, complex_cores(TrainKind::kMps, 9, 4, 8)}});
+  for (int mode = 0; mode < 2; ++mode) {
+    SweepOptions o;
+    o.chi = 6;
+    o.seed = 23;
+    if (mode == 1) { o.tol = 1e-3; o.chi = 0; o.block_start = 4; o.block_step = 4; }
+    std::vector<std::vector<Tensor<T>>> results;
+    auto cpu = make_cpu_backend(1);
+    auto gpu = make_cuda_backend(0, 0);
+    for (Backend* b : {cpu.get(), gpu.get()}) {
+      MemorySiteSource<T> a(product.sites), c(state.sites);
+      const std::vector<SweepTerm<T>> terms = {{&product.stack, &a, T(0.5), nullptr}, {&state.stack, &c, T(-1), nullptr}};
+      TransferLog log;
+      SilentReporter rep;
+      results.push_back(run_sweep(terms, o, *b, log, rep).cores);
+    }
+    EXPECT_LT(relative_error(dense_vector(results[1]), dense_vector(results[0])), tol) << "mode " << mode;
+  }
+}
+
 }  // namespace
 }  // namespace srcc::test

@@ -71,13 +71,16 @@ bool read_pair(const std::string& t, std::complex<double>& w) {
 
 }  // namespace
 
-std::complex<double> parse_weight(const std::string& text, const std::string& flag) {
+std::optional<std::complex<double>> read_weight(const std::string& text) {
   std::complex<double> w;
-  if (!read_pair(text, w) && !read_cartesian(text.c_str(), w))
-    throw UsageError(flag + " " + text + ": the weight is not a number (write 0.5, -2e-3, 0.5+0.25i, 2j or (0.5,0.25))");
-  if (!std::isfinite(w.real()) || !std::isfinite(w.imag()))
-    throw UsageError(flag + " " + text + ": the weight is not finite");
+  if (!read_pair(text, w) && !read_cartesian(text.c_str(), w)) return std::nullopt;
+  if (!std::isfinite(w.real()) || !std::isfinite(w.imag())) return std::nullopt;
   return w;
+}
+
+std::complex<double> parse_weight(const std::string& text, const std::string& flag) {
+  if (auto w = read_weight(text)) return *w;
+  throw UsageError(flag + " " + text + ": the weight is not a finite number (write 0.5, -2e-3, 0.5+0.25i, 2j or (0.5,0.25))");
 }
 
 namespace {
