@@ -10,6 +10,10 @@
 # the sweep's seconds (reading included) and its GEMM work, medians of REPEATS (default 5),
 # alternating.
 #
+# With QUIMB_PATH (as for bench_methods.sh), quimb's `fit` on the same sum too (the one quimb
+# method that takes a sum: variational sweeps over the sequence of networks), timed on its
+# second call (scripts/quimb_methods.py --terms).
+#
 #   scripts/bench_sum.sh                                    # n = 20, D = 8, χ = 48, χ̄ = 24
 #   N=12 D=4 CHI=16 CHIBAR=24 REPEATS=1 scripts/bench_sum.sh   # a quick look
 set -euo pipefail
@@ -61,6 +65,17 @@ for ((r = 0; r < repeats; ++r)); do
   done
 done
 
+if [ -n "${QUIMB_PATH:-}" ]; then
+  py=/usr/bin/python3
+  [ -x "$py" ] || py=python3
+  spec="[[1,0,\"$psi\"],[0,-0.1,\"$H\",\"$psi\"],[-0.005,0,\"$H\",\"$H\",\"$psi\"]]"
+  for ((r = 0; r < repeats; ++r)); do
+    line=$(PYTHONPATH=$QUIMB_PATH "$py" scripts/quimb_methods.py --terms "$spec" "$chibar" "$work" fit --seed $((r + 1)) 2>/dev/null)
+    qsecs+="$(echo "$line" | field seconds) "
+    qerrs+="$("$bin" distance "$work/quimb-fit.h5" "$work/ref.h5" --json | field relative_distance) "
+  done
+fi
+
 printf '\n  %-46s %10s %8s %12s %10s %9s\n' run seconds GFLOP "rel. error" "× optimum" "peak MB"
 for i in "${!runs[@]}"; do
   spec=${runs[$i]}
@@ -76,4 +91,12 @@ print("  %-46s %10.3f %8.3f %12s %10s %9.1f" % (label, statistics.median(s), sta
                                                 statistics.median(p) / 1e6))
 PY
 done
+if [ -n "${qsecs:-}" ]; then
+  python3 - "${qsecs}" "${qerrs}" "$optimal" <<'PY'
+import statistics, sys
+s, e = [list(map(float, a.split())) for a in sys.argv[1:3]]
+err = statistics.median(e)
+print("  %-46s %10.3f %8s %12.3e %10.2f" % ("quimb fit of the sum", statistics.median(s), "", err, err / float(sys.argv[3])))
+PY
+fi
 echo "  optimal truncation of the sum to χ̄: $optimal"

@@ -3,6 +3,7 @@
 results written as trains that `src-compress distance` reads.
 
     quimb_methods.py TOP BOTTOM CHI OUTDIR METHOD... [--seed N]
+    quimb_methods.py --terms JSON CHI OUTDIR METHOD... [--seed N]
 
 TOP and BOTTOM are FILE.h5:/group trains in our format (TOP an MPO, BOTTOM an MPS or an MPO):
 the product TOP·BOTTOM is built as quimb's uncontracted network (each site keeps both
@@ -10,6 +11,10 @@ tensors) and compressed by `tensor_network_1d_compress(..., method=METHOD, max_b
 cutoff=0)`. Each result goes to OUTDIR/quimb-METHOD.h5:/result; one JSON line per method on
 stdout: {"method": …, "seconds": …} (the compression alone: no reading or writing). quimb,
 autoray and cotengra come from source trees on PYTHONPATH (Debian packages numpy and scipy).
+
+With --terms, a sum Σ_k c_k (product k) as `apply --term` takes it: JSON [[re, im, TRAIN, …], …]
+(each product's trains operators first, the state last, MPS results), handed to quimb as the
+sequence of networks it compresses as their sum (only its `fit` method takes one).
 """
 import json
 import os
@@ -83,6 +88,39 @@ def write_result(tn, site_tags, outer, path):
             g[str(j)] = np.ascontiguousarray(data)
 
 
+def product_network(trains):
+    """The uncontracted network of a product of trains (operators first, an MPS last)."""
+    cur = as_quimb(*read_train(trains[-1]))
+    for spec in reversed(trains[:-1]):
+        op = as_quimb(*read_train(spec))
+        op.mangle_inner_()  # a train given twice (H·H·ψ) must not share its bonds with itself
+        cur = qtn.tensor_network_apply_op_vec(op, cur, contract=False, compress=False)
+    return cur
+
+
+def compress_sum(spec, chi, outdir, methods, seed):
+    terms = json.loads(spec)
+    tns = []
+    for re_, im_, *trains in terms:
+        tn = product_network(trains)
+        first = tn.tensors[0]
+        first.modify(data=first.data * complex(re_, im_))
+        tns.append(tn)
+    x = as_quimb(*read_train(terms[0][-1]))
+    n = x.L
+    site_tags = [x.site_tag(j) for j in range(n)]
+    outer = [(x.site_ind(j),) for j in range(n)]
+    for method in methods:
+        # Timed on its second call: the first pays for compilation and contraction-path searches
+        # that a user's later calls find cached.
+        tensor_network_1d_compress(tns, max_bond=chi, cutoff=0.0, method=method, site_tags=site_tags, seed=seed)
+        t0 = time.perf_counter()
+        out = tensor_network_1d_compress(tns, max_bond=chi, cutoff=0.0, method=method, site_tags=site_tags, seed=seed)
+        seconds = time.perf_counter() - t0
+        write_result(out, site_tags, outer, os.path.join(outdir, "quimb-%s.h5" % method))
+        print(json.dumps({"method": method, "seconds": seconds}), flush=True)
+
+
 def main():
     args = sys.argv[1:]
     seed = 1
@@ -90,6 +128,9 @@ def main():
         i = args.index("--seed")
         seed = int(args[i + 1])
         del args[i : i + 2]
+    if args[0] == "--terms":
+        compress_sum(args[1], int(args[2]), args[3], args[4:], seed)
+        return
     top, bottom, chi, outdir, methods = args[0], args[1], int(args[2]), args[3], args[4:]
     a = as_quimb(*read_train(top))
     x = as_quimb(*read_train(bottom))
