@@ -104,7 +104,8 @@ template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum,
     std::string rows;
     for (const auto& f : result.fit)
       rows += (rows.empty() ? "" : ",") +
-              JsonObject().add("norm", f.norm).add("gain", f.gain).add("seconds", f.seconds).str();
+              JsonObject().add("norm", f.norm).add("gain", f.gain).add("error_estimate", f.error_estimate)
+                  .add("seconds", f.seconds).str();
     sum.fit_json = "[" + rows + "]";
   }
   if (result.capped_cuts > 0)

@@ -121,6 +121,17 @@ TEST(Methods, FitSweepsReachTheOptimumFromSrc) {
   EXPECT_LE(e, 1.05 * optimal);
   EXPECT_LT(e, e0);
   EXPECT_LT(right_orthonormality_defect(r.cores), 1e-10);
+  // Each sweep's estimate is src's less the gains so far: it falls with every sweep, the last
+  // is the run's, and they differ exactly as the gains say.
+  for (std::size_t k = 0; k < r.fit.size(); ++k) {
+    ASSERT_TRUE(std::isfinite(r.fit[k].error_estimate)) << k;
+    if (k == 0) continue;
+    EXPECT_LE(r.fit[k].error_estimate, r.fit[k - 1].error_estimate * (1 + 1e-12)) << k;
+    const double before = r.fit[k - 1].error_estimate * r.fit[k - 1].norm, after = r.fit[k].error_estimate * r.fit[k].norm,
+                 gain = r.fit[k].gain * r.fit[k].norm;
+    EXPECT_NEAR(before * before - after * after, gain * gain, 1e-9 * before * before) << k;
+  }
+  EXPECT_EQ(r.error_estimate, r.fit.back().error_estimate);
   // Every result is a projection of the product, so the first sweep's gain is exactly the error
   // it removed: √(e0² − e1²), e relative to ‖Aψ‖ (= ‖φ‖ to within the error's square).
   o.fit_sweeps = 1;
@@ -146,6 +157,7 @@ TEST(Methods, FitAfterSdcKeepsItsBonds) {
   for (std::size_t j = 0; j < r.cores.size(); ++j) EXPECT_EQ(r.cores[j].shape, start.cores[j].shape) << j;
   EXPECT_LE(relative_error(dense_vector(r.cores), ref.v), 1.05 * svd_sweep_error(ref, 5));
   EXPECT_TRUE(std::isnan(r.error_estimate));
+  for (const auto& f : r.fit) EXPECT_TRUE(std::isnan(f.error_estimate));
 }
 
 TEST(Methods, OptionsAreChecked) {

@@ -17,6 +17,11 @@ double Sweeper<T>::fit(SweepResult<T>& out) {
   out.finish_sites();
   double error2 = projection ? std::pow(out.error_estimate * start_norm, 2) : 0.0;
   double prev2 = start_norm * start_norm;
+  // The error left after a sweep, relative to ‖φ‖: what the start's estimate less the gains
+  // leaves (NaN without an estimate to start from, or where the gains used it up).
+  auto left = [&](double norm) {
+    return projection && error2 > 0 && norm > 0 ? std::sqrt(error2) / norm : std::numeric_limits<double>::quiet_NaN();
+  };
   for (std::size_t k = 0; k < opt_.fit_sweep_cap(); ++k) {
     check_interrupt_();
     const auto t0 = Clock::now();
@@ -34,15 +39,13 @@ double Sweeper<T>::fit(SweepResult<T>& out) {
     const double norm = frobenius_norm(out.cores.front()), now2 = norm * norm;
     const double gain2 = now2 - prev2;
     error2 -= gain2;
-    out.fit.push_back({norm, norm > 0 ? std::sqrt(std::abs(gain2)) / norm : 0.0, since(t0)});
+    out.fit.push_back({norm, norm > 0 ? std::sqrt(std::abs(gain2)) / norm : 0.0, left(norm), since(t0)});
     reporter_.progress("fit sweep", k + 1, opt_.fit_sweep_cap());
     prev2 = now2;
     if (opt_.fit_tol > 0 && out.fit.back().gain <= opt_.fit_tol) break;
   }
   out.estimated = false;  // the per-cut figures of the last sweep are not error estimates
-  const double norm = std::sqrt(prev2);
-  return projection && error2 > 0 && norm > 0 ? std::sqrt(error2) / norm
-                                              : std::numeric_limits<double>::quiet_NaN();
+  return left(std::sqrt(prev2));
 }
 
 #define SRCC_INSTANTIATE(T) template double Sweeper<T>::fit(SweepResult<T>&);

@@ -45,6 +45,7 @@ template <class T> struct SweepResult {
   struct FitSweep {
     double norm = 0;     // ‖φ_k‖ after the sweep
     double gain = 0;     // √|‖φ_k‖² − ‖φ_{k−1}‖²| / ‖φ_k‖: the error the sweep removed, relative
+    double error_estimate = 0;  // the estimate left after it (src's less the gains; NaN without one)
     double seconds = 0;
   };
   std::vector<FitSweep> fit;
