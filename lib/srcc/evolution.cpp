@@ -220,7 +220,6 @@ template <class T> class Evolution {
     }
     RunOptions step_options = fitted(ro_, stack_of, nullptr);
     step_options.sweep.seed = step_seed(k);
-    const Budgets share = share_of(plan0_.budgets, terms);
     std::vector<Plan> plans;
     plans.reserve(terms);  // the terms point at their plans
     std::vector<std::unique_ptr<RepeatedLayers<T>>> sources;
@@ -229,7 +228,7 @@ template <class T> class Evolution {
     std::complex<double> weight = 1;
     for (std::size_t m = 0; m < terms; ++m) {
       if (m > 0) weight *= factor / static_cast<double>(m);
-      plans.push_back(make_plan(stacks[m], step_options.sweep, dtype_of<T>, ro_.threads, share, ro_.device.gpu));
+      plans.push_back(plan_term(stacks[m], step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, m, terms, ro_.device.gpu));
       sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_));
       sum.push_back({&stacks[m], sources.back().get(), scalar_weight<T>(weight), &plans.back()});
     }

@@ -329,13 +329,24 @@ std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_ba
     budgets.gpu_bytes = backends.empty() ? budgets.gpu_bytes : backends.front()->memory_budget();
     budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.device.ids.size();
   }
-  const Budgets shares = share_of(budgets, stacks.size());
   std::vector<Plan> plans;
-  for (const Stack* stack : stacks) {
-    plans.push_back(make_plan(*stack, o.sweep, dt, o.threads, shares, o.device.gpu));
+  for (std::size_t k = 0; k < stacks.size(); ++k) {
+    plans.push_back(plan_term(*stacks[k], o.sweep, dt, o.threads, budgets, k, stacks.size(), o.device.gpu));
     plans.back().device = o.device.text();
   }
   return {std::move(plans), std::move(backends)};
+}
+
+Plan plan_term(const Stack& stack, const SweepOptions& sweep, DType dt, int threads, const Budgets& whole,
+               std::size_t term, std::size_t terms, bool on_device) {
+  if (terms == 1) return make_plan(stack, sweep, dt, threads, whole, on_device);
+  try {
+    return make_plan(stack, sweep, dt, threads, share_of(whole, terms), on_device);
+  } catch (const ResourceError& e) {
+    // The budget the message names is the term's share, not the flag's value.
+    throw ResourceError("term " + std::to_string(term + 1) + " of " + std::to_string(terms) + ", planned for 1/" +
+                        std::to_string(terms) + " of the budgets: " + e.what());
+  }
 }
 
 std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,

@@ -34,6 +34,10 @@ RunOptions fitted(const RunOptions& given, const std::vector<const Stack*>& stac
 std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const RunOptions& o,
                                                                         const Stack& stack,
                                                                         DType dt, bool make);
+// Term `term` of a sum of `terms`: its plan for an equal share of the `whole` budgets (the whole
+// for a product); a ResourceError names the term and its share.
+Plan plan_term(const Stack& stack, const SweepOptions& sweep, DType dt, int threads, const Budgets& whole,
+               std::size_t term, std::size_t terms, bool on_device);
 // The same for a sum: a plan per term, each for an equal share of the budgets.
 std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_backend(
     const RunOptions& o, const std::vector<const Stack*>& stacks, DType dt, bool make);

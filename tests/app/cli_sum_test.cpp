@@ -81,7 +81,9 @@ TEST(CliSum, BadTermsAreRefusedWithNothingWritten) {
            {"--term 1 in.h5:/p --term 1 in.h5:/a", 3, "term 2"},
            {"in.h5:/a in.h5:/p --term 1 in.h5:/q", 2, "not both"},
            {"--term 1 in.h5:/p --term 1 in.h5:/q --method sdc", 2, "--method"},
-           {"--term 1i in.h5:/p --dtype float64", 2, "--term 1i"}}) {
+           {"--term 1i in.h5:/p --dtype float64", 2, "--term 1i"},
+           // Each term is planned for its share: the message names the term and the share.
+           {"--term 1 in.h5:/a in.h5:/p --term 1 in.h5:/q --host-memory 20MB", 5, "term 1 of 2, planned for 1/2 of the budgets"}}) {
     const auto r = run_cli(dir, "apply " + args + " -o out.h5 --chi 4 --seed 1");
     expect_clean_failure(r, code, message, dir);
   }
