@@ -50,9 +50,6 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   if (eo.imaginary_time && eo.taylor == 0)
     throw UsageError(opt::kImaginaryTime.name() + ": only with " + opt::kTaylor.name() +
                      " (otherwise the step's MPOs are the step itself)");
-  if (eo.taylor > 0 && ro.sweep.dense_left())
-    throw UsageError(opt::kMethod.name() + " " + method_name(ro.sweep.method) + ": a " + opt::kTaylor.name() +
-                     " step is a sum of products, compressed with src");
   std::vector<TrainRef> refs = ro.trains;
   refs.insert(refs.end(), eo.measure.begin(), eo.measure.end());
   if (eo.overlap) refs.push_back(*eo.overlap);

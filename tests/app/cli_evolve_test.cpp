@@ -292,8 +292,6 @@ TEST_F(Evolve, BadInputsAreRefusedNamingWhatDiffers) {
   expect_clean_failure(run_cli(dir_, "evolve U.h5 psi.h5 --imaginary-time --steps 3 -o out.h5 --chi 4"), 2,
                        "--imaginary-time: only with --taylor", dir_);
   expect_clean_failure(run_cli(dir_, "evolve --taylor 9 H.h5 psi.h5 --dt 0.1 --steps 3 -o out.h5 --chi 4"), 2, "--taylor", dir_);
-  expect_clean_failure(run_cli(dir_, "evolve --taylor 2 H.h5 psi.h5 --dt 0.1 --steps 3 -o out.h5 --chi 4 --method sdc"), 2,
-                       "--method sdc", dir_);
   expect_clean_failure(run_cli(dir_, "evolve --taylor 2 H.h5 psi.h5 --dt 0.1 --steps 3 -o out.h5 --chi 4 --dtype float64"), 2,
                        "complex weights", dir_);
   auto r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 -o applied.h5 --chi 4 --resume");

@@ -59,6 +59,13 @@ TEST(CliSum, CompressedSumIsNearItsOptimumAndReadsFromAConfigFile) {
   auto r = run_cli(dir, "apply " + sum + " -o over.h5 --chi 10 --oversample --seed 5 -q");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_LE(relative_distance(dir, "over.h5", "exact.h5"), 1.1 * optimal);
+  // sdc and sdcr reduce the terms' left steps together.
+  for (const std::string m : {"sdc", "sdcr"}) {
+    r = run_cli(dir, "apply " + sum + " -o " + m + ".h5 --chi 10 --method " + m + " --seed 5 -q");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_LE(relative_distance(dir, m + ".h5", "exact.h5"), 3 * optimal) << m;
+    EXPECT_EQ(read_string_attr(dir / (m + ".h5"), "/log", "method"), m);
+  }
   // The same terms from a config file, one line each: the same result.
   std::ofstream(dir / "sum.ini") << "chi = 10\noversample = 2\nseed = 5\n[apply]\n"
                                  << "term = \"0.7 in.h5:/a in.h5:/p\"\n"
@@ -80,7 +87,6 @@ TEST(CliSum, BadTermsAreRefusedWithNothingWritten) {
            {"--term 1 in.h5:/p --term 1 short.h5", 3, "term 2"},
            {"--term 1 in.h5:/p --term 1 in.h5:/a", 3, "term 2"},
            {"in.h5:/a in.h5:/p --term 1 in.h5:/q", 2, "not both"},
-           {"--term 1 in.h5:/p --term 1 in.h5:/q --method sdc", 2, "--method"},
            {"--term 1i in.h5:/p --dtype float64", 2, "--term 1i"},
            // Each term is planned for its share: the message names the term and the share.
            {"--term 1 in.h5:/a in.h5:/p --term 1 in.h5:/q --host-memory 20MB", 5, "term 1 of 2, planned for 1/2 of the budgets"}}) {

@@ -58,11 +58,11 @@ std::vector<Case> cases() {
       {"MPO·MPO", {mpo(5, 3), mpo(5, 4)}, fixed(16)},
       {"depth 3", {mpo(3, 5), mpo(4, 6), mps(8, 7)}, fixed(20)},
       {"--oversample", {mpo(6, 1), mps(12, 2)}, fixed(16, 2.0)},
-      // The dense left step holds M_j and sdc's SVD of it whole: bond 64 puts it above the rest.
-      // The model counts sdc's SVD factors for every dense step, more than sdcr and a fit hold.
+      // The dense left step holds M_j and its reduction whole: bond 64 puts it above the rest.
       {"--method sdc", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSdc, 32)},
-      {"--method sdcr", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSdcr, 32), 0.45},
-      {"fit sweeps", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSrc, 32, 2), 0.45},
+      {"--method sdcr", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSdcr, 32)},
+      {"fit sweeps", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSrc, 32, 2)},
+      {"sdc, MPO·MPO", {mpo(6, 3), mpo(12, 4)}, method(SketchMethod::kSdc, 24)},
       {"--tol, loose", {mpo(6, 1), mps(12, 2)}, tolerance(1e-3), 0.0},
       {"--tol, tight", {mpo(6, 1), mps(12, 2)}, tolerance(1e-13), 0.4},
   };

@@ -215,11 +215,72 @@ TEST(Sum, TermsThatCannotBeAddedAreRefused) {
   mixed[2] = {1.0, {{TrainKind::kMpo, real_cores(TrainKind::kMpo, 10, 2, 2, 15)}}};
   Sum<double> bad_kind(mixed);
   EXPECT_THROW(bad_kind.run(at(4, 1)), InputError);
-  // sdc and sdcr factor the whole sum's left environment: refused for sums.
-  Sum<double> good(ts);
-  SweepOptions o = at(4, 1);
+}
+
+// c_1 ψ_1 + c_2 ψ_2 as one MPS: the direct sum, block diagonal in the bonds, the weights in the
+// first core: the summed network itself, as one train.
+std::vector<Tensor<cdouble>> direct_sum(cdouble c1, const std::vector<Tensor<cdouble>>& a, cdouble c2,
+                                        const std::vector<Tensor<cdouble>>& b) {
+  std::vector<Tensor<cdouble>> out;
+  const std::size_t n = a.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto &x = a[j], &y = b[j];
+    const std::size_t xl = x.shape[kLegL], xr = x.shape[kLegR], yl = y.shape[kLegL], yr = y.shape[kLegR];
+    const std::size_t d = x.shape[kLegU];
+    const std::size_t l = j == 0 ? 1 : xl + yl, r = j + 1 == n ? 1 : xr + yr;
+    Tensor<cdouble> t({l, r, d, 1});
+    for (std::size_t i = 0; i < xl; ++i)
+      for (std::size_t k = 0; k < xr; ++k)
+        for (std::size_t p = 0; p < d; ++p) t.data[(i * r + k) * d + p] = (j == 0 ? c1 : 1.0) * x.data[(i * xr + k) * d + p];
+    const std::size_t l0 = j == 0 ? 0 : xl, r0 = j + 1 == n ? 0 : xr;
+    for (std::size_t i = 0; i < yl; ++i)
+      for (std::size_t k = 0; k < yr; ++k)
+        for (std::size_t p = 0; p < d; ++p)
+          t.data[((l0 + i) * r + r0 + k) * d + p] = (j == 0 ? c2 : 1.0) * y.data[(i * yr + k) * d + p];
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// Every method on a sum is the method on the summed network: the same seed gives, to rounding,
+// the result it gives for the direct sum held as one train — sdc and sdcr reduce the terms' left
+// steps together, weighted as the summed network's.
+TEST(Sum, EveryMethodTreatsTheSumAsTheSummedNetwork) {
+  const auto a = real_cores(TrainKind::kMps, 10, 5, 2, 31), b = real_cores(TrainKind::kMps, 10, 6, 2, 32);
+  const cdouble c1(0.5, 0.5), c2(-1.3, 0);
+  const std::vector<TermLayers> ts = {{c1, {{TrainKind::kMps, a}}}, {c2, {{TrainKind::kMps, b}}}};
+  Sum<cdouble> sum(ts);
+  const auto whole = make_stack<cdouble>(std::vector<CLayer>{{TrainKind::kMps, direct_sum(c1, a, c2, b)}});
+  const auto ref = dense_sum<cdouble>(ts);
+  CpuOps<cdouble> ops;
+  for (SketchMethod m : {SketchMethod::kSrc, SketchMethod::kSdc, SketchMethod::kSdcr}) {
+    for (bool over : {false, true}) {
+      SweepOptions o = at(4, 7);
+      o.method = m;
+      o.oversample = over ? 2 : 0;
+      const auto x = sum.run(o), y = sweep(whole, o);
+      EXPECT_LT(ops.relative_distance(x.cores, y.cores), 1e-9) << method_name(m) << over;
+      const double e = relative_error(dense_vector(x.cores), ref.v), optimal = svd_sweep_error(ref, 4);
+      EXPECT_LE(e, (m == SketchMethod::kSrc && !over ? 5 : over ? 1.1 : 2) * optimal) << method_name(m) << over;
+    }
+  }
+  // sdc with --tol: the same bonds.
+  SweepOptions o;
+  o.tol = 1e-4;
   o.method = SketchMethod::kSdc;
-  EXPECT_THROW(good.run(o), UsageError);
+  const auto x = sum.run(o), y = sweep(whole, o);
+  for (std::size_t j = 0; j < x.cores.size(); ++j) EXPECT_EQ(x.cores[j].shape, y.cores[j].shape) << j;
+  EXPECT_LT(ops.relative_distance(x.cores, y.cores), 1e-9);
+}
+
+TEST(Sum, SdcAndSdcrOfThreeProductsAtFullRankAreTheDenseSum) {
+  const auto ts = three_terms({0.5, 0.25}, {-1.5, 0}, {0, 2});
+  Sum<cdouble> sum(ts);
+  for (SketchMethod m : {SketchMethod::kSdc, SketchMethod::kSdcr}) {
+    SweepOptions o = at(35, 3);
+    o.method = m;
+    EXPECT_LT(relative_error(dense_vector(sum.run(o).cores), dense_sum<cdouble>(ts).v), 1e-12) << method_name(m);
+  }
 }
 
 TEST(Sum, BondBoundsAddTheTermsUpToThePhysicalLimit) {

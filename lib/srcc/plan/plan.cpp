@@ -27,6 +27,7 @@ struct Planning {
   std::size_t budget;    // bytes the steps and the memory tier may use
   bool on_device;
   bool dense;            // the left sweep is (also) a dense one: sdc, sdcr, fit sweeps
+  bool svd;              // … whose reduction is sdc's SVD
   // Site windows: the site being used (and its GEMM form) and the one read ahead.
   std::size_t window(std::size_t j) const {
     return 2 * shapes[j].sites + (j + 1 < n ? shapes[j + 1].sites : 0) + (j > 0 ? shapes[j - 1].sites : 0);
@@ -62,7 +63,10 @@ std::size_t plan_left(const Planning& c, Plan& out, Deficit& worst, bool& ok) {
     sp.left_batch = c.budget > fixed ? std::min(c.s, (c.budget - fixed) / per) : 0;
     sp.left_peak = fixed + std::max<std::size_t>(sp.left_batch, 1) * per;
     // A dense step holds M_j and its factorisation whole (its rows are coupled: no batches).
-    if (c.dense) sp.left_peak = std::max(sp.left_peak, fixed + c.shapes[j].dense_left * e);
+    if (c.dense) {
+      const auto& sh = c.shapes[j];
+      sp.left_peak = std::max(sp.left_peak, fixed + (sh.dense_left + (c.svd ? sh.dense_svd : sh.dense_range)) * e);
+    }
     worst.note(j, sp.left_peak, "left sweep", c.budget, ok);
     if (sp.left_batch == 0) ok = false;
     if (j > 0 && sp.env_tier == Tier::kMemory) resident += sp.env_bytes;
@@ -182,7 +186,8 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   const std::size_t budget =
       on_device ? budgets.gpu_bytes
                 : (budgets.host_bytes > memory::kProcessOverheadBytes ? budgets.host_bytes - memory::kProcessOverheadBytes : 0);
-  const Planning c{shapes, n, e, s, budget, on_device, sweep.dense_left() || sweep.fit_sweep_cap() > 0};
+  const Planning c{shapes, n, e, s, budget, on_device, sweep.dense_left() || sweep.fit_sweep_cap() > 0,
+                   sweep.method == SketchMethod::kSdc};
   Deficit worst;
   // As many of the newest environments in memory as fit: try memory_from = 1, 2, …, n.
   for (std::size_t from = 1; from <= std::max<std::size_t>(n, 1); ++from) {

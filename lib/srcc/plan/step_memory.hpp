@@ -23,7 +23,9 @@ struct StepShape {
   std::size_t env_next = 0;  // C_{j+1}
   std::size_t right = 0;     // the right step apart from C_j
   std::size_t env_row = 0;   // one row of C_j (fused left bond)
-  std::size_t dense_left = 0;  // the dense left step (sdc, sdcr, fit sweeps) apart from C_j, C_{j+1}
+  std::size_t dense_left = 0;   // the dense left step (sdc, sdcr, fit sweeps) apart from C_j, C_{j+1}
+  std::size_t dense_svd = 0;    // … and sdc's SVD of M_j
+  std::size_t dense_range = 0;  // … or sdcr's range of it (a fit's projection is within this)
 };
 
 // Site j with `s` sketch columns and output bond `bond` to its right.

@@ -40,15 +40,27 @@ Buffer<T> dense_left_block(DeviceCtx<T> c, const Stack& mirror, std::size_t j,
 
 namespace {
 
-// Scales the rank × cols rows at `e` so that the whole has norm √rank: the environments of a
-// long train neither underflow nor overflow, and the sketched range does not change.
-// Returns the logarithm of the factor applied (Reduced::log_scale).
-template <class T> double to_sketch_scale(Kernels<T>& K, std::size_t rank, std::size_t cols, T* e) {
-  const double norm = static_cast<double>(K.norm(rank * cols, e));
-  if (!(norm > 0 && std::isfinite(norm))) return 0;
-  const auto factor = static_cast<real_t<T>>(std::sqrt(static_cast<double>(rank)) / norm);
-  K.scale(rank * cols, factor, e);
+// Scales the pieces (pointer, elements) of environments of `rank` rows together so that the
+// whole has norm √rank: the environments of a long train neither underflow nor overflow, and the
+// sketched range does not change; the terms of a sum keep their proportions. Returns the
+// logarithm of the factor applied (Reduced::log_scale).
+template <class T>
+double to_sketch_scale(Kernels<T>& K, std::size_t rank, const std::vector<std::pair<T*, std::size_t>>& pieces) {
+  double total = 0;
+  for (const auto& [p, n] : pieces) total += std::pow(static_cast<double>(K.norm(n, p)), 2);
+  total = pieces.size() == 1 ? static_cast<double>(K.norm(pieces[0].second, pieces[0].first)) : std::sqrt(total);
+  if (!(total > 0 && std::isfinite(total))) return 0;
+  const auto factor = static_cast<real_t<T>>(std::sqrt(static_cast<double>(rank)) / total);
+  for (const auto& [p, n] : pieces) K.scale(n, factor, p);
   return std::log(static_cast<double>(factor));
+}
+
+// The terms' environments at one scale.
+template <class T> void to_common_scale(Kernels<T>& K, std::vector<Reduced<T>>& envs, const std::vector<std::size_t>& cols) {
+  std::vector<std::pair<T*, std::size_t>> pieces;
+  for (std::size_t k = 0; k < envs.size(); ++k) pieces.emplace_back(envs[k].env.data(), envs[k].rank * cols[k]);
+  const double log_scale = envs.empty() ? 0.0 : to_sketch_scale(K, envs.front().rank, pieces);
+  for (auto& e : envs) e.log_scale = log_scale;
 }
 
 // C_{j+1} = op(U) · M for the rank × m matrix op(U) (U at `u`, leading dimension `ld`), at
@@ -60,7 +72,23 @@ Reduced<T> project(DeviceCtx<T> c, Op op, const T* u, std::size_t ld, std::size_
   out.rank = rank;
   out.env = c.K.allocate(rank * cols);
   c.gemm(op, Op::kNone, rank, cols, m, T(1), u, ld, m_rows.data(), cols, T(0), out.env.data(), cols);
-  out.log_scale = to_sketch_scale(c.K, rank, cols, out.env.data());
+  out.log_scale = to_sketch_scale<T>(c.K, rank, {{out.env.data(), rank * cols}});
+  return out;
+}
+
+// The terms' environments C_{k,j+1} = op(U)·M_k (U rank × m at `u`, leading dimension `ld`), at
+// one scale.
+template <class T>
+std::vector<Reduced<T>> project_all(DeviceCtx<T> c, Op op, const T* u, std::size_t ld, std::size_t rank,
+                                    const std::vector<Buffer<T>>& m_rows, std::size_t m,
+                                    const std::vector<std::size_t>& cols) {
+  std::vector<Reduced<T>> out(m_rows.size());
+  for (std::size_t k = 0; k < m_rows.size(); ++k) {
+    out[k].rank = rank;
+    out[k].env = c.K.allocate(rank * cols[k]);
+    c.gemm(op, Op::kNone, rank, cols[k], m, T(1), u, ld, m_rows[k].data(), cols[k], T(0), out[k].env.data(), cols[k]);
+  }
+  to_common_scale(c.K, out, cols);
   return out;
 }
 
@@ -82,27 +110,84 @@ Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::s
   for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
   out.discarded = total > 0 ? discarded_norm(sigma, out.rank) / std::sqrt(total) : 0.0;
   for (std::size_t i = 0; i < out.rank; ++i) K.scale(cols, sigma[i], u.data() + i * cols);
-  out.log_scale = to_sketch_scale(K, out.rank, cols, u.data());
+  out.log_scale = to_sketch_scale<T>(K, out.rank, {{u.data(), out.rank * cols}});
   out.env = std::move(u);  // its first rank × cols elements
   return out;
 }
 
 template <class T>
-Reduced<T> reduce_by_range(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m,
-                           std::size_t cols, std::size_t width, std::uint64_t seed) {
-  const std::size_t w = std::min({width, m, cols});
+std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T> c, const std::vector<Buffer<T>>& m_rows, std::size_t m,
+                                        const std::vector<std::size_t>& cols, const std::vector<T>& weights,
+                                        std::size_t width, std::uint64_t seed) {
+  std::size_t all = 0;
+  for (auto n : cols) all += n;
+  const std::size_t w = std::min({width, m, all});
   Rng rng(seed);
-  Buffer<T> g = c.mover.up(draw_gaussian<T>(rng, cols * w), "sketch", -1);  // row-major cols × w
-  // Y = M G as the column-major m × w matrix the QR takes: row-major w × m = Gᵀ Mᵀ.
+  // Y = Σ_k c_k M_k G_k (the summed network's left part times G) as the column-major m × w
+  // matrix the QR takes: row-major w × m = Σ c_k G_kᵀ M_kᵀ.
   Buffer<T> y = c.K.allocate(w * m);
-  c.gemm(Op::kTrans, Op::kTrans, w, m, cols, T(1), g.data(), w, m_rows.data(), cols, T(0),
-         y.data(), m);
+  for (std::size_t k = 0; k < m_rows.size(); ++k) {
+    Buffer<T> g = c.mover.up(draw_gaussian<T>(rng, cols[k] * w), "sketch", -1);  // row-major cols_k × w
+    c.gemm(Op::kTrans, Op::kTrans, w, m, cols[k], weights[k], g.data(), w, m_rows[k].data(), cols[k],
+           T(k == 0 ? 0 : 1), y.data(), m);
+  }
   Buffer<T> r = c.K.allocate(w * w);
   c.K.qr(m, w, y.data(), r.data());
   // Q column-major m × w is Qᵀ row-major; C_{j+1} = Q^H M = conj(Qᵀ) · M.
   Buffer<T> q_conj = c.K.allocate(w * m);
   c.K.conj(w * m, y.data(), q_conj.data());
-  return project(c, Op::kNone, q_conj.data(), m, w, m_rows, m, cols);
+  return project_all(c, Op::kNone, q_conj.data(), m, w, m_rows, m, cols);
+}
+
+template <class T>
+std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>& m_rows, std::size_t m,
+                                          const std::vector<std::size_t>& cols, const std::vector<T>& weights,
+                                          std::size_t cap, double cutoff, double tol) {
+  using R = real_t<T>;
+  // Each M_kᵀ (column-major cols_k × m) = Q_k R_k: Q_k replaces M_k, R_k (h_k × m, h_k its rank
+  // bound) stays, and B = [|c_1| R_1; …; |c_K| R_K] (column-major, Σ h_k × m) is formed on the host.
+  const std::size_t terms = m_rows.size();
+  std::vector<std::size_t> heights(terms);
+  std::size_t stacked = 0;
+  for (std::size_t k = 0; k < terms; ++k) stacked += heights[k] = std::min(cols[k], m);
+  std::vector<T> b(stacked * m, T(0));
+  std::vector<Buffer<T>> r(terms);
+  for (std::size_t k = 0, first = 0; k < terms; first += heights[k], ++k) {
+    r[k] = c.K.allocate(heights[k] * m);
+    c.K.qr(cols[k], m, m_rows[k].data(), r[k].data());
+    const auto rk = c.mover.down(r[k], heights[k] * m, "range factor", -1);
+    const auto weight = static_cast<R>(std::abs(weights[k]));
+    for (std::size_t col = 0; col < m; ++col)
+      for (std::size_t i = 0; i < heights[k]; ++i) b[col * stacked + first + i] = rk[col * heights[k] + i] * weight;
+  }
+  // M's weighted columns [|c_k| M_k] = [|c_k| R_kᵀ Q_kᵀ] have B's singular values, and B = U' Σ V'^H
+  // gives M's left singular vectors U = conj(V'). So C_{k,j+1} = U_r^H M_k = (U_r^H R_kᵀ) Q_kᵀ
+  // (the weights come in later, in the right sweep). V'^H column-major (kk × m) is conj(V') read
+  // row-major (m × kk): U_r^H is its conjugate transpose's first r rows.
+  const std::size_t kk = std::min(stacked, m);
+  Buffer<T> bd = c.mover.up(std::move(b), "range factor", -1);
+  Buffer<T> u = c.K.allocate(stacked * kk), vt = c.K.allocate(kk * m);
+  std::vector<R> sigma(kk);
+  c.K.svd(stacked, m, bd.data(), u.data(), sigma.data(), vt.data());
+  const std::size_t rank = truncation_rank(sigma, cutoff, tol, cap);
+  double total = 0;
+  for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
+  const double discarded = total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0.0;
+  std::vector<Reduced<T>> out(terms);
+  for (std::size_t k = 0; k < terms; ++k) {
+    // R_k column-major (h_k × m) is R_kᵀ row-major (m × h_k); Q_k column-major (cols_k × h_k)
+    // is Q_kᵀ row-major (h_k × cols_k).
+    Buffer<T> a = c.K.allocate(rank * heights[k]);
+    c.gemm(Op::kConjTrans, Op::kNone, rank, heights[k], m, T(1), vt.data(), kk, r[k].data(), heights[k], T(0),
+           a.data(), heights[k]);
+    out[k].rank = rank;
+    out[k].discarded = discarded;
+    out[k].env = c.K.allocate(rank * cols[k]);
+    c.gemm(Op::kNone, Op::kNone, rank, cols[k], heights[k], T(1), a.data(), heights[k], m_rows[k].data(), cols[k],
+           T(0), out[k].env.data(), cols[k]);
+  }
+  to_common_scale(c.K, out, cols);
+  return out;
 }
 
 template <class T>
@@ -117,8 +202,12 @@ Reduced<T> reduce_by_core(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m
                                       std::size_t);                                          \
   template Reduced<T> reduce_by_svd(Kernels<T>&, Buffer<T>&, std::size_t, std::size_t,       \
                                     std::size_t, double, double);                            \
-  template Reduced<T> reduce_by_range(DeviceCtx<T>, const Buffer<T>&, std::size_t,           \
-                                      std::size_t, std::size_t, std::uint64_t);              \
+  template std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T>, const std::vector<Buffer<T>>&, std::size_t, \
+                                                   const std::vector<std::size_t>&, const std::vector<T>&,   \
+                                                   std::size_t, std::uint64_t);                             \
+  template std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T>, std::vector<Buffer<T>>&, std::size_t,        \
+                                                     const std::vector<std::size_t>&, const std::vector<T>&,  \
+                                                     std::size_t, double, double);                           \
   template Reduced<T> reduce_by_core(DeviceCtx<T>, const Buffer<T>&, std::size_t,            \
                                      std::size_t, const Buffer<T>&, std::size_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

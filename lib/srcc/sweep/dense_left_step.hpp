@@ -45,10 +45,23 @@ template <class T>
 Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::size_t cols,
                          std::size_t cap, double cutoff, double tol);
 
-// sdcr: U = Q of M·G for a Gaussian G (cols × width) drawn from `seed`, C_{j+1} = Q^H M.
+// The same for the terms of a sum, the summed network's M = [|c_1| M_1 | … | |c_K| M_K] (M_k
+// row-major m × cols[k], consumed; c_k the weights), without forming M: each M_kᵀ = Q_k R_k, the
+// SVD of the stacked |c_k| R_k (Σ min(cols_k, m) × m, small) gives M's singular values and left
+// vectors U, and C_{k,j+1} = U^H M_k = (U^H R_kᵀ)·Q_kᵀ (the weights themselves enter in the
+// right sweep). One scale for all the terms' environments.
 template <class T>
-Reduced<T> reduce_by_range(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m,
-                           std::size_t cols, std::size_t width, std::uint64_t seed);
+std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>& m_rows, std::size_t m,
+                                          const std::vector<std::size_t>& cols, const std::vector<T>& weights,
+                                          std::size_t cap, double cutoff, double tol);
+
+// sdcr: U = Q of M·G for a Gaussian G (cols × width) drawn from `seed`, C_{j+1} = Q^H M. For a
+// sum (weights c_k; {1} for a product), M·G = Σ_k c_k M_k G_k with G's rows drawn term after
+// term, and C_{k,j+1} = Q^H M_k, at one scale for all terms.
+template <class T>
+std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T> c, const std::vector<Buffer<T>>& m_rows, std::size_t m,
+                                        const std::vector<std::size_t>& cols, const std::vector<T>& weights,
+                                        std::size_t width, std::uint64_t seed);
 
 // fit: U = the core P[(a, x_0, x_k), b] (row-major m × b, on the device), C_{j+1} = P^H M.
 template <class T>

@@ -28,13 +28,13 @@ double Sweeper<T>::fit(SweepResult<T>& out) {
     std::vector<Tensor<T>> phi = out.cores;
     left_canonicalize(phi, mover(), gemm());
     // Every term's environments against the same φ: F_j of the sum is the terms' added up.
-    std::size_t block = 0;
-    for (auto& part : parts_)
-      block = part->blocks.add_dense(n_ - 1, [this, &phi](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-        Buffer<T> p = adopt(site_in_form(phi[j], SiteForm::kLUdr, "fit core", j, log_), "fit core", j);
-        return reduce_by_core(ctx(), m, rows, cols, p, phi[j].shape[kLegR]);
-      });
-    use_dense(block);
+    use_dense(dense_sweep([this, &phi](std::size_t j, std::vector<Buffer<T>>& m, std::size_t rows,
+                                       const std::vector<std::size_t>& cols) {
+      Buffer<T> p = adopt(site_in_form(phi[j], SiteForm::kLUdr, "fit core", j, log_), "fit core", j);
+      std::vector<Reduced<T>> next;
+      for (std::size_t k = 0; k < m.size(); ++k) next.push_back(reduce_by_core(ctx(), m[k], rows, cols[k], p, phi[j].shape[kLegR]));
+      return next;
+    }));
     right_sweep(out, {0, 0.0, false});
     const double norm = frobenius_norm(out.cores.front()), now2 = norm * norm;
     const double gain2 = now2 - prev2;

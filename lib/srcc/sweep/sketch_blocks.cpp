@@ -42,6 +42,7 @@ SketchBlocks<T>::SketchBlocks(const Stack& stack, Devices<T>& devices, SiteFeed<
                               const std::function<void()>& check_interrupt,
                               std::vector<double>& seconds)
     : st_(stack),
+      mirror_(mirrored(stack)),
       devices_(devices),
       feed_(feed),
       seed_(seed),
@@ -170,45 +171,49 @@ template <class T> void SketchBlocks<T>::sweep_left(Block& b, std::size_t id) {
   devices_.settle_stores();
 }
 
-template <class T>
-std::size_t SketchBlocks<T>::add_dense(std::size_t last, const Reduction& reduce) {
+template <class T> std::size_t SketchBlocks<T>::begin_dense(std::size_t last) {
   Block b;
   b.last = last;
   b.rows.assign(last + 1, 1);
   b.discarded.assign(last + 1, 0.0);
   b.log_scale.assign(last + 1, 0.0);
-  const std::size_t id = blocks_.size();
-  Ctx c = devices_.ctx(0);
-  const Stack mirror = mirrored(st_);
   // C_0 is the number 1: the part left of the first site is empty.
-  Buffer<T> env = adopt(std::vector<T>(1, T(1)), "environment", 0, 0);
-  for (std::size_t j = 0; j < last; ++j) {
-    check_interrupt_();
-    const auto t0 = Clock::now();
-    try {
-      std::vector<Buffer<T>> forms;
-      for (std::size_t layer = 0; layer < st_.depth(); ++layer)
-        forms.push_back(feed_.form(layer, j, dense_left_form(layer, st_.depth()), 0));
-      const std::size_t m = b.rows[j] * st_.up_dim(j) * st_.down_dim(j), cols = st_.fused_right(j);
-      Buffer<T> mj = dense_left_block(c, mirror, j, forms, env, b.rows[j]);
-      Reduced<T> next = reduce(j, mj, m, cols);
-      c.store.put(id, j, std::move(env), b.rows[j], st_.fused_left(j));
-      env = std::move(next.env);
-      b.rows[j + 1] = next.rank;
-      b.discarded[j + 1] = next.discarded;
-      b.log_scale[j + 1] = b.log_scale[j] + next.log_scale;
-    } catch (const std::bad_alloc&) {
-      throw out_of_memory("left sweep", j);
-    }
+  b.env = adopt(std::vector<T>(1, T(1)), "environment", 0, 0);
+  blocks_.push_back(std::move(b));
+  return blocks_.size() - 1;
+}
+
+template <class T> Buffer<T> SketchBlocks<T>::dense_block(std::size_t block, std::size_t j) {
+  Block& b = blocks_.at(block);
+  const auto t0 = Clock::now();
+  try {
+    std::vector<Buffer<T>> forms;
+    for (std::size_t layer = 0; layer < st_.depth(); ++layer)
+      forms.push_back(feed_.form(layer, j, dense_left_form(layer, st_.depth()), 0));
+    Buffer<T> m = dense_left_block(devices_.ctx(0), mirror_, j, forms, b.env, b.rows[j]);
     seconds_[j] += std::chrono::duration<double>(Clock::now() - t0).count();
-    reporter_.progress("left sweep", j + 1, last);
+    return m;
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory("left sweep", j);
   }
-  c.store.put(id, last, std::move(env), b.rows[last], st_.fused_left(last));
+}
+
+template <class T> void SketchBlocks<T>::advance_dense(std::size_t block, std::size_t j, Reduced<T> next) {
+  Block& b = blocks_.at(block);
+  devices_.ctx(0).store.put(block, j, std::move(b.env), b.rows[j], st_.fused_left(j));
+  b.env = std::move(next.env);
+  b.rows[j + 1] = next.rank;
+  b.discarded[j + 1] = next.discarded;
+  b.log_scale[j + 1] = b.log_scale[j] + next.log_scale;
+  reporter_.progress("left sweep", j + 1, b.last);
+}
+
+template <class T> void SketchBlocks<T>::end_dense(std::size_t block) {
+  Block& b = blocks_.at(block);
+  devices_.ctx(0).store.put(block, b.last, std::move(b.env), b.rows[b.last], st_.fused_left(b.last));
   devices_.settle_stores();
   b.columns = *std::max_element(b.rows.begin(), b.rows.end());
   b.slices.push_back({{0, 0, b.columns}, {}});
-  blocks_.push_back(std::move(b));
-  return id;
 }
 
 template <class T>

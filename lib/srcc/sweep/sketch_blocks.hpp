@@ -39,13 +39,16 @@ template <class T> class SketchBlocks {
   // Draws a block of `columns` sketch columns and sweeps its environments up to cut `last`.
   void add(std::size_t columns, std::size_t last);
 
-  // M_j (row-major m × cols, on device 0) to the next environment; cut j+1 is the one made.
-  using Reduction = std::function<Reduced<T>(std::size_t j, Buffer<T>& m, std::size_t rows_m,
-                                             std::size_t cols)>;
   // A block whose environments come from the dense left step (dense_left_step.hpp), up to cut
-  // `last`, all on device 0: the reduction couples all rows, so they are not split. Returns
-  // its index.
-  std::size_t add_dense(std::size_t last, const Reduction& reduce);
+  // `last`, all on device 0 (the reduction couples all rows, so they are not split), built cut
+  // by cut from outside so that the terms of a sum can be reduced together: begin_dense, then
+  // for j = 0 … last−1 dense_block (M_j from C_j) and advance_dense (C_{j+1}, the reduction of
+  // M_j, perhaps with the other terms'), then end_dense. begin_dense returns the block's index.
+  std::size_t begin_dense(std::size_t last);
+  // M_j, row-major (rows(block, j)·x_0·x_k) × fused_right(j), on device 0.
+  Buffer<T> dense_block(std::size_t block, std::size_t j);
+  void advance_dense(std::size_t block, std::size_t j, Reduced<T> next);
+  void end_dense(std::size_t block);
   // Cut j's discarded norm of a dense block's reduction (0 where none).
   double discarded(std::size_t block, std::size_t j) const {
     const Block& b = blocks_.at(block);
@@ -77,6 +80,7 @@ template <class T> class SketchBlocks {
     std::vector<std::size_t> rows;  // dense blocks: each cut's rows
     std::vector<double> discarded;  // dense blocks: each cut's reduction loss (sdc)
     std::vector<double> log_scale;  // each cut's (log_scale())
+    Buffer<T> env;                  // a dense block being built: the newest environment
   };
 
   void draw(Block& b);
@@ -85,6 +89,7 @@ template <class T> class SketchBlocks {
   Buffer<T> adopt(std::vector<T>&& host, const char* what, std::size_t j, std::size_t d);
 
   const Stack& st_;
+  const Stack mirror_;  // the dense left step's view of the stack (dense_left_step.hpp)
   Devices<T>& devices_;
   SiteFeed<T>& feed_;
   std::uint64_t seed_;

@@ -57,7 +57,7 @@ SweepResult<T> Sweeper<T>::run() {
   if (n_ == 2) {
     two_site(out);  // exact, whatever the method
   } else {
-    if (opt_.dense_left()) use_dense(part(0).blocks.add_dense(n_ - 1, method_reduction()));
+    if (opt_.dense_left()) use_dense(dense_sweep(method_reduction()));
     else if (!opt_.tolerance_mode())
       for (auto& p : parts_) p->blocks.add(sketch_width(), n_ - 1);
     out.estimated = !opt_.dense_left();
@@ -77,20 +77,48 @@ SweepResult<T> Sweeper<T>::run() {
 }
 
 template <class T>
-typename SketchBlocks<T>::Reduction Sweeper<T>::method_reduction() {
+typename Sweeper<T>::JointReduction Sweeper<T>::method_reduction() {
   const std::size_t cap = sketch_width();
   if (opt_.method == SketchMethod::kSdc) {
     const double cutoff = effective_cutoff<real_t<T>>(0.0, opt_.numerical_zeros);
     const double tol = opt_.tolerance_mode() ? kSketchTolFraction * opt_.tol : 0.0;
-    return [this, cap, cutoff, tol](std::size_t, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-      return reduce_by_svd(K(), m, rows, cols, cap, cutoff, tol);
+    return [this, cap, cutoff, tol](std::size_t, std::vector<Buffer<T>>& m, std::size_t rows,
+                                    const std::vector<std::size_t>& cols) {
+      // One product: the SVD of M itself; a sum: of its terms' R factors (no M formed).
+      if (m.size() == 1) return std::vector<Reduced<T>>{reduce_by_svd(K(), m[0], rows, cols[0], cap, cutoff, tol)};
+      return reduce_sum_by_svd(ctx(), m, rows, cols, weights(), cap, cutoff, tol);
     };
   }
   // sdcr: each cut's Gaussian test from its own stream of the run's seed.
   const std::uint64_t base = Rng::derive_seed(opt_.seed, kRangeStreams);
-  return [this, cap, base](std::size_t j, Buffer<T>& m, std::size_t rows, std::size_t cols) {
-    return reduce_by_range(ctx(), m, rows, cols, cap, Rng::derive_seed(base, j));
+  return [this, cap, base](std::size_t j, std::vector<Buffer<T>>& m, std::size_t rows, const std::vector<std::size_t>& cols) {
+    return reduce_by_range(ctx(), m, rows, cols, weights(), cap, Rng::derive_seed(base, j));
   };
+}
+
+template <class T> std::size_t Sweeper<T>::dense_sweep(const JointReduction& reduce) {
+  std::vector<std::size_t> ids;
+  for (auto& p : parts_) ids.push_back(p->blocks.begin_dense(n_ - 1));
+  for (std::size_t j = 0; j + 1 < n_; ++j) {
+    check_interrupt_();
+    std::vector<Buffer<T>> m;
+    std::vector<std::size_t> cols;
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      m.push_back(part(k).blocks.dense_block(ids[k], j));
+      cols.push_back(part(k).st.fused_right(j));
+    }
+    const auto t0 = Clock::now();
+    std::vector<Reduced<T>> next;
+    try {
+      next = reduce(j, m, part(0).blocks.rows(ids[0], j) * st().up_dim(j) * st().down_dim(j), cols);
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory("left sweep", j);
+    }
+    seconds_[j] += since(t0);
+    for (std::size_t k = 0; k < parts_.size(); ++k) part(k).blocks.advance_dense(ids[k], j, std::move(next[k]));
+  }
+  for (std::size_t k = 0; k < parts_.size(); ++k) part(k).blocks.end_dense(ids[k]);
+  return ids.front();
 }
 
 template <class T>
@@ -313,10 +341,6 @@ SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOpti
     stacks.push_back(t.stack);
   }
   validate_terms(stacks);
-  if (terms.size() > 1 && options.dense_left())
-    throw UsageError(opt::kMethod.name() + " " + method_name(options.method) +
-                     ": a sum of products is compressed with src (its sdc and sdcr steps factor the "
-                     "whole sum's environment, which no term holds); --fit-sweeps works with sums");
   if (stacks.front()->length() < 2)
     throw InputError(stacks.front()->layers.front().where() +
                      ": a train of one site has no bond to compress (need at least 2 sites)");

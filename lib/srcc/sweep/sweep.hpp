@@ -91,9 +91,8 @@ template <class T> struct SweepTerm {
 // tensors (the draws depend only on the seed, the site and the physical legs), so the sketch
 // of a cut is the sum of the terms' sketches, exactly the sketch of the summed network, and
 // one QR per cut serves them all (docs/ALGORITHM.md, "Sums of products"). The terms must have
-// the same sites and physical legs (validate_terms); --method sdc/sdcr are refused (their
-// left step factors the whole sum's environment, which the terms do not hold). One term of
-// weight 1 is run_sweep above, to the bit.
+// the same sites and physical legs (validate_terms). sdc and sdcr reduce the terms' dense left
+// steps together, as the summed network's. One term of weight 1 is run_sweep above, to the bit.
 template <class T>
 SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOptions& options,
                          Backend& backend, TransferLog& log, Reporter& reporter,

@@ -70,6 +70,11 @@ template <class T> class Sweeper {
   // The first term's stack: its sites and physical legs are every term's.
   const Stack& st() const { return parts_.front()->st; }
   DeviceCtx<T> ctx() { return part(0).devices.ctx(0); }
+  std::vector<T> weights() const {
+    std::vector<T> w;
+    for (const auto& p : parts_) w.push_back(p->weight);
+    return w;
+  }
   Kernels<T>& K() { return ctx().K; }
   CountingGemm<T>& gemm() { return ctx().gemm; }
   Mover<T>& mover() { return ctx().mover; }
@@ -85,10 +90,20 @@ template <class T> class Sweeper {
     return s > 0 ? s : *std::max_element(bounds_.begin(), bounds_.end());
   }
 
+  // The terms' M_j (row-major rows × cols[k] each, on device 0; consumed) to their next
+  // environments, at one scale (dense_left_step.hpp); cut j+1 is the one made.
+  using JointReduction = std::function<std::vector<Reduced<T>>(std::size_t j, std::vector<Buffer<T>>& m,
+                                                               std::size_t rows, const std::vector<std::size_t>& cols)>;
+
   // How sdc and sdcr turn M_j into the next environment (dense_left_step.hpp): at most the
   // sketch's width of rows; sdc in tolerance mode keeps the fewest whose tail is within the
   // sketch's share of --tol, the rest being the truncation sweep's.
-  typename SketchBlocks<T>::Reduction method_reduction();
+  JointReduction method_reduction();
+
+  // A dense block in every term's sketch blocks, built cut by cut: each term's M_j from its own
+  // environment, then `reduce` turns them all into the next environments together. Returns the
+  // block's index (the same in every term).
+  std::size_t dense_sweep(const JointReduction& reduce);
 
   // Hands host data to device 0's backend (a logged device move where it copies).
   Buffer<T> adopt(std::vector<T>&& host, const std::string& what, std::size_t j) {
