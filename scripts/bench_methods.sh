@@ -14,7 +14,7 @@
 # numpy, scipy and h5py), quimb's src, src-oversample, sdc, sdc-oversample and fit run on the
 # same inputs (scripts/quimb_methods.py: the compression alone is timed, in one Python process per
 # case and repeat), and their errors are measured the same way. With matplotlib, FIGURE (default
-# bench-methods.png) plots error against time, one panel per case.
+# build/bench-methods.png, its table beside it as .tsv) plots error against time, one panel per case.
 #
 #   scripts/bench_methods.sh                                   # (n, D, χ̄) = (20, 50, 50), (30, 80, 80), (20, 64, 128)
 #   CASES="12 16 16" MPO_CASE="10 8 16" REPEATS=1 scripts/bench_methods.sh     # a quick look
@@ -27,7 +27,7 @@ bin=$(realpath build/app/src-compress)
 repeats=${REPEATS:-3}
 cases=${CASES:-"20 50 50,30 80 80,20 64 128"}
 mpo_case=${MPO_CASE:-"20 16 64"}
-figure=${FIGURE:-bench-methods.png}
+figure=${FIGURE:-build/bench-methods.png}
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 quimb_methods=(src src-oversample sdc sdc-oversample fit)
