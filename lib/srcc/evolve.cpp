@@ -103,13 +103,9 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   DType dt = working_dtype(ro, stack);
   for (std::size_t i = nstep + 1; i < readers.size(); ++i) dt = promote(dt, readers[i].info().dtype());
   // Real time: the weights (-i dt)^m/m! are complex.
-  if (eo.taylor > 0 && !eo.imaginary_time) {
-    if (ro.dtype && !dtype_is_complex(*ro.dtype))
-      throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*ro.dtype)) + ": a " + opt::kTaylor.name() +
-                       " step in real time has complex weights (-i dt)^m/m!; use a complex type or " +
-                       opt::kImaginaryTime.name());
-    dt = promote(dt, DType::kComplex64);
-  }
+  if (eo.taylor > 0 && !eo.imaginary_time)
+    dt = complex_for_weights(ro, dt, "a " + opt::kTaylor.name() + " step in real time has complex weights (-i dt)^m/m!; " +
+                                         "use a complex type or " + opt::kImaginaryTime.name());
   note_working_dtype(ro, dt, reporter);
   return visit_dtype(dt, [&](auto zero) {
     return run_evolution<decltype(zero)>(eo, readers, stack, notes, reporter, check_interrupt);

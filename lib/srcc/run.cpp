@@ -301,14 +301,16 @@ DType working_dtype(const RunOptions& o, const Stack& stack) {
 DType working_dtype(const RunOptions& o, const std::vector<const Stack*>& stacks) {
   DType dt = working_dtype(o, *stacks.front());
   for (const Stack* s : stacks) dt = promote(dt, working_dtype(o, *s));
-  for (const auto& t : o.terms) {
-    if (t.weight.imag() == 0) continue;
-    if (o.dtype && !dtype_is_complex(*o.dtype))
-      throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": --term " +
-                       format_weight(t.weight) + " is complex; use --dtype auto or a complex type");
-    dt = promote(dt, DType::kComplex64);
-  }
-  return o.dtype ? *o.dtype : dt;
+  for (const auto& t : o.terms)
+    if (t.weight.imag() != 0)
+      dt = complex_for_weights(o, dt, "--term " + format_weight(t.weight) + " is complex; use --dtype auto or a complex type");
+  return dt;
+}
+
+DType complex_for_weights(const RunOptions& o, DType dt, const std::string& why) {
+  if (o.dtype && !dtype_is_complex(*o.dtype))
+    throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": " + why);
+  return o.dtype ? *o.dtype : promote(dt, DType::kComplex64);
 }
 
 // The budgets, the backends and the plan, in that order: the budgets are given or detected

@@ -2,6 +2,7 @@
 // Stages of a run that run() (run.cpp) and evolve() (evolve.cpp) both chain: the working type, the
 // capping of χ̄ to what a product can hold, the budgets, backends and plan, and --profile-gemm.
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,8 @@ namespace srcc {
 DType working_dtype(const RunOptions& o, const Stack& stack);
 // A sum's (RunOptions::terms): promoted over its terms, complex where a weight is.
 DType working_dtype(const RunOptions& o, const std::vector<const Stack*>& stacks);
+// `dt` made complex for complex weights; a real --dtype is refused with `why`.
+DType complex_for_weights(const RunOptions& o, DType dt, const std::string& why);
 // Notes a single-precision working type `dt` that came from the inputs (no --dtype): its
 // rounding is near 1e-7, not 1e-16, which a user with float32 files may not expect.
 void note_working_dtype(const RunOptions& o, DType dt, Reporter& reporter);

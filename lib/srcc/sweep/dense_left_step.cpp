@@ -46,9 +46,13 @@ namespace {
 // logarithm of the factor applied (Reduced::log_scale).
 template <class T>
 double to_sketch_scale(Kernels<T>& K, std::size_t rank, const std::vector<std::pair<T*, std::size_t>>& pieces) {
+  // One piece's norm as it is (a product's environments as they always were); several in quadrature.
   double total = 0;
-  for (const auto& [p, n] : pieces) total += std::pow(static_cast<double>(K.norm(n, p)), 2);
-  total = pieces.size() == 1 ? static_cast<double>(K.norm(pieces[0].second, pieces[0].first)) : std::sqrt(total);
+  for (const auto& [p, n] : pieces) {
+    const double norm = static_cast<double>(K.norm(n, p));
+    total = pieces.size() == 1 ? norm : total + norm * norm;
+  }
+  if (pieces.size() > 1) total = std::sqrt(total);
   if (!(total > 0 && std::isfinite(total))) return 0;
   const auto factor = static_cast<real_t<T>>(std::sqrt(static_cast<double>(rank)) / total);
   for (const auto& [p, n] : pieces) K.scale(n, factor, p);

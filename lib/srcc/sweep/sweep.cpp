@@ -28,16 +28,10 @@
 #include <utility>
 
 #include "srcc/core/error.hpp"
-#include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
-#include "srcc/movement/devices.hpp"
-#include "srcc/movement/site_feed.hpp"
 #include "srcc/movement/site_forms.hpp"
 #include "srcc/sweep/dense_left_step.hpp"
 #include "srcc/sweep/out_of_memory.hpp"
-#include "srcc/sweep/range_finder.hpp"
-#include "srcc/sweep/right_step.hpp"
-#include "srcc/sweep/sketch_blocks.hpp"
 #include "srcc/sweep/sweeper.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"

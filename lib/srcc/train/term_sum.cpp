@@ -33,21 +33,13 @@ void validate_terms(const std::vector<const Stack*>& terms) {
 }
 
 std::vector<std::size_t> sum_bond_bounds(const std::vector<const Stack*>& terms) {
-  std::vector<std::size_t> bound = terms.front()->bond_bounds();
-  if (terms.size() == 1) return bound;
+  // The physical limits are the same for every term; the other is the fused bonds added up.
+  std::vector<std::size_t> bound = terms.front()->physical_bounds();
   constexpr std::size_t kHuge = std::numeric_limits<std::size_t>::max();
-  // The physical limits on either side of a cut are the same for every term; the other limit
-  // is the terms' fused bonds added up.
-  const Stack& first = *terms.front();
-  const std::size_t n = first.length();
-  std::vector<std::size_t> left(n + 1, 1), right(n + 1, 1);
-  auto times = [](std::size_t a, std::size_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; };
-  for (std::size_t j = 0; j < n; ++j) left[j + 1] = times(left[j], first.up_dim(j) * first.down_dim(j));
-  for (std::size_t j = n; j-- > 0;) right[j] = times(right[j + 1], first.up_dim(j) * first.down_dim(j));
-  for (std::size_t j = 1; j < n; ++j) {
+  for (std::size_t j = 1; j < bound.size(); ++j) {
     std::size_t sum = 0;
     for (const Stack* t : terms) sum = std::min(kHuge - t->fused_left(j), sum) + t->fused_left(j);  // saturating
-    bound[j] = std::min({sum, left[j], right[j]});
+    bound[j] = std::min(bound[j], sum);
   }
   return bound;
 }

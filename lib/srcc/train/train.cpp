@@ -59,7 +59,7 @@ DType Stack::dtype() const {
   return t;
 }
 
-std::vector<std::size_t> Stack::bond_bounds() const {
+std::vector<std::size_t> Stack::physical_bounds() const {
   const std::size_t n = length();
   constexpr std::size_t kHuge = std::numeric_limits<std::size_t>::max();
   auto times = [](std::size_t a, std::size_t b) { return b != 0 && a > kHuge / b ? kHuge : a * b; };
@@ -67,7 +67,13 @@ std::vector<std::size_t> Stack::bond_bounds() const {
   for (std::size_t j = 0; j < n; ++j) left[j + 1] = times(left[j], times(up_dim(j), down_dim(j)));
   for (std::size_t j = n; j-- > 0;) right[j] = times(right[j + 1], times(up_dim(j), down_dim(j)));
   std::vector<std::size_t> bound(n, 1);
-  for (std::size_t j = 1; j < n; ++j) bound[j] = std::min({fused_left(j), left[j], right[j]});
+  for (std::size_t j = 1; j < n; ++j) bound[j] = std::min(left[j], right[j]);
+  return bound;
+}
+
+std::vector<std::size_t> Stack::bond_bounds() const {
+  std::vector<std::size_t> bound = physical_bounds();
+  for (std::size_t j = 1; j < bound.size(); ++j) bound[j] = std::min(bound[j], fused_left(j));
   return bound;
 }
 

@@ -78,6 +78,8 @@ struct Stack {
   // entry 0 is 1): the smaller of the fused bond there and the physical dimension on either
   // side (saturating, never overflowing). A sketch wider than this cannot see more.
   std::vector<std::size_t> bond_bounds() const;
+  // The physical part of that bound alone: the smaller of the dimensions on either side.
+  std::vector<std::size_t> physical_bounds() const;
   // The largest of them: the largest bond the product can have at any cut.
   std::size_t largest_bond() const;
 };
