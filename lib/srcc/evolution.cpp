@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/weight.hpp"
@@ -104,18 +105,38 @@ template <class T> class Evolution {
         }
       }
     } catch (const InterruptedError& e) {
-      // Stopped between steps (or within one, which is then not counted): what is done is kept.
-      if (since_checkpoint > 0 || !written_) checkpoint(false);
-      throw InterruptedError(e.cause() + "; " + ro_.output + " holds the " + std::to_string(done_) +
-                             " finished steps of " + std::to_string(eo_.steps) + ": continue with --resume");
+      throw InterruptedError(e.cause() + "; " + save_on_stop(since_checkpoint));
     }
-    if (done_ > sum_.resumed_from || !written_) checkpoint(done_ >= eo_.steps);
+    if (done_ > sum_.resumed_from || !written_) {
+      // The last write finishes even when a stop arrives meanwhile: the evolution is done.
+      InterruptShield shield;
+      checkpoint(done_ >= eo_.steps);
+    }
     sum_.steps_done = done_;
     sum_.wall_seconds = since(wall0_);
     sum_.peak_rss_bytes = memory::peak_resident_bytes();
     sum_.gemm_profile = profiling_->finish();
     reporter_.progress("write", 1, 1);
     return sum_;
+  }
+
+  // A stop (a signal, --max-time) between or within steps: the finished steps are saved, with
+  // further stop requests held off until they are (a step stopped midway is not counted), and
+  // the message says what the file then holds.
+  std::string save_on_stop(std::size_t since_checkpoint) {
+    const std::string of = " finished steps of " + std::to_string(eo_.steps);
+    if (!written_ && done_ == 0) return "no step had finished: no output was written";
+    if (since_checkpoint > 0 || !written_) {
+      try {
+        InterruptShield shield;
+        checkpoint(false);
+      } catch (const Error& e) {
+        if (!written_) return std::string("saving the finished steps failed (") + e.what() + "): no output was written";
+        return std::string("saving the last steps failed (") + e.what() + "); " + ro_.output + " holds the " +
+               std::to_string(saved_steps_) + of + ": continue with --resume";
+      }
+    }
+    return ro_.output + " holds the " + std::to_string(saved_steps_) + of + ": continue with --resume";
   }
 
  private:
@@ -151,6 +172,7 @@ template <class T> class Evolution {
     state_ = read_all<T>(last, log_);
     history_.add_setup(log_.take_from(0));
     written_ = true;
+    saved_steps_ = done_;
     sum_.resumed_from = done_;
     budget_ = done_ > 0 ? rows_[kBudgetColumn].values.back() : 0.0;
     if (done_ >= eo_.steps) reporter_.step(ro_.output + " holds " + std::to_string(done_) + " steps already; nothing to do");
@@ -200,9 +222,19 @@ template <class T> class Evolution {
     last_plan_ = plan.to_json();
     data_.sites.resize(nstep_);
     data_.sites.push_back(std::move(state_));
-    SweepResult<T> result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
-    data_.sites.pop_back();
-    return result;
+    // The state back in its place whatever happens: a step stopped midway leaves it as it was.
+    const auto put_back = [&] {
+      state_ = std::move(data_.sites.back());
+      data_.sites.pop_back();
+    };
+    try {
+      SweepResult<T> result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
+      put_back();
+      return result;
+    } catch (...) {
+      put_back();
+      throw;
+    }
   }
 
   // A --taylor step: Σ_{m≤K} c_m H^m ψ with c_m = c_{m−1}·(−i dt)/m (or (−dt)/m), the K+1
@@ -236,30 +268,30 @@ template <class T> class Evolution {
     return run_sweep(sum, step_options.sweep, backend(), log_, quiet_, check_interrupt_);
   }
 
-  // Step k: the sweep, the state's norm, the measurements, a row of the trajectory.
+  // Step k: the sweep, the state's norm, the measurements, a row of the trajectory. All or
+  // nothing: until the row is added (nothing after that throws), the state and the trajectory
+  // are those of step k−1, so that a stop within the step leaves a consistent pair to save.
   void step(std::size_t k) {
     const auto t0 = Clock::now();
     SweepResult<T> result = eo_.taylor > 0 ? taylor_step(k) : product_step(k);
     const double sweep_seconds = since(t0);
-    state_ = std::move(result.cores);
+    std::vector<Tensor<T>> next = std::move(result.cores);
     // The state's norm sits in core 0 (the others are right-orthonormal).
-    const double norm = frobenius_norm(state_.front());
+    const double norm = frobenius_norm(next.front());
     if (eo_.normalize && norm > 0) {
       const auto inv = static_cast<real_t<T>>(1.0 / norm);
-      for (auto& v : state_.front().data) v *= inv;
+      for (auto& v : next.front().data) v *= inv;
     }
-    budget_ += result.error_estimate;
+    const double budget = budget_ + result.error_estimate;
     std::int64_t max_bond = 1;
-    for (const auto& c : state_) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
+    for (const auto& c : next) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
     const bool measured = k % eo_.measure_every == 0 || k == eo_.steps;
-    const auto [values, ov] = measure(measured, eo_.normalize && norm > 0 ? 1.0 : norm * norm);
-    sum_.sweep_seconds += sweep_seconds;
-    sum_.sweep_flops += result.flops;
+    const auto [values, ov] = measure(next, measured, eo_.normalize && norm > 0 ? 1.0 : norm * norm);
     const StepValues sv{.step = k, .steps = eo_.steps,
                         .time = eo_.dt != 0 ? eo_.dt * static_cast<double>(k) : static_cast<double>(k),
-                        .norm = norm, .error = result.error_estimate, .budget = budget_, .seconds = since(t0),
+                        .norm = norm, .error = result.error_estimate, .budget = budget, .seconds = since(t0),
                         .max_bond = max_bond};
-    std::vector<double> row = {static_cast<double>(k), sv.time, norm, sv.error, budget_,
+    std::vector<double> row = {static_cast<double>(k), sv.time, norm, sv.error, budget,
                                static_cast<double>(max_bond), sv.seconds, sweep_seconds};
     for (const auto& v : values) {
       row.push_back(v.real());
@@ -269,9 +301,18 @@ template <class T> class Evolution {
       row.push_back(ov.real());
       row.push_back(ov.imag());
     }
+    // The step is done: from here on it counts.
+    state_ = std::move(next);
+    if (eo_.save_every > 0 && k % eo_.save_every == 0) {
+      to_save_.emplace_back(k, state_);
+      for (const auto& c : state_) held_bytes_ += c.size() * sizeof(T);
+    }
     for (std::size_t c = 0; c < rows_.size(); ++c) rows_[c].values.push_back(row[c]);
     done_ = k;
+    budget_ = budget;
     last_sites_ = result.sites;
+    sum_.sweep_seconds += sweep_seconds;
+    sum_.sweep_flops += result.flops;
     sum_.norm = norm;
     sum_.normalized = eo_.normalize;
     sum_.max_bond = max_bond;
@@ -279,15 +320,11 @@ template <class T> class Evolution {
     reporter_.step(step_line(sv, labels_, measured ? values : std::vector<cdouble>{},
                              eo_.overlap && measured ? &ov : nullptr));
     history_.add_round(log_.take_from(0));
-    if (eo_.save_every > 0 && k % eo_.save_every == 0) {
-      to_save_.emplace_back(k, state_);
-      for (const auto& c : state_) held_bytes_ += c.size() * sizeof(T);
-    }
   }
 
   // ⟨O⟩ of each --measure operator (normalised by ‖ψ‖² = norm2) and ⟨ref|ψ⟩, exactly; NaN in the
   // table at a step that is not measured.
-  std::pair<std::vector<cdouble>, cdouble> measure(bool measured, double norm2) {
+  std::pair<std::vector<cdouble>, cdouble> measure(const std::vector<Tensor<T>>& state, bool measured, double norm2) {
     const auto tm = Clock::now();
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::vector<cdouble> values(measured ? 0 : measure_.size(), cdouble(nan, nan));
@@ -296,14 +333,14 @@ template <class T> class Evolution {
     for (const auto& op : measure_) {
       if (!measured) break;
       Sandwich<T> s(K, 1);
-      for (std::size_t j = 0; j < state_.size(); ++j) s.add(state_[j], {&op[j]}, state_[j]);
+      for (std::size_t j = 0; j < state.size(); ++j) s.add(state[j], {&op[j]}, state[j]);
       const Scaled v = s.value();
       sum_.measure_flops += s.flops();
       values.push_back(norm2 > 0 ? v.value * std::exp(v.log_scale) / norm2 : cdouble(0));
     }
     if (eo_.overlap && measured) {
       Sandwich<T> s(K, 0);
-      for (std::size_t j = 0; j < state_.size(); ++j) s.add(reference_[j], {}, state_[j]);
+      for (std::size_t j = 0; j < state.size(); ++j) s.add(reference_[j], {}, state[j]);
       ov = s.value().plain();
       sum_.measure_flops += s.flops();
     }
@@ -344,6 +381,7 @@ template <class T> class Evolution {
     to_save_.clear();
     held_bytes_ = 0;
     written_ = true;
+    saved_steps_ = done_;
     last_checkpoint_ = Clock::now();
     checkpoint_took_ = since(t0);
     sum_.checkpoint_seconds += checkpoint_took_;
@@ -413,6 +451,7 @@ template <class T> class Evolution {
   std::string last_plan_;
   std::vector<SiteStats> last_sites_;
   std::size_t done_ = 0;
+  std::size_t saved_steps_ = 0;  // the steps the output holds now
   bool written_ = false;  // an output of this evolution exists (ours to update in place)
   double budget_ = 0;
   std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save_;  // until the next checkpoint

@@ -181,6 +181,62 @@ TEST_F(Evolve, AStoppedRunResumesToTheUninterruptedResult) {
   EXPECT_LT(distance("kill.h5:/result", "whole.h5:/result"), 1e-13);
 }
 
+// SIGTERM (a batch system's time limit) at a random moment — within a sweep, a measurement or a
+// checkpoint — under each checkpoint policy: the run saves every finished step, says how many
+// the file holds (and it holds that many), and --resume reaches the uninterrupted result.
+TEST_F(Evolve, ASigtermAtAnyMomentSavesWhatItSaysAndResumes) {
+  ASSERT_EQ(run_cli(dir_, "generate product -o p24.h5 --sites 24 -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "generate ising-step -o u24.h5 --sites 24 --J 1 --h 1 --dt 0.1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "generate magnetization -o m24.h5 --sites 24 -q").code, 0);
+  const std::string args = "evolve u24.h5 p24.h5 --steps 300 --chi 32 --seed 7 --measure m24.h5 -q";
+  ASSERT_EQ(run_cli(dir_, args + " -o whole.h5 --save-every 25").code, 0);
+  std::random_device random;
+  const std::vector<std::string> policies = {"", "--checkpoint-every 7", "--save-every 25", "--checkpoint-every 1"};
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    const int delay_ms = 50 + static_cast<int>(random() % 900);
+    const std::string out = "cut" + std::to_string(i) + ".h5";
+    SCOPED_TRACE("policy '" + policies[i] + "', SIGTERM after " + std::to_string(delay_ms) + " ms");
+    const std::string cmd = "cd '" + dir_.path().string() + "' && exec '" + binary() + "' " + args + " " +
+                            policies[i] + " -o " + out + " 2>err.txt";
+    const pid_t pid = fork();
+    if (pid == 0) {
+      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const std::string err = slurp(dir_ / "err.txt");
+    if (!WIFSIGNALED(status)) {
+      ADD_FAILURE() << "finished before the signal: make the run longer; " << err;
+      continue;
+    }
+    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+    EXPECT_EQ(temp_files(dir_), 0);
+    const auto at = err.find(" holds the ");
+    if (at == std::string::npos) {
+      // Only a stop before the first step may leave nothing, and it says so.
+      EXPECT_NE(err.find("no step had finished: no output was written"), std::string::npos) << err;
+      EXPECT_FALSE(fs::exists(dir_ / out)) << err;
+      continue;
+    }
+    const long long said = std::stoll(err.substr(at + 11));
+    EXPECT_NE(err.find("continue with --resume"), std::string::npos) << err;
+    EXPECT_EQ(log_int(dir_ / out, "steps_done"), said) << err;
+    EXPECT_EQ(log_int(dir_ / out, "complete"), 0);
+    EXPECT_EQ(trajectory(dir_ / out).at("step").size(), static_cast<std::size_t>(said));
+    const auto r = run_cli(dir_, args + " " + policies[i] + " -o " + out + " --resume");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_LT(relative_distance(dir_, out + ":/result", "whole.h5:/result"), 1e-13);
+    const auto resumed = trajectory(dir_ / out), whole = trajectory(dir_ / "whole.h5");
+    ASSERT_EQ(resumed.at("step").size(), 300u);
+    for (std::size_t k = 0; k < 300; ++k) EXPECT_NEAR(resumed.at("m24_re")[k], whole.at("m24_re")[k], 1e-12) << "step " << k + 1;
+    if (policies[i] == "--save-every 25")
+      EXPECT_LT(relative_distance(dir_, out + ":/states/150", "whole.h5:/states/150"), 1e-13);
+  }
+}
+
 // Many steps in one process: the resident size stays that of one step (a transfer log that kept
 // every step's rows in full pinned the heap: 1 GB after 1000 steps at χ̄ = 32), the output file
 // and its /log/transfers do not grow with the steps, and the log still counts every event.

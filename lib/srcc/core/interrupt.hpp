@@ -13,4 +13,16 @@ void poll_interrupt();
 // The requested signal, 0 when none.
 int interrupt_signal() noexcept;
 
+// While one exists, poll_interrupt does not throw (the request stays recorded): for bounded work
+// that must finish once a stop was requested — an interrupted evolution's last checkpoint —
+// so that what the run then says it saved is saved. SLURM sends SIGKILL only after its grace
+// period (KillWait), long enough for a checkpoint.
+class InterruptShield {
+ public:
+  InterruptShield() noexcept;
+  ~InterruptShield();
+  InterruptShield(const InterruptShield&) = delete;
+  InterruptShield& operator=(const InterruptShield&) = delete;
+};
+
 }  // namespace srcc
