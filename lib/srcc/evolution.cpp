@@ -6,10 +6,14 @@
 #include <complex>
 #include <cstdio>
 #include <limits>
+#include <random>
+
+#include <unistd.h>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/core/process_tag.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/weight.hpp"
 #include "srcc/evolve_record.hpp"
@@ -68,6 +72,15 @@ template <class T> std::vector<Tensor<T>> read_all(const TrainReader& r, Transfe
   std::vector<Tensor<T>> out;
   for (std::size_t j = 0; j < r.info().length(); ++j) out.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
   return out;
+}
+
+// An evolution's name for itself in the versions of its output: where it runs, its process and
+// a random part (two runs of one process, a PID reused).
+std::string new_run_id() {
+  std::random_device random;
+  char tail[24];
+  std::snprintf(tail, sizeof tail, "-%ld-%08x", static_cast<long>(::getpid()), random());
+  return process_tag() + tail;
 }
 
 template <class T> std::string bytes_of(const std::vector<Tensor<T>>& sites) {
@@ -167,15 +180,45 @@ template <class T> class Evolution {
   }
 
   void resume() {
-    done_ = resume_trajectory(read_evolve_record(ro_.output), fp_, rows_, ro_.output);
+    const EvolveRecord rec = read_evolve_record(ro_.output);
+    done_ = resume_trajectory(rec, fp_, rows_, ro_.output);
     TrainReader last(TrainRef{ro_.output, h5names::kResult, TrainFormat::kSrcc});
     state_ = read_all<T>(last, log_);
+    check_resumed_state(last.info());
     history_.add_setup(log_.take_from(0));
+    owner_ = rec.run_id;
+    for (long long k : rec.states) saved_list_.push_back(static_cast<std::size_t>(k));
     written_ = true;
     saved_steps_ = done_;
     sum_.resumed_from = done_;
     budget_ = done_ > 0 ? rows_[kBudgetColumn].values.back() : 0.0;
     if (done_ >= eo_.steps) reporter_.step(ro_.output + " holds " + std::to_string(done_) + " steps already; nothing to do");
+  }
+
+  // The checkpoint's state must be the one its last trajectory row describes (its norm and
+  // largest bond) and fit the inputs; otherwise the file was changed or damaged.
+  void check_resumed_state(const TrainInfo& info) const {
+    const TrainInfo& input = readers_[nstep_].info();
+    const std::string bad = ro_.output + ": not a consistent checkpoint (changed or damaged?): ";
+    if (state_.size() != input.length())
+      throw InputError(bad + info.where() + " has " + std::to_string(state_.size()) + " sites, the state " +
+                       std::to_string(input.length()));
+    std::int64_t max_bond = 1;
+    for (std::size_t j = 0; j < state_.size(); ++j) {
+      if (state_[j].shape[kLegU] != input.dims[j][kLegU])
+        throw InputError(bad + info.where(j) + ": physical leg " + std::to_string(state_[j].shape[kLegU]) +
+                         ", the state's " + std::to_string(input.dims[j][kLegU]));
+      max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(state_[j].shape[kLegR]));
+    }
+    if (done_ == 0) return;
+    const double row_norm = rows_[kNormColumn].values.back();
+    const double want = eo_.normalize && row_norm > 0 ? 1.0 : row_norm;
+    const double norm = frobenius_norm(state_.front());
+    if (!(std::abs(norm - want) <= 1e-8 * want) || max_bond != static_cast<std::int64_t>(rows_[kMaxBondColumn].values.back()))
+      throw InputError(bad + info.where() + " (norm " + std::to_string(norm) + ", largest bond " + std::to_string(max_bond) +
+                       ") is not the state of step " + std::to_string(done_) + " in " + h5names::kTrajectory + " (norm " +
+                       std::to_string(want) + ", largest bond " +
+                       std::to_string(static_cast<long long>(rows_[kMaxBondColumn].values.back())) + ")");
   }
 
   // The stack with the state's current bonds.
@@ -378,10 +421,12 @@ template <class T> class Evolution {
     out.write_log(record(), out_log, finished);
     out.commit();
     history_.add_round(out_log.take_from(mark));
+    for (const auto& saved : to_save_) saved_list_.push_back(saved.first);
     to_save_.clear();
     held_bytes_ = 0;
     written_ = true;
     saved_steps_ = done_;
+    owner_ = run_id_;
     last_checkpoint_ = Clock::now();
     checkpoint_took_ = since(t0);
     sum_.checkpoint_seconds += checkpoint_took_;
@@ -390,13 +435,21 @@ template <class T> class Evolution {
 
   void copy_saved_states(ResultWriter& out, TransferLog& out_log) {
     const auto tc = Clock::now();
-    if (const auto bytes = out.copy_from(ro_.output, h5names::kStates)) {
+    if (const auto bytes = out.copy_from(ro_.output, h5names::kStates, owner_)) {
       const std::string where = "file:" + ro_.output + ":" + h5names::kStates;
       out_log.add(TransferRecord{.what = "saved states", .mechanism = mechanism::kFileWrite, .source = where,
                                  .target = where, .dtype_from = std::string(dtype_name(dtype_of<T>)),
                                  .dtype_to = std::string(dtype_name(dtype_of<T>)),
                                  .bytes = static_cast<std::int64_t>(*bytes), .seconds = since(tc)});
     }
+  }
+
+  // The states the output holds once the checkpoint being written is in place.
+  std::string saved_text() const {
+    std::string out;
+    for (std::size_t k : saved_list_) out += (out.empty() ? "" : " ") + std::to_string(k);
+    for (const auto& saved : to_save_) out += (out.empty() ? "" : " ") + std::to_string(saved.first);
+    return out;
   }
 
   RunRecord record() const {
@@ -417,7 +470,9 @@ template <class T> class Evolution {
                                     .steps_done = static_cast<std::int64_t>(done_),
                                     .fingerprint = to_text(fp_),
                                     .dt = eo_.dt,
-                                    .normalize = eo_.normalize};
+                                    .normalize = eo_.normalize,
+                                    .run_id = run_id_,
+                                    .saved_states = saved_text()};
     for (const auto& b : backends_) r.devices += (r.devices.empty() ? "" : ",") + b->name();
     return r;
   }
@@ -452,6 +507,11 @@ template <class T> class Evolution {
   std::vector<SiteStats> last_sites_;
   std::size_t done_ = 0;
   std::size_t saved_steps_ = 0;  // the steps the output holds now
+  std::vector<std::size_t> saved_list_;  // the K of every /states/K it holds (after the next checkpoint)
+  // Each version of the output names the run that wrote it; a checkpoint takes the saved states
+  // only from a version written by `owner_` (this run, or the one a --resume continues).
+  const std::string run_id_ = new_run_id();
+  std::string owner_;
   bool written_ = false;  // an output of this evolution exists (ours to update in place)
   double budget_ = 0;
   std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save_;  // until the next checkpoint

@@ -35,6 +35,32 @@ std::string number(double v) {
   return buf;
 }
 
+// What a checkpoint says of itself must agree: /log@steps_done, the trajectory's rows (steps 1 …
+// steps_done, in order) and the saved states (/log@saved_states and /states, none past the last
+// step). A file changed by hand or damaged is refused rather than continued from wrong data.
+void check_checkpoint(const EvolveRecord& rec, const std::string& output) {
+  const std::string bad = output + ": not a consistent checkpoint (changed or damaged?): ";
+  const std::size_t rows = rec.trajectory.empty() ? 0 : rec.trajectory.front().values.size();
+  if (rec.steps_done < 0 || static_cast<unsigned long long>(rec.steps_done) != rows)
+    throw InputError(bad + "/log@steps_done is " + std::to_string(rec.steps_done) + " but " + h5names::kTrajectory +
+                     " has " + std::to_string(rows) + " rows");
+  if (rows > 0 && rec.trajectory.front().name == "step")
+    for (std::size_t k = 0; k < rows; ++k)
+      if (rec.trajectory.front().values[k] != static_cast<double>(k + 1))
+        throw InputError(bad + h5names::kTrajectory + " row " + std::to_string(k + 1) + " is step " +
+                         number(rec.trajectory.front().values[k]));
+  for (long long k : rec.states)
+    if (k < 1 || k > rec.steps_done)
+      throw InputError(bad + h5names::kStates + " holds " + (k < 1 ? std::string("a member not named by a step") : "step " + std::to_string(k)) +
+                       " but the file holds " + std::to_string(rec.steps_done) + " steps");
+  if (rec.saved_states) {
+    std::istringstream listed(*rec.saved_states);
+    for (long long k; listed >> k;)
+      if (!std::binary_search(rec.states.begin(), rec.states.end(), k))
+        throw InputError(bad + h5names::kStates + "/" + std::to_string(k) + " is missing (/log@saved_states lists it)");
+  }
+}
+
 }  // namespace
 
 std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const std::vector<TrainInfo>& measured,
@@ -125,12 +151,12 @@ std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, st
   }
   if (rec.trajectory.size() != rows.size())
     throw InputError(output + ":" + h5names::kTrajectory + ": its columns are not this run's");
+  check_checkpoint(rec, output);
   for (std::size_t c = 0; c < rows.size(); ++c) {
     if (rec.trajectory[c].name != rows[c].name)
       throw InputError(output + ":" + h5names::kTrajectory + ": column " + rec.trajectory[c].name +
                        " where this run has " + rows[c].name);
     rows[c].values = rec.trajectory[c].values;
-    rows[c].values.resize(static_cast<std::size_t>(rec.steps_done));
   }
   return static_cast<std::size_t>(rec.steps_done);
 }

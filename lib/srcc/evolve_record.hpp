@@ -26,7 +26,7 @@ std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const 
                                                  const TrainInfo* overlap, std::vector<std::string>& labels);
 std::string columns_json(const std::vector<TrajectoryColumn>& columns);
 // Index of a fixed column of trajectory_columns().
-inline constexpr std::size_t kBudgetColumn = 4;
+inline constexpr std::size_t kNormColumn = 2, kBudgetColumn = 4, kMaxBondColumn = 5;
 
 // "key=value" lines: what must be the same for a run to continue another (the steps asked for
 // and how often states are saved may change).

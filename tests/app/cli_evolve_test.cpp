@@ -9,14 +9,18 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <sstream>
 #include <map>
 #include <random>
 #include <thread>
 
+#include <hdf5.h>
 #include <lapacke.h>
 
 #include "../support/cli_runner.hpp"
 #include "../support/dense.hpp"
+#include "../support/h5_edit.hpp"
 #include "../support/h5_read.hpp"
 #include "srcc/train/generate.hpp"
 
@@ -234,6 +238,110 @@ TEST_F(Evolve, ASigtermAtAnyMomentSavesWhatItSaysAndResumes) {
     for (std::size_t k = 0; k < 300; ++k) EXPECT_NEAR(resumed.at("m24_re")[k], whole.at("m24_re")[k], 1e-12) << "step " << k + 1;
     if (policies[i] == "--save-every 25")
       EXPECT_LT(relative_distance(dir_, out + ":/states/150", "whole.h5:/states/150"), 1e-13);
+  }
+}
+
+// --resume checks the checkpoint before it continues: a step count, trajectory, saved states or
+// state changed by hand (or damaged) is refused, exit 3 naming the checkpoint, the file untouched.
+TEST_F(Evolve, ResumeRefusesACheckpointThatDisagreesWithItself) {
+  ASSERT_EQ(run_cli(dir_, "generate product -o p24.h5 --sites 24 -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "generate ising-step -o u24.h5 --sites 24 --J 1 --h 1 --dt 0.1 -q").code, 0);
+  const std::string args = "evolve u24.h5 p24.h5 --steps 60 --chi 16 --seed 3 --save-every 10 -q -o cp.h5";
+  // A checkpoint of 40 steps: the run stopped by --max-time would do; an explicit shorter run
+  // with the same fingerprint is the same file.
+  ASSERT_EQ(run_cli(dir_, "evolve u24.h5 p24.h5 --steps 40 --chi 16 --seed 3 --save-every 10 -q -o good.h5").code, 0);
+  struct Case {
+    std::string what, message;
+    std::function<void(const fs::path&)> change;
+  };
+  const std::vector<Case> cases = {
+      {"steps_done raised by 5", "/log@steps_done is 45 but /trajectory has 40 rows",
+       [](const fs::path& f) { set_int_attr(f, "/log", "steps_done", 45); }},
+      {"steps_done -1", "/log@steps_done is -1", [](const fs::path& f) { set_int_attr(f, "/log", "steps_done", -1); }},
+      {"steps_done 2^62", "/log@steps_done is 4611686018427387904",
+       [](const fs::path& f) { set_int_attr(f, "/log", "steps_done", 1LL << 62); }},
+      {"the last row deleted", "/log@steps_done is 40 but /trajectory has 39 rows",
+       [](const fs::path& f) { remove_row(f, "/trajectory", 39); }},
+      {"a row deleted, steps_done lowered to match", "/trajectory row 17 is step 18",
+       [](const fs::path& f) {
+         remove_row(f, "/trajectory", 16);
+         set_int_attr(f, "/log", "steps_done", 39);
+       }},
+      {"/states deleted", "/states/10 is missing", [](const fs::path& f) { unlink_object(f, "/states"); }},
+      {"a saved state deleted", "/states/30 is missing", [](const fs::path& f) { unlink_object(f, "/states/30"); }},
+      {"the state of an earlier step as /result", "is not the state of step 40",
+       [](const fs::path& f) {
+         unlink_object(f, "/result");
+         const hid_t h = H5Fopen(f.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+         H5Lcreate_hard(h, "/states/20", h, "/result", H5P_DEFAULT, H5P_DEFAULT);
+         H5Fclose(h);
+       }},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    fs::copy_file(dir_ / "good.h5", dir_ / "cp.h5", fs::copy_options::overwrite_existing);
+    set_int_attr(dir_ / "cp.h5", "/log", "complete", 0);  // a checkpoint, not a finished run
+    c.change(dir_ / "cp.h5");
+    const std::string before = slurp(dir_ / "cp.h5");
+    const auto r = run_cli(dir_, args + " --resume");
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.err.find("cp.h5: not a consistent checkpoint"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(dir_ / "cp.h5"), before);
+    EXPECT_EQ(temp_files(dir_), 0);
+  }
+  // Unchanged, the same checkpoint resumes.
+  fs::copy_file(dir_ / "good.h5", dir_ / "cp.h5", fs::copy_options::overwrite_existing);
+  set_int_attr(dir_ / "cp.h5", "/log", "complete", 0);
+  const auto r = run_cli(dir_, args + " --resume");
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(run_cli(dir_, "evolve u24.h5 p24.h5 --steps 60 --chi 16 --seed 3 --save-every 10 -q -o whole.h5").code, 0);
+  EXPECT_LT(relative_distance(dir_, "cp.h5:/result", "whole.h5:/result"), 1e-13);
+}
+
+// Two runs writing one output (two --force jobs given the same -o): each version of the file
+// holds one run's states only; a run whose output was replaced by the other stops, exit 4,
+// saying so, instead of taking in the other's states.
+TEST_F(Evolve, TwoRunsToOneOutputNeverMixTheirStates) {
+  ASSERT_EQ(run_cli(dir_, "generate product -o p24.h5 --sites 24 -q").code, 0);
+  ASSERT_EQ(run_cli(dir_, "generate ising-step -o u24.h5 --sites 24 --J 1 --h 1 --dt 0.1 -q").code, 0);
+  const std::string args = "evolve u24.h5 p24.h5 --steps 200 --chi 24 --save-every 5 --checkpoint-every 3 -q";
+  for (int seed : {7, 8}) ASSERT_EQ(run_cli(dir_, args + " --seed " + std::to_string(seed) + " -o ref" + std::to_string(seed) + ".h5").code, 0);
+  for (int trial = 0; trial < 3; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const std::string both = "cd '" + dir_.path().string() + "' && { ('" + binary() + "' " + args +
+                             " --seed 7 --force -o same.h5 2>e7.txt; echo $? >c7.txt) & ('" + binary() + "' " + args +
+                             " --seed 8 --force -o same.h5 2>e8.txt; echo $? >c8.txt); wait; }";
+    ASSERT_EQ(std::system(both.c_str()), 0);
+    int finished = 0;
+    for (int seed : {7, 8}) {
+      const std::string s = std::to_string(seed);
+      const int code = std::stoi(slurp(dir_ / ("c" + s + ".txt")));
+      const std::string err = slurp(dir_ / ("e" + s + ".txt"));
+      if (code == 0) ++finished;
+      else {
+        EXPECT_EQ(code, 4) << err;
+        EXPECT_NE(err.find("was replaced by another run"), std::string::npos) << err;
+      }
+    }
+    EXPECT_GE(finished, 1);
+    EXPECT_EQ(temp_files(dir_), 0);
+    // Whoever wrote the file last: all its states are that run's.
+    const std::string seed = std::to_string(read_int_attr(dir_ / "same.h5", "/log", "seed"));
+    const auto listed = read_string_attr(dir_ / "same.h5", "/log", "saved_states");
+    std::istringstream in(listed);
+    int states = 0;
+    for (long long k; in >> k; ++states) {
+      const auto got = read_cores(dir_ / "same.h5", "/states/" + std::to_string(k));
+      const auto want = read_cores(dir_ / ("ref" + seed + ".h5"), "/states/" + std::to_string(k));
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t j = 0; j < got.size(); ++j) {
+        ASSERT_EQ(got[j].shape, want[j].shape) << "state " << k << " site " << j;
+        for (std::size_t i = 0; i < got[j].data.size(); ++i)
+          ASSERT_LT(std::abs(got[j].data[i] - want[j].data[i]), 1e-12) << "state " << k << " site " << j;
+      }
+    }
+    EXPECT_GT(states, 0);
   }
 }
 

@@ -32,6 +32,8 @@ inline constexpr const char* kAttrStepsDone = "steps_done";  // steps the file h
 inline constexpr const char* kAttrFingerprint = "fingerprint";  // inputs and options, a key=value line each
 inline constexpr const char* kAttrDt = "dt";                  // --dt (0: none)
 inline constexpr const char* kAttrNormalize = "normalize";    // --normalize (1) or not (0)
+inline constexpr const char* kAttrRunId = "run_id";           // which run wrote this version
+inline constexpr const char* kAttrSavedStates = "saved_states";  // the K of every /states/K, blank-separated
 
 // /log attributes.
 inline constexpr const char* kAttrSchemaVersion = "schema_version";

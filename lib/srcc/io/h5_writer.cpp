@@ -101,8 +101,10 @@ void H5Writer::link(const std::string& existing, const std::string& name) {
                "link " + name);
 }
 
-std::optional<std::uint64_t> H5Writer::copy_from(const std::string& file, const std::string& path) {
+std::optional<std::uint64_t> H5Writer::copy_from(const std::string& file, const std::string& path,
+                                                 const std::function<void(long long)>& check) {
   Handle from = h5::open_for_reading(file);
+  if (check) check(from.get());
   if (H5Lexists(from.get(), path.c_str(), H5P_DEFAULT) <= 0) return std::nullopt;
   impl_->check(H5Ocopy(from.get(), path.c_str(), impl_->file.get(), path.c_str(), H5P_DEFAULT, H5P_DEFAULT),
                "(copying from " + file + ") " + path);

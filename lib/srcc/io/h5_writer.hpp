@@ -2,6 +2,7 @@
 // Writing HDF5 files of our schema (docs/FORMAT.md): trains, attributes and the compound log
 // tables. The low level of io/result_writer.hpp, which decides what goes where.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,7 +63,9 @@ class H5Writer {
   void link(const std::string& existing, const std::string& name);
   // The object at `path` of another HDF5 file copied, with everything under it, to the same path
   // here; returns the bytes its datasets store, or nothing when `file` has no such object.
-  std::optional<std::uint64_t> copy_from(const std::string& file, const std::string& path);
+  // `check` (when given) sees the opened source (its hid_t) first and may throw to refuse it.
+  std::optional<std::uint64_t> copy_from(const std::string& file, const std::string& path,
+                                         const std::function<void(long long)>& check = {});
 
   void flush();  // hands everything written so far to the operating system
   void close();  // flushes and closes; errors become OutputError

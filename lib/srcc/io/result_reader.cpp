@@ -1,6 +1,7 @@
 #include "srcc/io/result_reader.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -213,6 +214,22 @@ EvolveRecord read_evolve_record(const std::string& path) {
   r.steps = h5::read_int_attr(log.get(), h5names::kAttrSteps, where);
   r.steps_done = h5::read_int_attr(log.get(), h5names::kAttrStepsDone, where);
   r.fingerprint = h5::read_string_attr(log.get(), h5names::kAttrFingerprint, where);
+  if (h5::has_attr(log.get(), h5names::kAttrRunId)) r.run_id = h5::read_string_attr(log.get(), h5names::kAttrRunId, where);
+  if (h5::has_attr(log.get(), h5names::kAttrSavedStates))
+    r.saved_states = h5::read_string_attr(log.get(), h5names::kAttrSavedStates, where);
+  if (H5Lexists(f.get(), h5names::kStates, H5P_DEFAULT) > 0) {
+    Handle states(H5Gopen2(f.get(), h5names::kStates, H5P_DEFAULT), H5Gclose);
+    if (!states.valid()) throw InputError(path + ":" + h5names::kStates + ": not a group");
+    H5Literate(states.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+               [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+                 char* end = nullptr;
+                 const long long k = std::strtoll(name, &end, 10);
+                 static_cast<std::vector<long long>*>(out)->push_back(end != name && *end == '\0' ? k : -1);
+                 return 0;
+               },
+               &r.states);
+    std::sort(r.states.begin(), r.states.end());
+  }
   const std::string tw = path + ":" + h5names::kTrajectory;
   Handle d(H5Dopen2(f.get(), h5names::kTrajectory, H5P_DEFAULT), H5Dclose);
   if (!d.valid()) throw InputError(tw + ": missing");

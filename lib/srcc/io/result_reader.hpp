@@ -3,6 +3,7 @@
 // --skip-existing and for collecting a batch of outputs into one table.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "srcc/io/h5_writer.hpp"
@@ -49,6 +50,9 @@ struct EvolveRecord {
   long long steps = 0, steps_done = 0;
   std::string fingerprint;
   std::vector<TableColumn> trajectory;
+  std::string run_id;                       // "" in files written before run ids
+  std::optional<std::string> saved_states;  // what /log says /states holds (absent before that was recorded)
+  std::vector<long long> states;            // the K of every /states/K the file holds
 };
 // Throws InputError naming the file when it is no evolution's output of ours.
 EvolveRecord read_evolve_record(const std::string& file);

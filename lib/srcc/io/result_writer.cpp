@@ -127,8 +127,21 @@ void ResultWriter::write_table(const std::string& path, const std::vector<TableC
   h5_->string_attr(path, "columns", columns_json);
 }
 
-std::optional<std::uint64_t> ResultWriter::copy_from(const std::string& file, const std::string& path) {
-  return h5_->copy_from(file, path);
+std::optional<std::uint64_t> ResultWriter::copy_from(const std::string& file, const std::string& path,
+                                                     const std::optional<std::string>& run_id) {
+  if (!run_id) return h5_->copy_from(file, path);
+  return h5_->copy_from(file, path, [&](long long from) {
+    std::string found;
+    if (H5Lexists(from, h5names::kLog, H5P_DEFAULT) > 0) {
+      h5::Handle log(H5Gopen2(from, h5names::kLog, H5P_DEFAULT), H5Gclose);
+      if (log.valid() && h5::has_attr(log.get(), h5names::kAttrRunId))
+        found = h5::read_string_attr(log.get(), h5names::kAttrRunId, file + ":" + h5names::kLog);
+    }
+    if (found != *run_id)
+      throw OutputError(file + " was replaced by another run (run_id '" + found + "', this one's '" + *run_id +
+                        "') since this run last wrote it; not taking that run's " + path +
+                        " into this one's output: use a different -o for concurrent runs");
+  });
 }
 
 void ResultWriter::string_attr(const std::string& object, const std::string& name, const std::string& value) {
@@ -176,6 +189,8 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log, bool co
     w.string_attr(lg, n::kAttrFingerprint, r.evolve->fingerprint);
     w.double_attr(lg, n::kAttrDt, r.evolve->dt);
     w.int_attr(lg, n::kAttrNormalize, r.evolve->normalize ? 1 : 0);
+    w.string_attr(lg, n::kAttrRunId, r.evolve->run_id);
+    w.string_attr(lg, n::kAttrSavedStates, r.evolve->saved_states);
   }
   w.write_transfers(n::kTransfers, log.records());
   w.write_sites(n::kSites, r.sites);

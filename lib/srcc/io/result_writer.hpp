@@ -49,6 +49,8 @@ struct RunRecord {
     std::string fingerprint;      // what a resumed run must share: "key=value" lines
     double dt = 0;
     bool normalize = false;
+    std::string run_id;           // this evolution's (a resumed run takes the file's): see copy_from
+    std::string saved_states;     // the K of every /states/K the file holds, blank-separated
   };
   std::optional<Evolution> evolve;
 };
@@ -98,8 +100,11 @@ class ResultWriter {
   void write_table(const std::string& path, const std::vector<TableColumn>& columns,
                    const std::string& columns_json);
   // The object at `path` of `file` (an earlier version of this output) copied here; the bytes
-  // its datasets store, or nothing when `file` has none.
-  std::optional<std::uint64_t> copy_from(const std::string& file, const std::string& path);
+  // its datasets store, or nothing when `file` has none. With `run_id`, only from a version that
+  // run wrote (its /log@run_id, read from the same opening of the file as the copy): OutputError
+  // when another run has replaced it meanwhile, so that a run never takes in another's data.
+  std::optional<std::uint64_t> copy_from(const std::string& file, const std::string& path,
+                                         const std::optional<std::string>& run_id = std::nullopt);
   // A string attribute of an object written before.
   void string_attr(const std::string& object, const std::string& name, const std::string& value);
   void int_attr(const std::string& object, const std::string& name, std::int64_t value);
