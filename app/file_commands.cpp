@@ -39,6 +39,7 @@ void cmd_expect(const Cli& cli) {
   std::optional<TrainRef> bra;
   if (!cli.expect_bra.empty()) bra = train_ref(cli, cli.expect_bra);
   const ExpectResult r = expect(ket, ops, bra, cli.expect_variance);
+  for (const auto& note : r.notes) spdlog::warn("{}", note);
   if (cli.common.json) {
     std::printf("%s\n", r.to_json().c_str());
     return;

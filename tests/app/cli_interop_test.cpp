@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../support/cli_runner.hpp"
+#include "../support/h5_edit.hpp"
 #include "../support/h5_read.hpp"
 
 namespace srcc::test {
@@ -154,6 +155,20 @@ TEST_F(DamagedForeignFile, UnsupportedTenpyStatesSayWhatIsRead) {
   // A TeNPy object that is no train, named as one.
   fs::copy_file(data("tenpy_tfi_L16_mps.h5"), dir_ / "mps.h5");
   expect_refused("mps.h5", "/model_params", "mps.h5:/model_params: a TeNPy");
+}
+
+// A TeNPy train whose one site lost its record (the order of its charge-sorted physical basis)
+// is refused by every command that reads it — not read in another order than its neighbours.
+TEST(CliInterop, ATenpySiteWithoutItsRecordIsRefusedEverywhere) {
+  TempDir dir;
+  fs::copy_file(data("tenpy_xxz_L12_sz.h5"), dir / "x.h5");
+  unlink_object(dir / "x.h5", "/psi/sites/5");
+  const std::string message = "x.h5:/psi/sites/5: missing while 11 of 12 sites have theirs";
+  for (const std::string& args : {std::string("expect x.h5:/psi x.h5:/H_MPO"), std::string("apply x.h5:/H_MPO x.h5:/psi -o out.h5 --chi 8"),
+                                  std::string("distance x.h5:/psi x.h5:/psi"), std::string("compress x.h5:/psi -o out.h5 --chi 4")}) {
+    SCOPED_TRACE(args);
+    expect_clean_failure(run_cli(dir, args), 3, message, dir);
+  }
 }
 
 }  // namespace

@@ -231,6 +231,16 @@ void TenpyTrain::read_mpo_members(hid_t g, const std::string& where, std::size_t
 
 void TenpyTrain::describe_sites(hid_t g, const std::string& where, std::size_t n) {
   TrainInfo& info = info_;
+  // A site's record says how its physical basis is ordered (TeNPy stores it sorted by charge):
+  // without it the site would be read in another order than its neighbours, silently wrong.
+  std::size_t recorded = 0;
+  for (std::size_t j = 0; j < n; ++j) recorded += h5::exists(g, "sites/" + std::to_string(j)) ? 1 : 0;
+  if (recorded > 0 && recorded < n)
+    for (std::size_t j = 0; j < n; ++j)
+      if (!h5::exists(g, "sites/" + std::to_string(j)))
+        throw InputError(where + "/sites/" + std::to_string(j) + ": missing while " + std::to_string(recorded) + " of " +
+                         std::to_string(n) + " sites have theirs: the order and names of site " + std::to_string(j) +
+                         "'s physical states are unknown (a damaged file?)");
   for (std::size_t j = 0; j < n; ++j) {
     Site& s = sites_[j];
     std::vector<std::string> basis;

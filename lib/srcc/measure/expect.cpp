@@ -1,5 +1,6 @@
 #include "srcc/measure/expect.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
@@ -34,6 +35,7 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
   refs.push_back(ket_ref);
   if (bra_ref) refs.push_back(*bra_ref);
   auto readers = open_trains(refs);
+  std::vector<std::string> notes;
   const std::size_t nops = op_refs.size();
   const TrainReader& ket = readers[nops];
   const TrainReader& bra = bra_ref ? readers[nops + 1] : ket;
@@ -58,7 +60,8 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     if (i < nops) {
       Stack s;
       s.layers = {t, ket.info()};
-      (void)check_bases(s);
+      for (auto& note : check_bases(s))
+        if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
     }
   }
   auto backend = make_cpu_backend(0);
@@ -86,6 +89,7 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     }
     for (const auto& r : readers) r.check_unchanged();
     ExpectResult out;
+    out.notes = notes;
     const Scaled nn = norm.value();
     out.log10_norm = 0.5 * nn.log_abs() / std::log(10.0);
     // Ratios with the scales apart: ⟨ψ|O|ψ⟩ / ⟨ψ|ψ⟩ is a number even where the norms are not.

@@ -21,6 +21,7 @@ struct ExpectResult {
   double log10_norm = 0;     // log10 ‖ψ‖
   std::optional<cdouble> overlap;  // ⟨φ|ψ⟩ with a bra
   std::vector<Expectation> rows;
+  std::vector<std::string> notes;  // what could not be checked (check_bases), as apply warns of it
   std::string to_json() const;
 };
 
