@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <cstdint>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <limits>
 #include <type_traits>
 
@@ -62,6 +65,21 @@ template <class T> CLI::Option* add_switch(CLI::App& app, const opt::Option& o, 
   return app.add_flag(std::string(o.flag), target, help_of(o));
 }
 
+// CLI11's reader of config files, past a UTF-8 byte-order mark (editors on Windows start files
+// with one; it would otherwise be part of the first key, invisible in the error).
+class ConfigWithoutBom final : public CLI::ConfigBase {
+ public:
+  std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
+    char bom[3] = {0, 0, 0};
+    input.read(bom, 3);
+    if (!(input.gcount() == 3 && bom[0] == '\xef' && bom[1] == '\xbb' && bom[2] == '\xbf')) {
+      input.clear();
+      input.seekg(0);
+    }
+    return CLI::ConfigBase::from_config(input);
+  }
+};
+
 }  // namespace
 
 std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv) {
@@ -88,7 +106,13 @@ std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv)
                "' (not a src-compress flag; see --help)";
     }
   }
-  return "--config: unknown key '" + key + "' (not a src-compress flag; see --help)";
+  std::string files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--config" && i + 1 < argc) files += (files.empty() ? "" : ", ") + std::string(argv[i + 1]);
+    else if (a.rfind("--config=", 0) == 0) files += (files.empty() ? "" : ", ") + a.substr(9);
+  }
+  return "--config " + files + ": unknown key '" + key + "' (not a src-compress flag; see --help)";
 }
 
 void check_config_files(int argc, char** argv) {
@@ -108,6 +132,19 @@ void check_config_files(int argc, char** argv) {
     if (static_cast<std::size_t>(st.st_size) > kMaxConfigBytes)
       throw UsageError("--config " + file + ": " + std::to_string(st.st_size) +
                        " bytes; a config file is a few lines (at most 1 MiB)");
+    std::ifstream in(file, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t n = utf8_sequence(std::string_view(text).substr(at));
+      const auto c = static_cast<unsigned char>(text[at]);
+      if (n == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) {
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02x", c);
+        throw UsageError("--config " + file + ": not a text file (byte " + std::to_string(at) + " is " + byte +
+                         "); give a file of `key = value` lines");
+      }
+      at += n;
+    }
   }
 }
 
@@ -116,6 +153,7 @@ Cli::Cli() {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("src-compress ") + kVersion);
   app.set_config("--config", "", "Read flags from a CLI11 config file (`key = value` lines)");
+  app.config_formatter(std::make_shared<ConfigWithoutBom>());
   // A misspelt key in a batch config would otherwise be silently ignored.
   app.allow_config_extras(CLI::config_extras_mode::error);
   app.footer(kExitCodeHelp);

@@ -310,6 +310,13 @@ void cmd_generate(const Cli& cli) {
     throw UsageError(opt::kPhys.name() + ": " + g.kind + " is for spins 1/2 (phys 2), got " + std::to_string(g.phys));
   if (g.kind == "ising-step" && g.dt == 0)
     throw UsageError(opt::kStepDt.name() + ": ising-step needs the step's time");
+  const auto text = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  for (const auto& [flag, value] : {std::pair{&opt::kCoupling, g.coupling}, {&opt::kField, g.field}, {&opt::kStepDt, g.dt}})
+    if (!std::isfinite(value)) throw UsageError(flag->name() + " " + text(value) + ": give a finite number");
   const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
   // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.
   ResultWriter out(ref.file, c.force,
@@ -329,6 +336,8 @@ void cmd_generate(const Cli& cli) {
                         " needs " + format_size(static_cast<std::uint64_t>(std::min(site_bytes, 1.8e19))) +
                         " but the host budget is " + format_size(budget) + " (" +
                         opt::kHostMemory.name() + ")");
+  check_disk_room(ref.file, static_cast<std::uint64_t>(std::min(site_bytes * static_cast<double>(g.sites), 1.8e19)),
+                  "generate " + g.kind + " (" + std::to_string(g.sites) + " sites of bond " + std::to_string(bond) + ")");
   TransferLog unused;
   visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
@@ -342,6 +351,14 @@ void cmd_generate(const Cli& cli) {
                              : g.kind == "ising-step"
                                  ? ising_step_site<T>(j, g.sites, g.coupling, g.field, g.dt, g.imaginary)
                                  : ising_site<T>(j, g.sites, g.coupling, g.field);
+      // Finite flags can still overflow a site (e^{dt·h} of a huge imaginary-time step).
+      for (const auto& v : site.data)
+        if (!std::isfinite(std::abs(v)))
+          throw UsageError("generate " + g.kind + ": site " + std::to_string(j) + " has entries beyond " +
+                           std::string(dtype_name(dt)) + " with " + opt::kCoupling.name() + " " + text(g.coupling) +
+                           ", " + opt::kField.name() + " " + text(g.field) +
+                           (g.kind == "ising-step" ? ", " + opt::kStepDt.name() + " " + text(g.dt) : std::string()) +
+                           ": give smaller values");
       out.write_site(ref.group, kind, j, g.sites, site, unused, "generated site");
     }
   });

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../support/cli_runner.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/train/generate.hpp"
 
 namespace srcc::test {
@@ -207,7 +208,66 @@ TEST_F(BadInput, BadFlagsAreUsageErrorsNamingTheFlag) {
       {"cutoff 1.5", nullptr, "apply h.h5 psi.h5 -o out.h5 --chi 4 --cutoff 1.5", 2, "--cutoff: must be in [0, 1)"},
       {"unknown config key", [this](const TempDir& d) { fs::copy_file(base_ / "bad.conf", d / "bad.conf"); },
        "--config bad.conf apply h.h5 psi.h5 -o out.h5", 2, "bad.conf:2: unknown key 'bogus_key'"},
+      {"a binary config file",
+       [](const TempDir& d) {
+         std::ifstream in(binary(), std::ios::binary);
+         std::string head(300, '\0');
+         in.read(head.data(), 300);
+         std::ofstream(d / "bin.conf", std::ios::binary) << head;
+       },
+       "--config bin.conf apply h.h5 psi.h5 -o out.h5", 2, "--config bin.conf: not a text file (byte "},
+      {"generate --J nan", nullptr, "generate ising -o out.h5 --sites 4 --J nan", 2, "--J nan: give a finite number"},
+      {"generate --h inf", nullptr, "generate ising -o out.h5 --sites 4 --h inf", 2, "--h inf: give a finite number"},
+      {"ising-step --dt nan", nullptr, "generate ising-step -o out.h5 --sites 4 --dt nan", 2, "--dt nan: give a finite number"},
+      {"ising-step --dt -inf", nullptr, "generate ising-step -o out.h5 --sites 4 --dt -inf", 2, "--dt -inf: give a finite number"},
+      {"ising-step overflowing", nullptr, "generate ising-step -o out.h5 --sites 4 --dt 1e300 --imaginary-time", 2,
+       "site 0 has entries beyond float64 with --J 1, --h 1, --dt 1e+300: give smaller values"},
+      {"a file larger than the disk", nullptr, "generate identity -o out.h5 --sites 1024 --phys 4096", 5,
+       "out.h5: disk full: generate identity (1024 sites of bond 1) needs 128.00 GiB"},
   });
+}
+
+// A config file that an editor began with a UTF-8 byte-order mark reads as without it.
+TEST_F(BadInput, AConfigFileWithAByteOrderMarkIsRead) {
+  { std::ofstream(base_ / "bom.conf") << "\xef\xbb\xbf" << "chi = 3\nseed = 5\n"; }
+  auto r = run_cli(base_, "--config bom.conf apply h.h5 psi.h5 -o bom.h5 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(run_cli(base_, "apply h.h5 psi.h5 -o plain.h5 --chi 3 --seed 5 -q").code, 0);
+  EXPECT_LT(relative_distance(base_, "bom.h5", "plain.h5"), 1e-14);
+}
+
+// --json stays valid JSON (UTF-8) for file and group names that are not (each such byte is
+// written as U+FFFD), in results and in errors alike.
+TEST_F(BadInput, JsonOutputIsUtf8ForAnyFileName) {
+  const std::string odd = "n\xff\xfe.h5";
+  fs::copy_file(base_ / "psi.h5", base_ / odd);
+  const std::vector<std::string> commands = {
+      "compress '" + odd + "' -o 'c\xff.h5' --chi 2 --seed 1 --json", "inspect 'c\xff.h5' --json",
+      "collect 'c\xff.h5' --json", "distance '" + odd + "' psi.h5 --json", "expect '" + odd + "' h.h5 --json",
+      "apply h.h5 '" + odd + "' -o 'a\xff.h5' --chi 2 --dry-run --json", "generate product -o 'g\xff.h5:/p\xfe' --sites 3 --json",
+      "inspect 'g\xff.h5' --json", "apply h.h5 'missing\xff.h5' -o x.h5 --chi 2 --json", "compress '" + odd + "' -o y.h5 --json"};
+  for (const auto& c : commands) {
+    SCOPED_TRACE(c);
+    const auto r = run_cli(base_, c);
+    ASSERT_FALSE(r.out.empty()) << r.err;
+    EXPECT_TRUE(r.out.front() == '{' || r.out.front() == '[') << r.out;
+    for (std::size_t at = 0; at < r.out.size();) {
+      const std::size_t n = utf8_sequence(std::string_view(r.out).substr(at));
+      ASSERT_GT(n, 0u) << "byte " << at << " of " << r.out;
+      at += n;
+    }
+  }
+}
+
+// A sum of many small terms: each term's share of the host budget keeps the process's own
+// overhead whole, so 1000 terms of a product state fit and give the weighted sum.
+TEST_F(BadInput, ASumOfAThousandSmallTermsFits) {
+  ASSERT_EQ(run_cli(base_, "generate product -o up.h5 --sites 8 -q").code, 0);
+  std::string args = "apply";
+  for (int i = 0; i < 1000; ++i) args += " --term 0.001 up.h5";
+  const auto r = run_cli(base_, args + " -o sum.h5 --chi 2 -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(relative_distance(base_, "sum.h5", "up.h5"), 1e-12);
 }
 
 TEST_F(BadInput, OutputsAreNeverClobberedOrWrittenInPlace) {

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +15,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/process_tag.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/core/size.hpp"
 
 namespace srcc {
 
@@ -75,6 +77,17 @@ void remove_stale_temps(const fs::path& target) {
 }
 
 }  // namespace
+
+void check_disk_room(const std::string& path, std::uint64_t bytes, const std::string& what) {
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  struct statvfs fs {};
+  if (::statvfs(dir.c_str(), &fs) != 0) return;  // check_output_path reports a missing directory
+  const std::uint64_t free = static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize;
+  if (bytes > free)
+    throw ResourceError(path + ": disk full: " + what + " needs " + format_size(bytes) + " but the file system has " +
+                        format_size(free) + " free");
+}
 
 void check_output_path(const std::string& path, bool force) {
   if (path.empty()) throw UsageError("-o/--output: no output file given");

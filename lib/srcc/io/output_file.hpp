@@ -3,6 +3,7 @@
 // place only once complete, so a killed job leaves no half-written result under the final name.
 // The temporary name is `.NAME.tmp-TAG-PID-XXXXXXXX` (TAG: core/process_tag.hpp), shortened to
 // fit the file system's name limit when NAME is long.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ class OutputFile {
 // when its directory does not exist or cannot be written; when its name is longer than the
 // file system allows.
 void check_output_path(const std::string& path, bool force);
+
+// Throws ResourceError when the file system that will hold `path` has less than `bytes` free for
+// this user (statvfs's f_bavail): a file that cannot fit is refused before it is started.
+// `what` names the writer in the message.
+void check_disk_room(const std::string& path, std::uint64_t bytes, const std::string& what);
 
 // Throws OutputError (before any work, whatever the flags) when `output` is one of `inputs`
 // under any spelling: the same file by device and inode (relative paths, `./`, `..`, symbolic

@@ -66,7 +66,10 @@ Budgets resolve_budgets(std::uint64_t host_bytes, std::uint64_t gpu_bytes,
 Budgets share_of(const Budgets& whole, std::size_t parts) {
   Budgets b = whole;
   const std::uint64_t n = parts > 0 ? parts : 1;
-  b.host_bytes /= n;
+  // What the process holds once (its own overhead, pinned staging) is in every share whole; the
+  // tensors' room is what is split.
+  const std::uint64_t once = std::min<std::uint64_t>(whole.host_bytes, memory::kProcessOverheadBytes + whole.pinned_bytes);
+  b.host_bytes = once + (whole.host_bytes - once) / n;
   b.gpu_bytes /= n;
   b.scratch_bytes /= n;
   return b;

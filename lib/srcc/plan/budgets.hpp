@@ -15,7 +15,8 @@ struct Budgets {
 };
 
 // An equal share of every budget for one of `parts` parts of a run that hold their memory side
-// by side (the terms of a sum); the scratch directory is shared.
+// by side (the terms of a sum); the scratch directory is shared, and the host memory the process
+// needs once (memory::kProcessOverheadBytes, the pinned staging) is in every share.
 Budgets share_of(const Budgets& whole, std::size_t parts);
 
 // The host budget alone: `given` (--host-memory) when not 0, else detected as below.

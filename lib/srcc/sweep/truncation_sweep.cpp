@@ -118,7 +118,7 @@ template <class T> void apply_log_scale(Tensor<T>& core, double log_scale) {
       log_norm > std::log(static_cast<long double>(std::numeric_limits<R>::max())) - 8) {
     const bool narrow = sizeof(R) < sizeof(double);
     throw NumericalError("the product's norm is about 1e" +
-                         std::to_string(static_cast<long long>(std::floor(log_norm / std::log(10.0L)))) +
+                         (std::isfinite(log_norm) ? std::to_string(static_cast<long long>(std::floor(log_norm / std::log(10.0L)))) : std::string(log_norm > 0 ? "+inf" : "-inf")) +
                          ", outside the range of " + std::string(dtype_name(dtype_of<T>)) + "; " +
                          (narrow ? "use a 64-bit --dtype (float64 or complex128) or rescale the inputs"
                                  : "rescale the inputs (multiply a site by a constant)"));
