@@ -17,6 +17,12 @@ namespace {
 
 // Singular values below this fraction of the largest one at a cut are rounding: not kept.
 constexpr double kZero = 1e-14;
+// The first pass keeps a quarter more than the cut's bond: room for the weight a sketch leaked
+// out of the total charge, which only the last site tells apart and drops, so that it does not
+// displace the state's own smallest directions. Measured on H·ψ of a U(1) XXZ ground state
+// (L = 64, χ = 128): error against the exact product 4.3e-6 with no room, 3.8e-6 with a
+// quarter, 3.7e-6 with the bond doubled (at 1.5× the time).
+constexpr std::size_t kPassOneSlack = 4;
 
 template <class T> struct Svd {
   std::size_t k = 0;
@@ -49,37 +55,48 @@ Charge add(const ChargeRule& rule, const Charge& a, const Charge& b, const Charg
   return rule.reduce(q);
 }
 
-// next[t, …] = Σ_b x[t][b] · core[b, …]: a (k × r) factor into the left bond of `core`.
-template <class T>
-Tensor<T> into_left(const std::vector<std::vector<T>>& x, std::size_t k, const Tensor<T>& core) {
+// A factor x (k × r, row-major) times `core`'s left bond: next[t, …] = Σ_b x[t, b] · core[b, …],
+// one GEMM.
+template <class T> Tensor<T> into_left(Kernels<T>& K, const std::vector<T>& x, std::size_t k, const Tensor<T>& core) {
   const Shape& s = core.shape;
-  const std::size_t rest = s[1] * s[2] * s[3];
+  const std::size_t r = s[0], rest = s[1] * s[2] * s[3];
+  Buffer<T> a = K.adopt(std::vector<T>(x)), b = K.adopt(std::vector<T>(core.data)), c = K.allocate(k * rest);
+  K.gemm(Op::kNone, Op::kNone, k, rest, r, T(1), a.data(), r, 0, b.data(), rest, 0, T(0), c.data(), rest, 0, 1);
   Tensor<T> out({k, s[1], s[2], s[3]});
-  std::fill(out.data.begin(), out.data.end(), T(0));
-  for (std::size_t t = 0; t < k; ++t)
-    for (std::size_t b = 0; b < s[0]; ++b) {
-      const T f = x[t][b];
-      if (f == T(0)) continue;
-      for (std::size_t i = 0; i < rest; ++i) out.data[t * rest + i] += f * core.data[b * rest + i];
-    }
+  out.data = K.download(c, k * rest);
   return out;
 }
 
-// out[…, t] = Σ_b core[…, b] · y[b][t]: a (r × k) factor into the right bond of `core`.
-template <class T>
-Tensor<T> into_right(const Tensor<T>& core, const std::vector<std::vector<T>>& y, std::size_t k) {
+// `core`'s right bond times a factor y (r × k, row-major): out[a, t, …] = Σ_b core[a, b, …] · y[b, t],
+// a batch of GEMMs over the left bond (yᵀ · core[a]).
+template <class T> Tensor<T> into_right(Kernels<T>& K, const Tensor<T>& core, const std::vector<T>& y, std::size_t k) {
   const Shape& s = core.shape;
+  const std::size_t r = s[1], ud = s[2] * s[3];
+  Buffer<T> a = K.adopt(std::vector<T>(y)), b = K.adopt(std::vector<T>(core.data)), c = K.allocate(s[0] * k * ud);
+  K.gemm(Op::kTrans, Op::kNone, k, ud, r, T(1), a.data(), k, 0, b.data(), ud, r * ud, T(0), c.data(), ud, k * ud, s[0]);
   Tensor<T> out({s[0], k, s[2], s[3]});
-  std::fill(out.data.begin(), out.data.end(), T(0));
-  for (std::size_t a = 0; a < s[0]; ++a)
-    for (std::size_t b = 0; b < s[1]; ++b)
-      for (std::size_t t = 0; t < k; ++t) {
-        const T f = y[b][t];
-        if (f == T(0)) continue;
-        for (std::size_t x = 0; x < s[2]; ++x)
-          for (std::size_t z = 0; z < s[3]; ++z) out.data[at(out.shape, a, t, x, z)] += core.data[at(s, a, b, x, z)] * f;
-      }
+  out.data = K.download(c, s[0] * k * ud);
   return out;
+}
+
+// The directions kept at a cut from every sector's singular values: the largest over all sectors,
+// at most `max_bond` (at least one), none numerically zero; grouped by sector in charge order,
+// each sector's largest first. Adds the squares of the others to `discarded`.
+std::vector<std::pair<std::size_t, std::size_t>> keep_largest(const std::vector<std::vector<double>>& values,
+                                                              std::size_t max_bond, double& discarded) {
+  std::vector<std::tuple<double, std::size_t, std::size_t>> all;  // (σ, part, direction)
+  for (std::size_t p = 0; p < values.size(); ++p)
+    for (std::size_t t = 0; t < values[p].size(); ++t) all.emplace_back(values[p][t], p, t);
+  std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return std::get<0>(x) > std::get<0>(y); });
+  const double largest = all.empty() ? 0 : std::get<0>(all.front());
+  std::size_t keep = 0;
+  while (keep < all.size() && keep < std::max<std::size_t>(max_bond, 1) && std::get<0>(all[keep]) > kZero * largest) ++keep;
+  keep = std::min(std::max<std::size_t>(keep, 1), all.size());
+  for (std::size_t i = keep; i < all.size(); ++i) discarded += std::get<0>(all[i]) * std::get<0>(all[i]);
+  std::vector<std::pair<std::size_t, std::size_t>> kept;
+  for (std::size_t i = 0; i < keep; ++i) kept.emplace_back(std::get<1>(all[i]), std::get<2>(all[i]));
+  std::sort(kept.begin(), kept.end());
+  return kept;
 }
 
 // The charge of row (a, x, y) of site j: its left bond's, its up and down legs' and the site's
@@ -115,12 +132,13 @@ double keep_total_charge(Tensor<T>& c, const SectorTemplate& tpl, std::size_t j,
   return kept;
 }
 
-// Site j < n−1 left to right: its rows split by charge, each sector's SVD, the new bond made of
-// every sector's directions (in charge order), S V* carried into site j+1. Exact.
+// Site j < n−1 left to right, the sites to its right right-orthonormal (a sweep's result): its
+// rows split by charge, each sector's SVD, the largest directions over all sectors kept up to
+// the cut's bond before (so the bond never grows, however much weight the sketch leaked into
+// other sectors), S V* carried into site j+1. The discarded weight is added to `discarded`.
 template <class T>
-void split_by_charge(std::vector<Tensor<T>>& cores, const SectorTemplate& tpl, std::size_t j, SectorForm<T>& out,
-                     Kernels<T>& K) {
-  const ChargeRule& rule = tpl.rule;
+void split_by_charge(std::vector<Tensor<T>>& cores, const SectorTemplate& tpl, std::size_t j, std::size_t max_bond,
+                     SectorForm<T>& out, Kernels<T>& K, double& discarded) {
   Tensor<T>& c = cores[j];
   const Shape s = c.shape;
   std::map<Charge, std::vector<std::array<std::size_t, 3>>, ChargeOrder> sectors;
@@ -128,80 +146,67 @@ void split_by_charge(std::vector<Tensor<T>>& cores, const SectorTemplate& tpl, s
     for (std::size_t x = 0; x < s[2]; ++x)
       for (std::size_t y = 0; y < s[3]; ++y) sectors[row_charge(tpl, out.bonds[j], j, a, x, y)].push_back({a, x, y});
   std::vector<std::pair<Charge, Svd<T>>> parts;
-  double largest = 0;
+  std::vector<std::vector<double>> values;
   for (const auto& [q, rows] : sectors) {
     std::vector<T> m(rows.size() * s[1]);  // column-major rows × r
     for (std::size_t i = 0; i < rows.size(); ++i)
       for (std::size_t b = 0; b < s[1]; ++b) m[b * rows.size() + i] = c.data[at(s, rows[i][0], b, rows[i][1], rows[i][2])];
     parts.emplace_back(q, svd(K, rows.size(), s[1], std::move(m)));
-    if (!parts.back().second.s.empty()) largest = std::max(largest, parts.back().second.s.front());
+    values.push_back(parts.back().second.s);
   }
-  std::vector<std::pair<std::size_t, std::size_t>> cols;  // (part, direction) per new index
-  for (std::size_t p = 0; p < parts.size(); ++p)
-    for (std::size_t t = 0; t < parts[p].second.k; ++t)
-      if (parts[p].second.s[t] > kZero * largest) cols.emplace_back(p, t);
-  const std::size_t k = std::max<std::size_t>(cols.size(), 1);
+  const auto kept = keep_largest(values, max_bond, discarded);
+  const std::size_t k = kept.size();
   Tensor<T> a_j({s[0], k, s[2], s[3]});
   std::fill(a_j.data.begin(), a_j.data.end(), T(0));
-  std::vector<std::vector<T>> carry(k, std::vector<T>(s[1], T(0)));  // (new bond × r): S V*
-  std::vector<Charge> bond(k, parts.empty() ? Charge(rule.count(), 0) : parts.front().first);
-  for (std::size_t t = 0; t < cols.size(); ++t) {
-    const auto [p, dir] = cols[t];
+  std::vector<T> carry(k * s[1], T(0));  // (new bond × r), row-major: S V*
+  std::vector<Charge> bond(k);
+  for (std::size_t t = 0; t < k; ++t) {
+    const auto [p, dir] = kept[t];
     const Svd<T>& f = parts[p].second;
     const auto& rows = sectors.at(parts[p].first);
     bond[t] = parts[p].first;
     for (std::size_t i = 0; i < rows.size(); ++i)
       a_j.data[at(a_j.shape, rows[i][0], t, rows[i][1], rows[i][2])] = f.u[dir * rows.size() + i];
-    for (std::size_t b = 0; b < s[1]; ++b) carry[t][b] = static_cast<real_t<T>>(f.s[dir]) * f.vt[b * f.k + dir];
+    for (std::size_t b = 0; b < s[1]; ++b) carry[t * s[1] + b] = static_cast<real_t<T>>(f.s[dir]) * f.vt[b * f.k + dir];
   }
   cores[j] = std::move(a_j);
-  cores[j + 1] = into_left(carry, k, cores[j + 1]);
-  out.bonds[j + 1] = bond;
+  cores[j + 1] = into_left(K, carry, k, cores[j + 1]);
+  out.bonds[j + 1] = std::move(bond);
 }
 
 // Site j >= 1 right to left (with U S of the site to its right already in `m`): per sector of
 // its left bond an SVD, the directions kept over all sectors together (at most max_bond, none
-// that is numerically zero), B form kept, U S returned to carry into site j−1. Adds the
-// discarded weight to `truncated`.
+// that is numerically zero), B form kept, U S returned (old left bond × new, row-major) to carry
+// into site j−1. Adds the discarded weight to `truncated`.
 template <class T>
-std::vector<std::vector<T>> truncate_by_charge(Tensor<T> m, std::size_t j, std::size_t max_bond, std::vector<Tensor<T>>& cores,
-                                               SectorForm<T>& out, Kernels<T>& K, double& truncated) {
+std::vector<T> truncate_by_charge(Tensor<T> m, std::size_t j, std::size_t max_bond, std::vector<Tensor<T>>& cores,
+                                  SectorForm<T>& out, Kernels<T>& K, double& truncated) {
   const Shape s = m.shape;
   const std::size_t cols_n = s[1] * s[2] * s[3];
   std::map<Charge, std::vector<std::size_t>, ChargeOrder> sectors;
   for (std::size_t a = 0; a < s[0]; ++a) sectors[out.bonds[j][a]].push_back(a);
   std::vector<std::pair<Charge, Svd<T>>> parts;
-  std::vector<std::tuple<double, std::size_t, std::size_t>> values;  // (σ, part, direction)
+  std::vector<std::vector<double>> values;
   for (const auto& [q, rows] : sectors) {
     std::vector<T> mm(rows.size() * cols_n);  // column-major rows × (r u d)
     for (std::size_t i = 0; i < rows.size(); ++i)
       for (std::size_t col = 0; col < cols_n; ++col) mm[col * rows.size() + i] = m.data[rows[i] * cols_n + col];
     parts.emplace_back(q, svd(K, rows.size(), cols_n, std::move(mm)));
-    for (std::size_t t = 0; t < parts.back().second.k; ++t) values.emplace_back(parts.back().second.s[t], parts.size() - 1, t);
+    values.push_back(parts.back().second.s);
   }
-  std::sort(values.begin(), values.end(), [](const auto& x, const auto& y) { return std::get<0>(x) > std::get<0>(y); });
-  const double largest = values.empty() ? 0 : std::get<0>(values.front());
-  std::size_t keep = 0;
-  while (keep < values.size() && keep < std::max<std::size_t>(max_bond, 1) && std::get<0>(values[keep]) > kZero * largest)
-    ++keep;
-  keep = std::max<std::size_t>(keep, 1);
-  for (std::size_t i = keep; i < values.size(); ++i) truncated += std::get<0>(values[i]) * std::get<0>(values[i]);
-  // The kept directions grouped by sector (in charge order), each sector's largest first.
-  std::vector<std::tuple<double, std::size_t, std::size_t>> kept(values.begin(), values.begin() + keep);
-  std::sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) {
-    return std::get<1>(x) != std::get<1>(y) ? std::get<1>(x) < std::get<1>(y) : std::get<2>(x) < std::get<2>(y);
-  });
+  const auto kept = keep_largest(values, max_bond, truncated);
+  const std::size_t keep = kept.size();
   Tensor<T> b({keep, s[1], s[2], s[3]});
-  std::fill(b.data.begin(), b.data.end(), T(0));
-  std::vector<std::vector<T>> next(s[0], std::vector<T>(keep, T(0)));
+  std::vector<T> next(s[0] * keep, T(0));
   std::vector<Charge> bond;
   std::vector<double> sv;
   for (std::size_t t = 0; t < keep; ++t) {
-    const auto [sigma, p, dir] = kept[t];
+    const auto [p, dir] = kept[t];
     const Svd<T>& f = parts[p].second;
+    const double sigma = f.s[dir];
     const auto& rows = sectors.at(parts[p].first);
     for (std::size_t col = 0; col < cols_n; ++col) b.data[t * cols_n + col] = f.vt[col * f.k + dir];
-    for (std::size_t i = 0; i < rows.size(); ++i) next[rows[i]][t] = f.u[dir * rows.size() + i] * static_cast<real_t<T>>(sigma);
+    for (std::size_t i = 0; i < rows.size(); ++i) next[rows[i] * keep + t] = f.u[dir * rows.size() + i] * static_cast<real_t<T>>(sigma);
     bond.push_back(parts[p].first);
     sv.push_back(sigma);
   }
@@ -224,22 +229,24 @@ SectorForm<T> sector_form(std::vector<Tensor<T>> cores, const SectorTemplate& tp
   out.bonds.assign(n + 1, {});
   out.schmidt.assign(n + 1, {1.0});
   out.bonds[0] = {tpl.rule.reduce(tpl.left)};
-  double total2 = 0;
-  // 1. Left to right: each bond split by charge, exactly; the last site keeps the total charge.
+  double total2 = 0, truncated = 0;
+  // 1. Left to right: each bond split by charge and kept to its size; the last site keeps the
+  // total charge.
   for (std::size_t j = 0; j < n; ++j) {
     poll_interrupt();
     if (j + 1 == n) total2 = keep_total_charge(cores[j], tpl, j, out);
-    else split_by_charge(cores, tpl, j, out, K);
+    else split_by_charge(cores, tpl, j, max_bonds[j + 1] + max_bonds[j + 1] / kPassOneSlack, out, K, truncated);
   }
   // 2. Right to left: per sector of the left bond, truncated over all sectors together.
-  std::vector<std::vector<T>> carry;  // (old left bond of the site done × its new left bond): U S
-  double truncated = 0;
+  std::vector<T> carry;  // (old left bond of the site done × its new left bond): U S
+  std::size_t carry_cols = 0;
   for (std::size_t j = n; j-- > 1;) {
     poll_interrupt();
-    Tensor<T> m = carry.empty() ? std::move(cores[j]) : into_right(cores[j], carry, carry.front().size());
+    Tensor<T> m = carry.empty() ? std::move(cores[j]) : into_right(K, cores[j], carry, carry_cols);
     carry = truncate_by_charge(std::move(m), j, max_bonds[j], cores, out, K, truncated);
+    carry_cols = cores[j].shape[0];
   }
-  Tensor<T> first = carry.empty() ? std::move(cores[0]) : into_right(cores[0], carry, carry.front().size());
+  Tensor<T> first = carry.empty() ? std::move(cores[0]) : into_right(K, cores[0], carry, carry_cols);
   out.norm = frobenius_norm(first);
   if (out.norm > 0) {
     const auto inv = static_cast<real_t<T>>(1.0 / out.norm);
