@@ -19,16 +19,26 @@ namespace srcc::app {
 
 namespace {
 
+// A norm as %.6g where a double holds it, else from its logarithm ("2.1e-487" stays exact).
+std::string norm_text(double log10_norm) {
+  if (std::isfinite(log10_norm) && std::abs(log10_norm) < 300) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", std::pow(10.0, log10_norm));
+    return text;
+  }
+  return format_log10(log10_norm);
+}
+
 void print_summary(const RunSummary& s) {
   // sdc and sdcr (and fit sweeps from them) have no error estimate: say so, not "nan".
   char error[64];
   if (std::isfinite(s.error_estimate)) std::snprintf(error, sizeof error, "estimated %.2e", s.error_estimate);
   else std::snprintf(error, sizeof error, "not estimated (method %s)", s.method.c_str());
-  std::printf("wrote %s: %s%s of %zu sites, max bond %lld, norm %.6g, %s, method %s%s, relative "
+  std::printf("wrote %s: %s%s of %zu sites, max bond %lld, norm %s, %s, method %s%s, relative "
               "error %s%s\n",
               s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(),
               s.terms > 1 ? (" (sum of " + std::to_string(s.terms) + " terms)").c_str() : "", s.sites,
-              static_cast<long long>(s.max_bond), s.norm, std::string(dtype_name(s.dtype)).c_str(),
+              static_cast<long long>(s.max_bond), norm_text(s.log10_norm).c_str(), std::string(dtype_name(s.dtype)).c_str(),
               s.method.c_str(), s.fit_sweeps > 0 ? (" + " + std::to_string(s.fit_sweeps) + " fit sweeps").c_str() : "",
               error, s.output_format == "srcc" ? "" : (", as " + s.output_format).c_str());
   if (s.dropped_weight > 0 || s.truncated_weight > 0)
@@ -157,10 +167,11 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   char budget[80];
   if (std::isfinite(s.error_budget)) std::snprintf(budget, sizeof budget, "error budget %.2e", s.error_budget);
   else std::snprintf(budget, sizeof budget, "error budget not estimated (method %s)", method_name(o.sweep.method).c_str());
-  std::printf("wrote %s: %zu of %zu steps%s, last state: %s %.6g, max bond %lld; %s\n",
+  std::printf("wrote %s: %zu of %zu steps%s, last state: %s %s, max bond %lld; %s\n",
               s.output.c_str(), s.steps_done, s.steps,
               s.resumed_from > 0 ? (" (from step " + std::to_string(s.resumed_from) + ")").c_str() : "",
-              s.normalized ? "normalized, its last step's norm" : "norm", s.norm, static_cast<long long>(s.max_bond),
+              s.normalized ? "normalized, its last step's norm" : "norm", norm_text(s.log10_norm).c_str(),
+              static_cast<long long>(s.max_bond),
               budget);
   std::printf("time %.3f s (sweeps %.3f, measurements %.3f, %zu checkpoints %.3f), peak memory %.1f MB\n",
               s.wall_seconds, s.sweep_seconds, s.measure_seconds, s.checkpoints, s.checkpoint_seconds,

@@ -26,9 +26,11 @@ void cmd_distance(const Cli& cli) {
   if (cli.common.json) {
     std::printf("%s\n", c.to_json().c_str());
   } else {
-    std::printf("‖A − B‖/‖B‖ = %.6e   ‖A‖ = %s   ‖B‖ = %s   ⟨A|B⟩/(‖A‖‖B‖) = %.6e%+.6ei\n",
-                c.relative_distance, format_log10(c.log10_norm_a).c_str(),
-                format_log10(c.log10_norm_b).c_str(), c.cosine.real(), c.cosine.imag());
+    char cosine[64] = "undefined (‖A‖ = 0)";
+    if (!std::isnan(c.cosine.real())) std::snprintf(cosine, sizeof cosine, "%.6e%+.6ei", c.cosine.real(), c.cosine.imag());
+    std::printf("‖A − B‖/‖B‖ = %s   ‖A‖ = %s   ‖B‖ = %s   ⟨A|B⟩/(‖A‖‖B‖) = %s\n",
+                format_log10(c.log10_relative_distance).c_str(), format_log10(c.log10_norm_a).c_str(),
+                format_log10(c.log10_norm_b).c_str(), cosine);
   }
 }
 

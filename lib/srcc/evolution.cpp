@@ -14,6 +14,7 @@
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/process_tag.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/weight.hpp"
 #include "srcc/evolve_record.hpp"
@@ -183,7 +184,12 @@ template <class T> class Evolution {
     const EvolveRecord rec = read_evolve_record(ro_.output);
     done_ = resume_trajectory(rec, fp_, rows_, ro_.output);
     TrainReader last(TrainRef{ro_.output, h5names::kResult, TrainFormat::kSrcc});
-    state_ = read_all<T>(last, log_);
+    // The checkpoint's scale is kept apart, as the run kept it, not spread over the sites.
+    TrainInfo raw = last.info();
+    state_scale_ = raw.log_scale;
+    raw.log_scale = 0;
+    state_.clear();
+    for (std::size_t j = 0; j < raw.length(); ++j) state_.push_back(to_internal<T>(last.read_site(j, log_), raw, j, log_));
     check_resumed_state(last.info());
     history_.add_setup(log_.take_from(0));
     owner_ = rec.run_id;
@@ -211,13 +217,14 @@ template <class T> class Evolution {
       max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(state_[j].shape[kLegR]));
     }
     if (done_ == 0) return;
-    const double row_norm = rows_[kNormColumn].values.back();
-    const double want = eo_.normalize && row_norm > 0 ? 1.0 : row_norm;
-    const double norm = frobenius_norm(state_.front());
-    if (!(std::abs(norm - want) <= 1e-8 * want) || max_bond != static_cast<std::int64_t>(rows_[kMaxBondColumn].values.back()))
-      throw InputError(bad + info.where() + " (norm " + std::to_string(norm) + ", largest bond " + std::to_string(max_bond) +
+    const double row_log10 = rows_[kLog10NormColumn].values.back();
+    const double want = eo_.normalize && std::isfinite(row_log10) ? 0.0 : row_log10;
+    const double have = (std::log(frobenius_norm(state_.front())) + state_scale_) / std::log(10.0);
+    if (!(std::abs(have - want) <= 1e-8 * std::max(1.0, std::abs(want))) ||
+        max_bond != static_cast<std::int64_t>(rows_[kMaxBondColumn].values.back()))
+      throw InputError(bad + info.where() + " (norm " + format_log10(have) + ", largest bond " + std::to_string(max_bond) +
                        ") is not the state of step " + std::to_string(done_) + " in " + h5names::kTrajectory + " (norm " +
-                       std::to_string(want) + ", largest bond " +
+                       format_log10(want) + ", largest bond " +
                        std::to_string(static_cast<long long>(rows_[kMaxBondColumn].values.back())) + ")");
   }
 
@@ -319,23 +326,31 @@ template <class T> class Evolution {
     SweepResult<T> result = eo_.taylor > 0 ? taylor_step(k) : product_step(k);
     const double sweep_seconds = since(t0);
     std::vector<Tensor<T>> next = std::move(result.cores);
-    // The state's norm sits in core 0 (the others are right-orthonormal).
-    const double norm = frobenius_norm(next.front());
-    if (eo_.normalize && norm > 0) {
-      const auto inv = static_cast<real_t<T>>(1.0 / norm);
+    // The state's norm sits in core 0 (the others are right-orthonormal), times the scales the
+    // state and the step's product carry beyond their cores: in logarithms, since the norm of
+    // an imaginary-time evolution leaves a double's range.
+    const double core_norm = frobenius_norm(next.front());
+    double scale = state_scale_ + result.log_scale;
+    const double log_norm = std::log(core_norm) + scale;
+    const double norm = std::exp(log_norm);
+    // With --normalize the state goes back to norm 1; a state that carries a scale keeps its
+    // core 0 at unit norm too (the scale takes the rest), as a sweep's result beyond the type does.
+    if ((eo_.normalize || scale != 0) && core_norm > 0) {
+      const auto inv = static_cast<real_t<T>>(1.0 / core_norm);
       for (auto& v : next.front().data) v *= inv;
+      scale = eo_.normalize ? 0 : log_norm;
     }
     const double budget = budget_ + result.error_estimate;
     std::int64_t max_bond = 1;
     for (const auto& c : next) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
     const bool measured = k % eo_.measure_every == 0 || k == eo_.steps;
-    const auto [values, ov] = measure(next, measured, eo_.normalize && norm > 0 ? 1.0 : norm * norm);
+    const auto [values, ov] = measure(next, scale, measured);
     const StepValues sv{.step = k, .steps = eo_.steps,
                         .time = eo_.dt != 0 ? eo_.dt * static_cast<double>(k) : static_cast<double>(k),
-                        .norm = norm, .error = result.error_estimate, .budget = budget, .seconds = since(t0),
-                        .max_bond = max_bond};
+                        .norm = norm, .log10_norm = log_norm / std::log(10.0), .error = result.error_estimate,
+                        .budget = budget, .seconds = since(t0), .max_bond = max_bond};
     std::vector<double> row = {static_cast<double>(k), sv.time, norm, sv.error, budget,
-                               static_cast<double>(max_bond), sv.seconds, sweep_seconds};
+                               static_cast<double>(max_bond), sv.seconds, sweep_seconds, sv.log10_norm};
     for (const auto& v : values) {
       row.push_back(v.real());
       row.push_back(v.imag());
@@ -346,8 +361,9 @@ template <class T> class Evolution {
     }
     // The step is done: from here on it counts.
     state_ = std::move(next);
+    state_scale_ = scale;
     if (eo_.save_every > 0 && k % eo_.save_every == 0) {
-      to_save_.emplace_back(k, state_);
+      to_save_.push_back({k, state_, state_scale_});
       for (const auto& c : state_) held_bytes_ += c.size() * sizeof(T);
     }
     for (std::size_t c = 0; c < rows_.size(); ++c) rows_[c].values.push_back(row[c]);
@@ -357,6 +373,7 @@ template <class T> class Evolution {
     sum_.sweep_seconds += sweep_seconds;
     sum_.sweep_flops += result.flops;
     sum_.norm = norm;
+    sum_.log10_norm = sv.log10_norm;
     sum_.normalized = eo_.normalize;
     sum_.max_bond = max_bond;
     sum_.error_budget = budget_;
@@ -365,26 +382,28 @@ template <class T> class Evolution {
     history_.add_round(log_.take_from(0));
   }
 
-  // ⟨O⟩ of each --measure operator (normalised by ‖ψ‖² = norm2) and ⟨ref|ψ⟩, exactly; NaN in the
-  // table at a step that is not measured.
-  std::pair<std::vector<cdouble>, cdouble> measure(const std::vector<Tensor<T>>& state, bool measured, double norm2) {
+  // ⟨O⟩ of each --measure operator (normalised by ⟨ψ|ψ⟩, in log scale) and ⟨ref|ψ⟩ of the state
+  // e^{scale}·cores, exactly; NaN in the table at a step that is not measured.
+  std::pair<std::vector<cdouble>, cdouble> measure(const std::vector<Tensor<T>>& state, double scale, bool measured) {
     const auto tm = Clock::now();
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::vector<cdouble> values(measured ? 0 : measure_.size(), cdouble(nan, nan));
     cdouble ov = eo_.overlap && !measured ? cdouble(nan, nan) : cdouble(0);
     auto& K = backend().template kernels<T>();
+    const double log_norm2 = 2 * std::log(frobenius_norm(state.front()));
     for (const auto& op : measure_) {
       if (!measured) break;
       Sandwich<T> s(K, 1);
       for (std::size_t j = 0; j < state.size(); ++j) s.add(state[j], {&op[j]}, state[j]);
       const Scaled v = s.value();
       sum_.measure_flops += s.flops();
-      values.push_back(norm2 > 0 ? v.value * std::exp(v.log_scale) / norm2 : cdouble(0));
+      values.push_back(std::isfinite(log_norm2) ? v.value * std::exp(v.log_scale - log_norm2) : cdouble(0));
     }
     if (eo_.overlap && measured) {
       Sandwich<T> s(K, 0);
       for (std::size_t j = 0; j < state.size(); ++j) s.add(reference_[j], {}, state[j]);
-      ov = s.value().plain();
+      const Scaled v = s.value();
+      ov = v.value * std::exp(v.log_scale + scale);
       sum_.measure_flops += s.flops();
     }
     sum_.measure_seconds += since(tm);
@@ -414,14 +433,17 @@ template <class T> class Evolution {
     const std::size_t mark = out_log.size();
     if (written_) copy_saved_states(out, out_log);
     out.write_table(h5names::kTrajectory, rows_, columns_json(columns_));
-    for (auto& [k, cores] : to_save_)
-      out.write_train(std::string(h5names::kStates) + "/" + std::to_string(k), TrainKind::kMps, cores, out_log,
-                      "saved state");
+    for (const auto& saved : to_save_) {
+      const std::string group = std::string(h5names::kStates) + "/" + std::to_string(saved.step);
+      out.write_train(group, TrainKind::kMps, saved.cores, out_log, "saved state");
+      if (saved.scale != 0) out.double_attr(group, h5names::kAttrLogScale, saved.scale);
+    }
     out.write_train(h5names::kResult, TrainKind::kMps, state_, out_log, "result site");
+    if (state_scale_ != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, state_scale_);
     out.write_log(record(), out_log, finished);
     out.commit();
     history_.add_round(out_log.take_from(mark));
-    for (const auto& saved : to_save_) saved_list_.push_back(saved.first);
+    for (const auto& saved : to_save_) saved_list_.push_back(saved.step);
     to_save_.clear();
     held_bytes_ = 0;
     written_ = true;
@@ -448,7 +470,7 @@ template <class T> class Evolution {
   std::string saved_text() const {
     std::string out;
     for (std::size_t k : saved_list_) out += (out.empty() ? "" : " ") + std::to_string(k);
-    for (const auto& saved : to_save_) out += (out.empty() ? "" : " ") + std::to_string(saved.first);
+    for (const auto& saved : to_save_) out += (out.empty() ? "" : " ") + std::to_string(saved.step);
     return out;
   }
 
@@ -514,7 +536,13 @@ template <class T> class Evolution {
   std::string owner_;
   bool written_ = false;  // an output of this evolution exists (ours to update in place)
   double budget_ = 0;
-  std::vector<std::pair<std::size_t, std::vector<Tensor<T>>>> to_save_;  // until the next checkpoint
+  struct Saved {
+    std::size_t step;
+    std::vector<Tensor<T>> cores;
+    double scale;  // the state is e^{scale}·cores
+  };
+  std::vector<Saved> to_save_;  // until the next checkpoint
+  double state_scale_ = 0;      // the state is e^{state_scale_}·state_ (see apply_log_scale)
   std::uint64_t held_bytes_ = 0, held_limit_ = 0;  // theirs, and the most they may hold
   double checkpoint_took_ = 0;  // seconds, the last one
   Clock::time_point last_checkpoint_ = Clock::now();

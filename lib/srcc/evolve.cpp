@@ -22,6 +22,7 @@ std::string EvolveSummary::to_json() const {
       .add("steps_done", steps_done)
       .add("resumed_from", resumed_from)
       .add("norm", norm)
+      .add("log10_norm", log10_norm)
       .add("normalized", normalized)
       .add("error_budget", error_budget)
       .add("max_bond", max_bond)

@@ -51,7 +51,8 @@ inline constexpr std::uint64_t kHeldStatesShare = 8;
 struct EvolveSummary {
   std::string output;
   std::size_t steps = 0, steps_done = 0, resumed_from = 0;
-  double norm = 0;                 // of the last state, before any normalisation
+  double norm = 0;                 // of the last state, before any normalisation (inf/0 beyond a double)
+  double log10_norm = 0;           // its base-10 logarithm
   bool normalized = false;         // --normalize: the last state was then scaled to norm 1
   double error_budget = 0;         // the steps' estimated errors summed (relative)
   std::int64_t max_bond = 0;       // of the last state

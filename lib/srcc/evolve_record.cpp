@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <complex>
 #include <cstdio>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/process_tag.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/io/h5_names.hpp"
 
 namespace srcc {
@@ -73,7 +75,8 @@ std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const 
       {"error_budget", "relative", "the estimates of all steps so far, summed"},
       {"max_bond", "1", "the largest bond of the state", true},
       {"seconds", "s", "wall time of the step (sweep and measurements)"},
-      {"sweep_seconds", "s", "wall time of the step's sweep"}};
+      {"sweep_seconds", "s", "wall time of the step's sweep"},
+      {"log10_norm", "1", "log10 ‖ψ‖ after the step, before --normalize (norm is inf or 0 beyond a double's range)"}};
   for (std::size_t i = 0; i < measured.size(); ++i) {
     const std::string l = column_label(eo.measure[i], labels);
     columns.push_back({l + "_re", "as the operator", "Re ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of " + measured[i].where()});
@@ -149,14 +152,22 @@ std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, st
       throw InputError(output + ": made by another evolution: its " + key + " is '" +
                        (it == old.end() ? std::string("(none)") : it->second) + "', this run's '" + value + "'");
   }
-  if (rec.trajectory.size() != rows.size())
+  std::vector<TableColumn> columns = rec.trajectory;
+  // A checkpoint written before the log10_norm column: it is the logarithm of the norm column.
+  if (columns.size() + 1 == rows.size() && columns.size() >= kLog10NormColumn && columns[kNormColumn].name == "norm" &&
+      (columns.size() == kLog10NormColumn || columns[kLog10NormColumn].name != "log10_norm")) {
+    TableColumn log10_norm{"log10_norm", false, {}};
+    for (double v : columns[kNormColumn].values) log10_norm.values.push_back(std::log10(v));
+    columns.insert(columns.begin() + kLog10NormColumn, std::move(log10_norm));
+  }
+  if (columns.size() != rows.size())
     throw InputError(output + ":" + h5names::kTrajectory + ": its columns are not this run's");
   check_checkpoint(rec, output);
   for (std::size_t c = 0; c < rows.size(); ++c) {
-    if (rec.trajectory[c].name != rows[c].name)
-      throw InputError(output + ":" + h5names::kTrajectory + ": column " + rec.trajectory[c].name +
+    if (columns[c].name != rows[c].name)
+      throw InputError(output + ":" + h5names::kTrajectory + ": column " + columns[c].name +
                        " where this run has " + rows[c].name);
-    rows[c].values = rec.trajectory[c].values;
+    rows[c].values = columns[c].values;
   }
   return static_cast<std::size_t>(rec.steps_done);
 }
@@ -164,8 +175,11 @@ std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, st
 std::string step_line(const StepValues& v, const std::vector<std::string>& labels, const std::vector<cdouble>& measured,
                       const cdouble* overlap) {
   char line[256];
-  std::snprintf(line, sizeof line, "step %zu/%zu  t %.6g  norm %.6g  bond %lld  error %.2e (budget %.2e)  %.3f s",
-                v.step, v.steps, v.time, v.norm, static_cast<long long>(v.max_bond), v.error, v.budget, v.seconds);
+  char norm[32];
+  if (std::abs(v.log10_norm) < 300) std::snprintf(norm, sizeof norm, "%.6g", v.norm);
+  else std::snprintf(norm, sizeof norm, "%s", format_log10(v.log10_norm).c_str());
+  std::snprintf(line, sizeof line, "step %zu/%zu  t %.6g  norm %s  bond %lld  error %.2e (budget %.2e)  %.3f s",
+                v.step, v.steps, v.time, norm, static_cast<long long>(v.max_bond), v.error, v.budget, v.seconds);
   std::string text = line;
   for (std::size_t i = 0; i < measured.size(); ++i) {
     char m[96];

@@ -26,7 +26,7 @@ std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const 
                                                  const TrainInfo* overlap, std::vector<std::string>& labels);
 std::string columns_json(const std::vector<TrajectoryColumn>& columns);
 // Index of a fixed column of trajectory_columns().
-inline constexpr std::size_t kNormColumn = 2, kBudgetColumn = 4, kMaxBondColumn = 5;
+inline constexpr std::size_t kNormColumn = 2, kBudgetColumn = 4, kMaxBondColumn = 5, kLog10NormColumn = 8;
 
 // "key=value" lines: what must be the same for a run to continue another (the steps asked for
 // and how often states are saved may change).
@@ -49,7 +49,7 @@ std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, st
 // measured (empty when not measured at this step).
 struct StepValues {
   std::size_t step = 0, steps = 0;
-  double time = 0, norm = 0, error = 0, budget = 0, seconds = 0;
+  double time = 0, norm = 0, log10_norm = 0, error = 0, budget = 0, seconds = 0;
   std::int64_t max_bond = 0;
 };
 std::string step_line(const StepValues& v, const std::vector<std::string>& labels, const std::vector<cdouble>& measured,

@@ -13,6 +13,7 @@
 #include "srcc/core/json.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/core/weight.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/h5_names.hpp"
@@ -117,7 +118,9 @@ template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum,
     sum.bonds.push_back(static_cast<std::int64_t>(result.cores[j].shape[kLegR]));
     sum.max_bond = std::max(sum.max_bond, sum.bonds.back());
   }
-  sum.norm = frobenius_norm(result.cores.front());
+  // The norm is ‖core 0‖ · e^{log_scale}: in logarithms, since it may lie beyond a double.
+  sum.log10_norm = (std::log(frobenius_norm(result.cores.front())) + result.log_scale) / std::log(10.0);
+  sum.norm = std::pow(10.0, sum.log10_norm);
 }
 
 // /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
@@ -129,8 +132,13 @@ void write_result(const RunOptions& o, const TrainInfo& state, const SweepResult
   sum.output_format = std::string(train_format_name(format));
   if (format == TrainFormat::kSrcc) {
     out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
+    if (result.log_scale != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, result.log_scale);
     return;
   }
+  if (result.log_scale != 0)
+    throw NumericalError("the result's norm is about " + format_log10(sum.log10_norm) + ", beyond the float64 in which " +
+                         sum.output_format + "'s format stores it; write it with " + opt::kOutputFormat.name() +
+                         " srcc, whose log_scale attribute keeps it");
   auto host = make_cpu_backend(o.threads);
   const WriteBack wb = write_back(out, format, state, result.kind, result.cores, host->kernels<T>(), log);
   sum.dropped_weight = wb.dropped_weight;
@@ -253,6 +261,7 @@ std::string RunSummary::to_json() const {
       .add_raw("bonds", json_array(bonds))
       .add("max_bond", max_bond)
       .add("norm", norm)
+      .add("log10_norm", log10_norm)
       .add("error_estimate", error_estimate)
       .add("capped_cuts", capped_cuts)
       .add("method", method)

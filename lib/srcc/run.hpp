@@ -56,7 +56,8 @@ struct RunSummary {
   std::size_t sites = 0;
   std::vector<std::int64_t> bonds;   // output bond at each cut (n - 1 values)
   std::int64_t max_bond = 0;
-  double norm = 0;                   // Frobenius norm of the result (= ‖core 0‖)
+  double norm = 0;                   // Frobenius norm of the result (inf/0 beyond a double; see log10_norm)
+  double log10_norm = 0;             // its base-10 logarithm, finite for any non-zero result
   double error_estimate = 0;         // relative, per-cut estimates combined in quadrature (and,
                                      // written back with charges, the weights below)
   std::string output_format = "srcc";  // the layout /result was written in

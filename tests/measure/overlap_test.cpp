@@ -10,6 +10,7 @@
 #include "../support/h5_fixture.hpp"
 #include "../support/stacks.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/measure/compare.hpp"
 
 namespace srcc::test {

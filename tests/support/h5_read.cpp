@@ -1,5 +1,6 @@
 #include "h5_read.hpp"
 
+#include <cmath>
 #include <hdf5.h>
 
 #include "srcc/io/h5_handle.hpp"
@@ -36,6 +37,23 @@ long long read_int_attr(const std::filesystem::path& file, const std::string& ob
   H5Aclose(a);
   H5Fclose(f);
   return v;
+}
+
+double read_double_attr(const std::filesystem::path& file, const std::string& object, const char* name) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t a = H5Aopen_by_name(f, object.c_str(), name, H5P_DEFAULT, H5P_DEFAULT);
+  double v = std::nan("");
+  H5Aread(a, H5T_NATIVE_DOUBLE, &v);
+  H5Aclose(a);
+  H5Fclose(f);
+  return v;
+}
+
+bool has_attr(const std::filesystem::path& file, const std::string& object, const char* name) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const bool yes = H5Aexists_by_name(f, object.c_str(), name, H5P_DEFAULT) > 0;
+  H5Fclose(f);
+  return yes;
 }
 
 std::string read_string_attr(const std::filesystem::path& file, const std::string& object, const char* name) {

@@ -16,6 +16,8 @@ std::vector<Tensor<cdouble>> read_cores(const std::filesystem::path& file, const
                                         TrainFormat format = TrainFormat::kAuto);
 double read_scalar(const std::filesystem::path& file, const char* dataset);
 long long read_int_attr(const std::filesystem::path& file, const std::string& object, const char* name);
+double read_double_attr(const std::filesystem::path& file, const std::string& object, const char* name);
+bool has_attr(const std::filesystem::path& file, const std::string& object, const char* name);
 std::string read_string_attr(const std::filesystem::path& file, const std::string& object, const char* name);
 // Every member of the one-dimensional compound `dataset`, converted to double.
 std::map<std::string, std::vector<double>> read_columns(const std::filesystem::path& file, const char* dataset);

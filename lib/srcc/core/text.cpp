@@ -1,5 +1,6 @@
 #include "srcc/core/text.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace srcc {
@@ -50,6 +51,19 @@ std::string printable(std::string_view s) {
     s.remove_prefix(n);
   }
   return out;
+}
+
+std::string format_log10(double log10_value) {
+  if (!std::isfinite(log10_value)) return log10_value < 0 ? "0" : "inf";
+  double exponent = std::floor(log10_value);
+  double mantissa = std::pow(10.0, log10_value - exponent);
+  if (mantissa >= 9.9999995) {  // would print as 10.000000e…
+    mantissa /= 10;
+    exponent += 1;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6fe%+03lld", mantissa, static_cast<long long>(exponent));
+  return buf;
 }
 
 }  // namespace srcc

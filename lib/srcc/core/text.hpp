@@ -15,4 +15,8 @@ std::size_t utf8_sequence(std::string_view s);
 // kept): what a message may quote from an untrusted source.
 std::string printable(std::string_view s);
 
+// A number given by its base-10 logarithm, printed like %.6e even beyond a double's range
+// ("3.141593e-790"); "0" for −inf.
+std::string format_log10(double log10_value);
+
 }  // namespace srcc

@@ -1,5 +1,6 @@
 #include "srcc/io/srcc_train.hpp"
 
+#include <cmath>
 #include <unistd.h>
 
 #include <cerrno>
@@ -70,6 +71,11 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
                             : ""));
   }
   if (n == 0) throw InputError(where + ": train has no sites (no dataset \"0\")");
+  if (h5::has_attr(g.get(), h5names::kAttrLogScale)) {
+    info.log_scale = h5::read_double_attr(g.get(), h5names::kAttrLogScale, where);
+    if (!std::isfinite(info.log_scale))
+      throw InputError(where + ": attribute 'log_scale' is " + std::to_string(info.log_scale) + ", not a finite number");
+  }
   for (std::size_t j = 0; j < n; ++j) {
     const std::string ds_where = info.where(j);
     Handle d(H5Dopen2(g.get(), std::to_string(j).c_str(), H5P_DEFAULT), H5Dclose);

@@ -1,6 +1,7 @@
 #include "srcc/io/train_reader.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <stdexcept>
@@ -201,6 +202,7 @@ std::string to_bytes(const TrainInfo& t) {
     b.u64(static_cast<std::uint64_t>(j < t.raw_offsets.size() ? t.raw_offsets[j] : -1));
     for (auto d : t.dims[j]) b.u64(d);
   }
+  b.u64(std::bit_cast<std::uint64_t>(t.log_scale));
   return b.take();
 }
 
@@ -225,6 +227,7 @@ TrainInfo from_bytes(std::string_view bytes) {
     for (auto& d : dims) d = b.u64();
     t.dims.push_back(dims);
   }
+  t.log_scale = std::bit_cast<double>(b.u64());
   return t;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "srcc/backend/counting_gemm.hpp"
 #include "srcc/backend/cpu/cpu_backend.hpp"
@@ -10,6 +11,7 @@
 #include "srcc/core/json.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/measure/overlap.hpp"
 #include "srcc/movement/mover.hpp"
@@ -18,18 +20,6 @@
 
 namespace srcc {
 
-std::string format_log10(double log10_value) {
-  if (!std::isfinite(log10_value)) return log10_value < 0 ? "0" : "inf";
-  double exponent = std::floor(log10_value);
-  double mantissa = std::pow(10.0, log10_value - exponent);
-  if (mantissa >= 9.9999995) {  // would print as 10.000000e…
-    mantissa /= 10;
-    exponent += 1;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6fe%+03lld", mantissa, static_cast<long long>(exponent));
-  return buf;
-}
 
 std::string Comparison::to_json() const {
   JsonObject o;
@@ -41,7 +31,8 @@ std::string Comparison::to_json() const {
       .add("overlap_im", overlap.imag())
       .add("cosine_re", cosine.real())
       .add("cosine_im", cosine.imag())
-      .add("relative_distance", relative_distance);
+      .add("relative_distance", relative_distance)
+      .add("log10_relative_distance", log10_relative_distance);
   return o.str();
 }
 
@@ -95,6 +86,9 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
     ra.check_unchanged();
     rb.check_unchanged();
     const double log_na = 0.5 * aa.value().log_abs(), log_nb = 0.5 * bb.value().log_abs();
+    if (!std::isfinite(log_nb))
+      throw NumericalError(ib.where() + " has norm 0: ‖A − B‖/‖B‖ is undefined (‖A‖ = " +
+                           format_log10(log_na / std::log(10.0)) + ")");
     const Scaled overlap = ab.value();
     Comparison c;
     c.norm_a = std::exp(log_na);
@@ -102,7 +96,9 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
     c.log10_norm_a = log_na / std::log(10.0);
     c.log10_norm_b = log_nb / std::log(10.0);
     c.overlap = overlap.plain();
-    c.cosine = overlap.value * std::exp(overlap.log_scale - log_na - log_nb);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    c.cosine = std::isfinite(log_na) ? overlap.value * std::exp(overlap.log_scale - log_na - log_nb) : cdouble(nan, nan);
+    c.log10_relative_distance = (dist.log_value() - log_nb) / std::log(10.0);
     c.relative_distance = std::exp(dist.log_value() - log_nb);
     return c;
   });

@@ -15,14 +15,11 @@ struct Comparison {
   double norm_a = 0, norm_b = 0;
   double log10_norm_a = 0, log10_norm_b = 0;
   cdouble overlap = 0;
-  cdouble cosine = 0;            // ⟨a|b⟩ / (‖a‖ ‖b‖)
-  double relative_distance = 0;  // ‖a − b‖ / ‖b‖
+  cdouble cosine = 0;            // ⟨a|b⟩ / (‖a‖ ‖b‖); NaN when ‖a‖ = 0 (undefined, shown so)
+  double relative_distance = 0;  // ‖a − b‖ / ‖b‖ (inf beyond a double's range)
+  double log10_relative_distance = 0;  // always finite: ‖b‖ = 0 is a NumericalError
   std::string to_json() const;
 };
-
-// A number given by its base-10 logarithm, printed like %.6e even beyond a double's range
-// ("3.141593e-790").
-std::string format_log10(double log10_value);
 
 // Compares two trains on the CPU in the promoted type of the two, reading two sites of each at a
 // time (twice: once from each end). Throws InputError when their lengths or physical legs differ,

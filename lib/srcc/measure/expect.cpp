@@ -92,6 +92,8 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     out.notes = notes;
     const Scaled nn = norm.value();
     out.log10_norm = 0.5 * nn.log_abs() / std::log(10.0);
+    if (!bra_ref && nops > 0 && !std::isfinite(out.log10_norm))
+      throw NumericalError(ket.info().where() + " has norm 0: ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is undefined");
     // Ratios with the scales apart: ⟨ψ|O|ψ⟩ / ⟨ψ|ψ⟩ is a number even where the norms are not.
     auto ratio = [&](const Scaled& a) { return a.value / nn.value * std::exp(a.log_scale - nn.log_scale); };
     if (bra_ref) out.overlap = overlap.value().plain();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include "srcc/core/interrupt.hpp"
@@ -54,7 +55,27 @@ template <class T> typename Sandwich<T>::Labeled Sandwich<T>::moved(Labeled t, s
 
 template <class T>
 Buffer<T> Sandwich<T>::upload(const Tensor<T>& t, const std::vector<std::size_t>& order) {
-  return K_.adopt(permute(t, order).data);
+  Tensor<T> p = permute(t, order);
+  // A site whose entries are far from 1 (a train of norm 1e-500 stored as one small site) is
+  // brought near 1 by a power of two (exact) before its products, which could otherwise leave
+  // the type's range; the power goes to the log scale. Sites within the range are used as they are.
+  using R = real_t<T>;
+  R big = 0;
+  for (const auto& v : p.data) {
+    if constexpr (is_complex_v<T>) big = std::max({big, std::abs(v.real()), std::abs(v.imag())});
+    else big = std::max(big, std::abs(v));
+  }
+  constexpr int kSafe = std::numeric_limits<R>::max_exponent / 4;
+  int e = 0;
+  std::frexp(big, &e);
+  if (big > 0 && std::isfinite(big) && std::abs(e) > kSafe) {
+    for (auto& v : p.data) {
+      if constexpr (is_complex_v<T>) v = T(std::ldexp(v.real(), -e), std::ldexp(v.imag(), -e));
+      else v = std::ldexp(v, -e);
+    }
+    log_scale_ += e * std::log(2.0);
+  }
+  return K_.adopt(std::move(p.data));
 }
 
 template <class T>

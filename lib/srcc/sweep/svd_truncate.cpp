@@ -26,7 +26,7 @@ SweepResult<T> svd_truncate(const Stack& stack, SiteSource<T>& source, const Swe
   double log_scale = 0;
   right_canonicalize(r.cores, mover, gemm, &log_scale);
   const auto discarded = truncate_train(r.cores, o.chi, o.cutoff, o.tol, mover, gemm, o.numerical_zeros);
-  apply_log_scale(r.cores.front(), log_scale);
+  r.log_scale = apply_log_scale(r.cores.front(), log_scale);
   log.settle();
   r.sites.resize(r.cores.size());
   for (std::size_t j = 1; j < r.cores.size(); ++j)  // the cut left of site j is exact

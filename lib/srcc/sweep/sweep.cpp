@@ -206,7 +206,7 @@ void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
     if (j == 0) {
       for (std::size_t k = 1; k < terms; ++k) K().add(rows, 1, z[k].data(), z[0].data());
       out.cores[0] = fetch_core(z[0], {1, b, u, dd}, 0);
-      apply_log_scale(out.cores[0], log_scale);
+      out.log_scale = apply_log_scale(out.cores[0], log_scale);
       seconds_[0] += since(t0);
       reporter_.progress("right sweep", n_, n_);
       break;

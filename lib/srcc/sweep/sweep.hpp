@@ -32,6 +32,9 @@ template <class T> struct StackData {
 template <class T> struct SweepResult {
   TrainKind kind = TrainKind::kMps;
   std::vector<Tensor<T>> cores;
+  // The product is e^{log_scale} times the train of `cores`: 0 unless its norm lies beyond the
+  // working type (core 0 is then at unit norm; see apply_log_scale).
+  double log_scale = 0;
   std::vector<SiteStats> sites;
   double flops = 0;  // real floating-point operations of the GEMMs (complex multiply-add = 8)
   // Global relative error estimate: the per-cut estimates combined in quadrature (NaN-free;

@@ -108,22 +108,24 @@ void left_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingG
   }
 }
 
-template <class T> void apply_log_scale(Tensor<T>& core, double log_scale) {
+template <class T> double apply_log_scale(Tensor<T>& core, double log_scale) {
   long double norm2 = 0;
   for (const auto& v : core.data) norm2 += std::norm(std::complex<long double>(std::complex<double>(v)));
-  if (norm2 == 0) return;  // the exact product is zero
+  if (norm2 == 0) return 0;  // the exact product is zero
   const long double log_norm = 0.5L * std::log(norm2) + log_scale;
+  if (!std::isfinite(log_norm))
+    throw NumericalError("the product's norm is not a finite number (an input holds an infinity or a NaN, or "
+                         "its entries overflow " + std::string(dtype_name(dtype_of<T>)) + ")");
   using R = real_t<T>;
   if (log_norm < std::log(static_cast<long double>(std::numeric_limits<R>::min())) + 8 ||
       log_norm > std::log(static_cast<long double>(std::numeric_limits<R>::max())) - 8) {
-    const bool narrow = sizeof(R) < sizeof(double);
-    throw NumericalError("the product's norm is about 1e" +
-                         (std::isfinite(log_norm) ? std::to_string(static_cast<long long>(std::floor(log_norm / std::log(10.0L)))) : std::string(log_norm > 0 ? "+inf" : "-inf")) +
-                         ", outside the range of " + std::string(dtype_name(dtype_of<T>)) + "; " +
-                         (narrow ? "use a 64-bit --dtype (float64 or complex128) or rescale the inputs"
-                                 : "rescale the inputs (multiply a site by a constant)"));
+    // Beyond the type: the core at unit norm, the rest returned as the train's scale.
+    log_scale = -static_cast<double>(0.5L * std::log(norm2));
+    if (!std::isfinite(log_scale)) throw NumericalError("the product's norm is beyond any scale");
+    apply_log_scale(core, log_scale);
+    return static_cast<double>(log_norm);
   }
-  if (log_scale == 0) return;
+  if (log_scale == 0) return 0;
   const long double factor = std::exp(static_cast<long double>(log_scale));
   for (auto& v : core.data) {
     if constexpr (is_complex_v<T>) {
@@ -133,6 +135,7 @@ template <class T> void apply_log_scale(Tensor<T>& core, double log_scale) {
       v = static_cast<T>(static_cast<long double>(v) * factor);
     }
   }
+  return 0;
 }
 
 template <class T>
@@ -169,7 +172,7 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
 }
 
 #define SRCC_INSTANTIATE(T)                                                                  \
-  template void apply_log_scale(Tensor<T>&, double);                                         \
+  template double apply_log_scale(Tensor<T>&, double);                                         \
   template void left_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&);     \
   template double scale_to_unit(Kernels<T>&, std::size_t, T*);                               \
   template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&,      \

@@ -32,10 +32,12 @@ template <class T>
 void left_canonicalize(std::vector<Tensor<T>>& cores, Mover<T>& mover, CountingGemm<T>& gemm);
 
 // Multiplies `core` by e^log_scale, in long double so that the factor itself may lie outside the
-// working type's range. Throws NumericalError when the result's norm does not fit that type
-// (with a margin: what follows must not underflow or overflow either): the train a double
-// cannot hold is refused rather than written as zeros or infinities.
-template <class T> void apply_log_scale(Tensor<T>& core, double log_scale);
+// working type's range, and returns 0 — when the resulting norm fits that type (with a margin:
+// what follows must not underflow or overflow either). Otherwise `core` is brought to unit norm
+// and the train's logarithmic norm beyond it is returned: the train is e^{returned} times its
+// cores (SweepResult::log_scale, written as the `log_scale` attribute). Throws NumericalError
+// only when the core holds no finite number to scale (an infinity, a NaN).
+template <class T> double apply_log_scale(Tensor<T>& core, double log_scale);
 
 // Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
 // sites j and j+1), the discarded Frobenius norm relative to the train's norm. With

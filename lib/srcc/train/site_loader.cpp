@@ -1,6 +1,8 @@
 #include "srcc/train/site_loader.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <string>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/permute.hpp"
@@ -30,6 +32,25 @@ std::vector<std::size_t> to_lrud(std::string letters) {
 
 }  // namespace
 
+// The train's scale beyond its sites (TrainInfo::log_scale), an equal share on each site: each
+// site then holds numbers of ordinary size, and every consumer (sweeps, expect, distance) works
+// on the train as it is. A share the working type cannot hold is a NumericalError.
+namespace {
+template <class T> void spread_scale(Tensor<T>& t, const TrainInfo& info, std::size_t site) {
+  const long double share = static_cast<long double>(info.log_scale) / static_cast<long double>(info.length());
+  const auto factor = static_cast<real_t<T>>(std::exp(share));
+  bool finite = std::isfinite(factor) && factor > 0;
+  for (auto& v : t.data) {
+    v *= factor;
+    finite = finite && std::isfinite(std::abs(v));
+  }
+  if (!finite)
+    throw NumericalError(info.where(site) + ": the train's scale e^" + std::to_string(info.log_scale) + " over " +
+                         std::to_string(info.length()) + " sites leaves the range of " +
+                         std::string(dtype_name(dtype_of<T>)) + "; use a 64-bit --dtype");
+}
+}  // namespace
+
 template <class T>
 Tensor<T> to_internal(AnyTensor stored, const TrainInfo& info, std::size_t site,
                       TransferLog& log) {
@@ -56,6 +77,7 @@ Tensor<T> to_internal(AnyTensor stored, const TrainInfo& info, std::size_t site,
              .bytes = static_cast<std::int64_t>(t.bytes()), .seconds = since(t0)});
   }
 
+  if (info.log_scale != 0) spread_scale(t, info, site);
   // Append the legs the dataset lacks as size-1 axes (a free reshape), then order them.
   const std::string& letters = info.dataset_letters[site];
   Shape full = t.shape;

@@ -50,6 +50,9 @@ struct TrainInfo {
   // them, in a common spelling ("up", "down", "empty", "full", …); empty where the file does not
   // say. Used to check that a product's trains agree (basis_mismatch in train.hpp).
   std::vector<std::vector<std::string>> basis;
+  // The train is e^{log_scale} times what its sites make (our format's optional attribute, for
+  // norms a double cannot hold); to_internal spreads it evenly over the sites as they are read.
+  double log_scale = 0;
 
   std::size_t length() const { return dims.size(); }
   std::string where() const { return file + ":" + group; }
