@@ -7,6 +7,7 @@
 #
 #   scripts/bench_writeback.sh IN128.h5 [IN256.h5 …]
 #   OLD=/path/to/older/src-compress scripts/bench_writeback.sh IN128.h5   # another build beside, in turn
+#   LIMIT=240 …   # seconds a run may take before it is killed (default 900)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build/app/src-compress}
@@ -30,7 +31,7 @@ for input in "$@"; do
       name=${b%%:*} bin=${b#*:}
       for format in tenpy srcc; do
         out="$WORK/$name-$format.h5"
-        if ! timeout 900 "$bin" apply "$input:/$op" "$input:/psi" -o "$out" --chi "$chi" --seed 1 \
+        if ! timeout "${LIMIT:-900}" "$bin" apply "$input:/$op" "$input:/psi" -o "$out" --chi "$chi" --seed 1 \
              --output-format "$format" --threads 1 --force >"$WORK/log" 2>&1; then
           printf '%-10s %-5s %-4s %-7s %-6s %9s\n' "$(basename "$input")" "$op" "$chi" "$name" "$format" "failed/killed"
           continue

@@ -126,7 +126,7 @@ template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum,
 // /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
 // block structure may drop or truncate a little weight: that joins the error estimate.
 template <class T>
-void write_result(const RunOptions& o, const TrainInfo& state, const SweepResult<T>& result, ResultWriter& out,
+void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& result, ResultWriter& out,
                   TransferLog& log, RunSummary& sum, Reporter& reporter) {
   const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
   sum.output_format = std::string(train_format_name(format));
@@ -140,7 +140,8 @@ void write_result(const RunOptions& o, const TrainInfo& state, const SweepResult
                          sum.output_format + "'s format stores it; write it with " + opt::kOutputFormat.name() +
                          " srcc, whose log_scale attribute keeps it");
   auto host = make_cpu_backend(o.threads);
-  const WriteBack wb = write_back(out, format, state, result.kind, result.cores, host->kernels<T>(), log);
+  // The result's cores go into the conversion: after it nothing needs them.
+  const WriteBack wb = write_back(out, format, state, result.kind, std::move(result.cores), host->kernels<T>(), log);
   sum.dropped_weight = wb.dropped_weight;
   sum.truncated_weight = wb.truncated_weight;
   // Both are part of the written result's error: in quadrature with the estimate.

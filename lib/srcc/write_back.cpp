@@ -35,7 +35,7 @@ void check_write_back(TrainFormat format, const TrainInfo& state) {
 
 template <class T>
 WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
-                     const std::vector<Tensor<T>>& cores, Kernels<T>& kernels, TransferLog& log) {
+                     std::vector<Tensor<T>> cores, Kernels<T>& kernels, TransferLog& log) {
   const auto t0 = std::chrono::steady_clock::now();
   auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   check_write_back(format, state);
@@ -50,7 +50,7 @@ WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& sta
                                  : itensor_sector_template(state.file, state.group, kind);
   if (format == TrainFormat::kTenpy) {
     // TeNPy wants B form with Schmidt values, charged or not.
-    const SectorForm<T> form = sector_form(cores, tpl, bonds, kernels);
+    const SectorForm<T> form = sector_form(std::move(cores), tpl, bonds, kernels);
     wb.dropped_weight = form.dropped_weight;
     wb.truncated_weight = form.truncated_weight;
     out.write_tenpy_train(wb.group, kind, form, state.file, state.group);
@@ -72,7 +72,7 @@ WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& sta
 
 #define SRCC_INSTANTIATE(T)                                                                       \
   template WriteBack write_back(ResultWriter&, TrainFormat, const TrainInfo&, TrainKind,        \
-                                const std::vector<Tensor<T>>&, Kernels<T>&, TransferLog&);
+                                std::vector<Tensor<T>>, Kernels<T>&, TransferLog&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -24,9 +24,10 @@ struct WriteBack {
 // of that library: its sites are the template.
 void check_write_back(TrainFormat format, const TrainInfo& state);
 
-// One "file write" row per site goes to `log`.
+// One "file write" row per site goes to `log`. `cores` is taken (moved in by a caller done with
+// it), so that the conversion holds the result once.
 template <class T>
 WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
-                     const std::vector<Tensor<T>>& cores, Kernels<T>& kernels, TransferLog& log);
+                     std::vector<Tensor<T>> cores, Kernels<T>& kernels, TransferLog& log);
 
 }  // namespace srcc

@@ -57,26 +57,22 @@ Charge add(const ChargeRule& rule, const Charge& a, const Charge& b, const Charg
 
 // A factor x (k × r, row-major) times `core`'s left bond: next[t, …] = Σ_b x[t, b] · core[b, …],
 // one GEMM.
-template <class T> Tensor<T> into_left(Kernels<T>& K, const std::vector<T>& x, std::size_t k, const Tensor<T>& core) {
-  const Shape& s = core.shape;
+template <class T> Tensor<T> into_left(Kernels<T>& K, std::vector<T> x, std::size_t k, Tensor<T> core) {
+  const Shape s = core.shape;
   const std::size_t r = s[0], rest = s[1] * s[2] * s[3];
-  Buffer<T> a = K.adopt(std::vector<T>(x)), b = K.adopt(std::vector<T>(core.data)), c = K.allocate(k * rest);
+  Buffer<T> a = K.adopt(std::move(x)), b = K.adopt(std::move(core.data)), c = K.allocate(k * rest);
   K.gemm(Op::kNone, Op::kNone, k, rest, r, T(1), a.data(), r, 0, b.data(), rest, 0, T(0), c.data(), rest, 0, 1);
-  Tensor<T> out({k, s[1], s[2], s[3]});
-  out.data = K.download(c, k * rest);
-  return out;
+  return Tensor<T>({k, s[1], s[2], s[3]}, K.download(c, k * rest));
 }
 
 // `core`'s right bond times a factor y (r × k, row-major): out[a, t, …] = Σ_b core[a, b, …] · y[b, t],
 // a batch of GEMMs over the left bond (yᵀ · core[a]).
-template <class T> Tensor<T> into_right(Kernels<T>& K, const Tensor<T>& core, const std::vector<T>& y, std::size_t k) {
-  const Shape& s = core.shape;
+template <class T> Tensor<T> into_right(Kernels<T>& K, Tensor<T> core, std::vector<T> y, std::size_t k) {
+  const Shape s = core.shape;
   const std::size_t r = s[1], ud = s[2] * s[3];
-  Buffer<T> a = K.adopt(std::vector<T>(y)), b = K.adopt(std::vector<T>(core.data)), c = K.allocate(s[0] * k * ud);
+  Buffer<T> a = K.adopt(std::move(y)), b = K.adopt(std::move(core.data)), c = K.allocate(s[0] * k * ud);
   K.gemm(Op::kTrans, Op::kNone, k, ud, r, T(1), a.data(), k, 0, b.data(), ud, r * ud, T(0), c.data(), ud, k * ud, s[0]);
-  Tensor<T> out({s[0], k, s[2], s[3]});
-  out.data = K.download(c, s[0] * k * ud);
-  return out;
+  return Tensor<T>({s[0], k, s[2], s[3]}, K.download(c, s[0] * k * ud));
 }
 
 // The directions kept at a cut from every sector's singular values: the largest over all sectors,
@@ -170,7 +166,7 @@ void split_by_charge(std::vector<Tensor<T>>& cores, const SectorTemplate& tpl, s
     for (std::size_t b = 0; b < s[1]; ++b) carry[t * s[1] + b] = static_cast<real_t<T>>(f.s[dir]) * f.vt[b * f.k + dir];
   }
   cores[j] = std::move(a_j);
-  cores[j + 1] = into_left(K, carry, k, cores[j + 1]);
+  cores[j + 1] = into_left(K, std::move(carry), k, std::move(cores[j + 1]));
   out.bonds[j + 1] = std::move(bond);
 }
 
@@ -242,11 +238,11 @@ SectorForm<T> sector_form(std::vector<Tensor<T>> cores, const SectorTemplate& tp
   std::size_t carry_cols = 0;
   for (std::size_t j = n; j-- > 1;) {
     poll_interrupt();
-    Tensor<T> m = carry.empty() ? std::move(cores[j]) : into_right(K, cores[j], carry, carry_cols);
+    Tensor<T> m = carry.empty() ? std::move(cores[j]) : into_right(K, std::move(cores[j]), std::move(carry), carry_cols);
     carry = truncate_by_charge(std::move(m), j, max_bonds[j], cores, out, K, truncated);
     carry_cols = cores[j].shape[0];
   }
-  Tensor<T> first = carry.empty() ? std::move(cores[0]) : into_right(K, cores[0], carry, carry_cols);
+  Tensor<T> first = carry.empty() ? std::move(cores[0]) : into_right(K, std::move(cores[0]), std::move(carry), carry_cols);
   out.norm = frobenius_norm(first);
   if (out.norm > 0) {
     const auto inv = static_cast<real_t<T>>(1.0 / out.norm);
