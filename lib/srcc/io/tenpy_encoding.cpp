@@ -102,7 +102,11 @@ void str_dataset(hid_t parent, const std::string& name, const std::string& value
   Handle s(H5Screate(H5S_SCALAR), H5Sclose);
   Handle d(H5Dcreate2(parent, name.c_str(), t.get(), s.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
   const char* p = value.c_str();
-  if (!d.valid() || H5Dwrite(d.get(), t.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &p) < 0) throw OutputError("dataset " + name);
+  // A small conversion buffer: HDF5 would otherwise allocate and zero its default megabyte for
+  // every one of the thousands of short strings a train's description holds.
+  Handle transfer(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  H5Pset_buffer(transfer.get(), 4096, nullptr, nullptr);
+  if (!d.valid() || H5Dwrite(d.get(), t.get(), H5S_ALL, H5S_ALL, transfer.get(), &p) < 0) throw OutputError("dataset " + name);
   typed_dataset(d.get(), type);
 }
 
