@@ -269,7 +269,7 @@ Cli::Cli() {
       "Tabulate outputs as CSV, or with --json as an array of objects: file, complete, result, sites, "
       "max_bond, bonds, error_estimate, wall_seconds, seed, threads, bytes_file_read, bytes_file_write, "
       "bytes_host_copy, bytes_device_move, command_line, command, mode (plain, oversampled, tolerance, "
-      "svd), chi, tol, oversample, cutoff, norm, peak_rss_bytes: the table to plot a sweep from");
+      "svd), chi, tol, oversample, cutoff, norm, log10_norm, peak_rss_bytes: the table to plot a sweep from");
   collect_cmd->fallthrough();
   collect_cmd->add_option("files", collect_files, "OUT.h5 ...")->required()->expected(1, -1);
   collect_cmd->add_option("-o,--output", collect_csv, "CSV file (default: stdout)");

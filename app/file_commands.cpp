@@ -119,6 +119,7 @@ void cmd_collect(const Cli& cli) {
         {"oversample", real(r.oversample, "%.6g")},
         {"cutoff", real(r.cutoff, "%.6g")},
         {"norm", real(r.norm, "%.17g")},
+        {"log10_norm", real(r.log10_norm, "%.17g")},
         {"peak_rss_bytes", integer(r.peak_rss_bytes)},
     };
     std::vector<Cell> row;

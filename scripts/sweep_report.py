@@ -49,7 +49,7 @@ COLORS = {"plain": "tab:red", "oversampled": "tab:blue", "tolerance": "tab:green
 COLLECT_COLUMNS = ["file", "complete", "result", "sites", "max_bond", "bonds", "error_estimate",
                    "wall_seconds", "seed", "threads", "bytes_file_read", "bytes_file_write",
                    "bytes_host_copy", "bytes_device_move", "command_line", "command", "mode", "chi",
-                   "tol", "oversample", "cutoff", "norm", "peak_rss_bytes"]
+                   "tol", "oversample", "cutoff", "norm", "log10_norm", "peak_rss_bytes"]
 MECHANISMS = ["file read", "file write", "host copy", "device move"]
 
 

@@ -50,6 +50,7 @@ TEST_F(Scale, ProductsAndCompressionsOfAnyMagnitudeKeepTheirScale) {
     EXPECT_NEAR(json("distance " + out + " base.h5", "cosine_re"), 1.0, 1e-12);
     EXPECT_NEAR(json("expect " + out + " H.h5", "re"), json("expect base.h5 H.h5", "re"), 1e-9);
     EXPECT_NEAR(json("expect " + out + " H.h5", "log10_norm"), base + by, 1e-9);
+    EXPECT_NEAR(json("collect " + out, "log10_norm"), base + by, 1e-9);
     // --oversample, compress and truncate of the scaled result keep the scale too.
     EXPECT_NEAR(json("apply H.h5 " + input + " -o os_" + input + " --chi 8 --seed 3 --oversample", "log10_norm"),
                 json("apply H.h5 r.h5 -o os.h5 --chi 8 --seed 3 --oversample --force", "log10_norm") + by, 1e-9);

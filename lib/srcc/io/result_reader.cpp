@@ -1,6 +1,7 @@
 #include "srcc/io/result_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -118,6 +119,7 @@ void describe_run(ResultRecord& r, const std::string& summary) {
   r.cutoff = plan("cutoff");
   r.mode = r.command == "truncate" ? "svd" : r.tol > 0 ? "tolerance" : r.oversample > 0 ? "oversampled" : "plain";
   r.norm = json_number_field(summary, "norm").value_or(0.0);
+  r.log10_norm = json_number_field(summary, "log10_norm").value_or(std::log10(r.norm));
   r.peak_rss_bytes = static_cast<std::int64_t>(json_number_field(summary, "peak_rss_bytes").value_or(0.0));
 }
 

@@ -31,7 +31,8 @@ struct ResultRecord {
   std::string command;                // apply, compress, truncate, evolve
   std::string mode;                   // plain, oversampled, tolerance, svd (truncate)
   double chi = 0, tol = 0, oversample = 0, cutoff = 0;
-  double norm = 0;                    // of the result
+  double norm = 0;                    // of the result (inf or 0 beyond a double: see log10_norm)
+  double log10_norm = 0;              // its logarithm (from the norm in outputs written before it)
   std::int64_t peak_rss_bytes = 0;
   std::string tool_version, devices, start_time;
 };
