@@ -19,16 +19,6 @@ namespace srcc::app {
 
 namespace {
 
-// A norm as %.6g where a double holds it, else from its logarithm ("2.1e-487" stays exact).
-std::string norm_text(double log10_norm) {
-  if (std::isfinite(log10_norm) && std::abs(log10_norm) < 300) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", std::pow(10.0, log10_norm));
-    return text;
-  }
-  return format_log10(log10_norm);
-}
-
 void print_summary(const RunSummary& s) {
   // sdc and sdcr (and fit sweeps from them) have no error estimate: say so, not "nan".
   char error[64];
@@ -38,7 +28,7 @@ void print_summary(const RunSummary& s) {
               "error %s%s\n",
               s.output.c_str(), std::string(train_kind_name(s.kind)).c_str(),
               s.terms > 1 ? (" (sum of " + std::to_string(s.terms) + " terms)").c_str() : "", s.sites,
-              static_cast<long long>(s.max_bond), norm_text(s.log10_norm).c_str(), std::string(dtype_name(s.dtype)).c_str(),
+              static_cast<long long>(s.max_bond), format_magnitude(s.log10_norm).c_str(), std::string(dtype_name(s.dtype)).c_str(),
               s.method.c_str(), s.fit_sweeps > 0 ? (" + " + std::to_string(s.fit_sweeps) + " fit sweeps").c_str() : "",
               error, s.output_format == "srcc" ? "" : (", as " + s.output_format).c_str());
   if (s.dropped_weight > 0 || s.truncated_weight > 0)
@@ -170,7 +160,7 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   std::printf("wrote %s: %zu of %zu steps%s, last state: %s %s, max bond %lld; %s\n",
               s.output.c_str(), s.steps_done, s.steps,
               s.resumed_from > 0 ? (" (from step " + std::to_string(s.resumed_from) + ")").c_str() : "",
-              s.normalized ? "normalized, its last step's norm" : "norm", norm_text(s.log10_norm).c_str(),
+              s.normalized ? "normalized, its last step's norm" : "norm", format_magnitude(s.log10_norm).c_str(),
               static_cast<long long>(s.max_bond),
               budget);
   std::printf("time %.3f s (sweeps %.3f, measurements %.3f, %zu checkpoints %.3f), peak memory %.1f MB\n",

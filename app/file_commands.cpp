@@ -184,9 +184,9 @@ void print_provenance(const std::string& file) {
               r.wall_seconds, r.devices.c_str(), static_cast<long long>(r.threads),
               r.complete ? "" : "; not complete");
   std::printf("  mode %s, chi %g, cutoff %g, tol %g, oversample %g, seed %llu; estimated relative error %.2e, "
-              "norm %.6g\n",
+              "norm %s\n",
               r.mode.c_str(), r.chi, r.cutoff, r.tol, r.oversample, static_cast<unsigned long long>(r.seed),
-              r.error_estimate, r.norm);
+              r.error_estimate, format_magnitude(r.log10_norm).c_str());
   std::printf("  command: %s\n", printable(r.command_line).c_str());
 }
 

@@ -175,11 +175,9 @@ std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, st
 std::string step_line(const StepValues& v, const std::vector<std::string>& labels, const std::vector<cdouble>& measured,
                       const cdouble* overlap) {
   char line[256];
-  char norm[32];
-  if (std::abs(v.log10_norm) < 300) std::snprintf(norm, sizeof norm, "%.6g", v.norm);
-  else std::snprintf(norm, sizeof norm, "%s", format_log10(v.log10_norm).c_str());
   std::snprintf(line, sizeof line, "step %zu/%zu  t %.6g  norm %s  bond %lld  error %.2e (budget %.2e)  %.3f s",
-                v.step, v.steps, v.time, norm, static_cast<long long>(v.max_bond), v.error, v.budget, v.seconds);
+                v.step, v.steps, v.time, format_magnitude(v.log10_norm).c_str(), static_cast<long long>(v.max_bond),
+                v.error, v.budget, v.seconds);
   std::string text = line;
   for (std::size_t i = 0; i < measured.size(); ++i) {
     char m[96];

@@ -66,4 +66,11 @@ std::string format_log10(double log10_value) {
   return buf;
 }
 
+std::string format_magnitude(double log10_value) {
+  if (!std::isfinite(log10_value) || std::abs(log10_value) >= 300) return format_log10(log10_value);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", std::pow(10.0, log10_value));
+  return buf;
+}
+
 }  // namespace srcc

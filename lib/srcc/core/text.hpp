@@ -18,5 +18,8 @@ std::string printable(std::string_view s);
 // A number given by its base-10 logarithm, printed like %.6e even beyond a double's range
 // ("3.141593e-790"); "0" for −inf.
 std::string format_log10(double log10_value);
+// A magnitude known by its logarithm as %.6g where a double holds it comfortably ("28.1754"),
+// else as format_log10 ("4.351201e-486").
+std::string format_magnitude(double log10_value);
 
 }  // namespace srcc
