@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 #include "srcc/srcc.hpp"
@@ -80,6 +80,17 @@ class ConfigWithoutBom final : public CLI::ConfigBase {
   }
 };
 
+// The files the command line names with --config FILE or --config=FILE, in order.
+std::vector<std::string> config_files(int argc, char** argv) {
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--config" && i + 1 < argc) files.emplace_back(argv[i + 1]);
+    else if (a.rfind("--config=", 0) == 0) files.push_back(a.substr(9));
+  }
+  return files;
+}
+
 }  // namespace
 
 std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv) {
@@ -89,11 +100,8 @@ std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv)
   std::string key = what.substr(prefix.size());
   const auto dot = key.rfind('.');  // a key inside a [section] comes as section.key
   const std::string bare = dot == std::string::npos ? key : key.substr(dot + 1);
-  for (int i = 1; i < argc; ++i) {
-    std::string file;
-    const std::string a = argv[i];
-    if (a == "--config" && i + 1 < argc) file = argv[i + 1];
-    else if (a.rfind("--config=", 0) == 0) file = a.substr(9);
+  const std::vector<std::string> files = config_files(argc, argv);
+  for (const auto& file : files) {
     if (file.empty()) continue;
     std::ifstream in(file);
     std::string line;
@@ -106,22 +114,13 @@ std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv)
                "' (not a src-compress flag; see --help)";
     }
   }
-  std::string files;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--config" && i + 1 < argc) files += (files.empty() ? "" : ", ") + std::string(argv[i + 1]);
-    else if (a.rfind("--config=", 0) == 0) files += (files.empty() ? "" : ", ") + a.substr(9);
-  }
-  return "--config " + files + ": unknown key '" + key + "' (not a src-compress flag; see --help)";
+  std::string named;
+  for (const auto& file : files) named += (named.empty() ? "" : ", ") + file;
+  return "--config " + named + ": unknown key '" + key + "' (not a src-compress flag; see --help)";
 }
 
 void check_config_files(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    std::string file;
-    if (a == "--config" && i + 1 < argc) file = argv[i + 1];
-    else if (a.rfind("--config=", 0) == 0) file = a.substr(9);
-    else continue;
+  for (const auto& file : config_files(argc, argv)) {
     struct stat st {};
     if (::stat(file.c_str(), &st) != 0)
       throw UsageError("--config " + file + ": " + std::strerror(errno));

@@ -1,5 +1,7 @@
 #include "srcc/evolution.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -8,14 +10,12 @@
 #include <limits>
 #include <random>
 
-#include <unistd.h>
-
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/process_tag.hpp"
-#include "srcc/core/text.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/core/text.hpp"
 #include "srcc/core/weight.hpp"
 #include "srcc/evolve_record.hpp"
 #include "srcc/io/h5_names.hpp"

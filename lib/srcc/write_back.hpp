@@ -13,8 +13,8 @@ namespace srcc {
 
 struct WriteBack {
   std::string group;             // where the result went ("/psi": the template's name)
-  double dropped_weight = 0;     // relative weight outside the template's total charge
-  double truncated_weight = 0;   // relative weight the truncation per sector discarded
+  double dropped_weight = 0;     // relative weight outside the template's total charge (SectorForm)
+  double truncated_weight = 0;   // relative weight the truncations per sector discarded (SectorForm)
 };
 
 // Writes `cores` (a run's result: site 0 carrying the norm, the rest right-orthonormal) into

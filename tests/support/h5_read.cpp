@@ -29,24 +29,29 @@ double read_scalar(const std::filesystem::path& file, const char* dataset) {
   return v;
 }
 
-long long read_int_attr(const std::filesystem::path& file, const std::string& object, const char* name) {
+namespace {
+
+// A scalar attribute read as `memory_type`; `missing` when it cannot be read.
+template <class V>
+V read_scalar_attr(const std::filesystem::path& file, const std::string& object, const char* name, hid_t memory_type,
+                   V missing) {
   hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   hid_t a = H5Aopen_by_name(f, object.c_str(), name, H5P_DEFAULT, H5P_DEFAULT);
-  long long v = -1;
-  H5Aread(a, H5T_NATIVE_LLONG, &v);
+  V v = missing;
+  H5Aread(a, memory_type, &v);
   H5Aclose(a);
   H5Fclose(f);
   return v;
 }
 
+}  // namespace
+
+long long read_int_attr(const std::filesystem::path& file, const std::string& object, const char* name) {
+  return read_scalar_attr<long long>(file, object, name, H5T_NATIVE_LLONG, -1);
+}
+
 double read_double_attr(const std::filesystem::path& file, const std::string& object, const char* name) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t a = H5Aopen_by_name(f, object.c_str(), name, H5P_DEFAULT, H5P_DEFAULT);
-  double v = std::nan("");
-  H5Aread(a, H5T_NATIVE_DOUBLE, &v);
-  H5Aclose(a);
-  H5Fclose(f);
-  return v;
+  return read_scalar_attr<double>(file, object, name, H5T_NATIVE_DOUBLE, std::nan(""));
 }
 
 bool has_attr(const std::filesystem::path& file, const std::string& object, const char* name) {

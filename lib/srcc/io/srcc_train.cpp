@@ -1,11 +1,11 @@
 #include "srcc/io/srcc_train.hpp"
 
-#include <cmath>
 #include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 #include "srcc/core/error.hpp"

@@ -48,8 +48,9 @@ template <class T> struct SectorForm {
   std::vector<std::vector<Charge>> bonds;    // bonds 0 … n: each index's charge, sectors in order
   std::vector<std::vector<double>> schmidt;  // bonds 0 … n: Schmidt values (the outer bonds: [1])
   double norm = 0;                           // of the train written (after the projection)
-  double dropped_weight = 0;                 // relative weight outside the template's total charge
-  double truncated_weight = 0;               // relative weight the truncation per sector discarded
+  double dropped_weight = 0;                 // relative weight outside the template's total charge, at the last site
+  double truncated_weight = 0;               // relative weight the truncations per sector discarded (both
+                                             // sweeps; the first may discard weight of any charge)
 };
 
 }  // namespace srcc
