@@ -55,12 +55,12 @@ void print_plans(const std::vector<Plan>& plans, const RunOptions& o, bool json)
 }  // namespace
 
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
-                 Method method) {
+                 bool truncate) {
   const auto& c = cli.common;
-  const SweepOptions sweep = sweep_options(c);
-  validate(sweep, method == Method::kSrc);  // before anything is read or skipped
+  SweepOptions sweep = sweep_options(c);
+  if (truncate) sweep.method = Method::kSvd;
+  validate(sweep);  // before anything is read or skipped
   RunOptions o;
-  o.method = method;
   for (const auto& t : args.trains) o.trains.push_back(train_ref(cli, t));
   o.terms = sum_terms(cli, args.terms);
   if (!o.terms.empty() && !o.trains.empty())
@@ -86,7 +86,9 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     print_plans(plan_terms(o), o, c.json);
     return;
   }
-  if (method == Method::kSrc) o.sweep.seed = resolve_seed(c);
+  // Every sweep draws and records a seed (the deterministic methods too: their fit sweeps or a
+  // rerun with another method take it); truncate has none.
+  if (o.sweep.method != Method::kSvd) o.sweep.seed = resolve_seed(c);
   const std::function<void()> check = interrupt_check(c, ", no output written");
   ProgressReporter reporter;
   const RunSummary s = run(o, reporter, check);
@@ -122,22 +124,6 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   execution_options(c, o);
   o.command_line = command_line;
   o.profile_gemm = c.profile_gemm;
-  if (c.dry_run) {
-    o.sweep.seed = c.seed.value_or(0);
-    const Plan plan = plan_run(o);
-    if (c.json) std::printf("%s\n", plan.to_json().c_str());
-    else std::printf("%s\n(the plan of the first step%s: each step is planned again for the state's bonds)\n", plan.to_text().c_str(),
-                     a.taylor > 0 ? "'s H·ψ term; a --taylor step sums K+1 terms, each planned for its share of the budgets" : "");
-    return;
-  }
-  e.resume = a.resume || (c.skip_existing && std::filesystem::exists(a.output));
-  // A resumed run draws from the seed of the run it continues unless told otherwise.
-  if (e.resume && !c.seed && !c.seed_base && std::filesystem::exists(a.output)) {
-    o.sweep.seed = read_result_record(a.output).seed;
-    spdlog::info("seed {} (the evolution's, from {})", o.sweep.seed, a.output);
-  } else {
-    o.sweep.seed = resolve_seed(c);
-  }
   e.steps = a.steps;
   e.normalize = a.normalize;
   e.dt = a.dt;
@@ -146,6 +132,23 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   e.checkpoint_every = a.checkpoint_every;
   e.taylor = a.taylor;
   e.imaginary_time = a.imaginary;
+  if (c.dry_run) {
+    e.run.sweep.seed = c.seed.value_or(0);
+    const std::vector<Plan> plans = plan_evolve(e);
+    if (c.json) {
+      std::printf("%s\n", plans_json(plans).c_str());
+      return;
+    }
+    for (std::size_t m = 0; m < plans.size(); ++m)
+      std::printf("%s%s\n", plans.size() > 1 ? ("term H^" + std::to_string(m) + "ψ of the --taylor step (an equal share of the budgets):\n").c_str() : "",
+                  plans[m].to_text().c_str());
+    std::printf("(the plan of the first step: each step is planned again for the state's bonds)\n");
+    return;
+  }
+  e.resume = a.resume || (c.skip_existing && std::filesystem::exists(a.output));
+  // A resumed run draws from the seed of the run it continues unless told otherwise.
+  e.seed_of_resumed = e.resume && !c.seed && !c.seed_base;
+  if (!e.seed_of_resumed) o.sweep.seed = resolve_seed(c);
   ProgressReporter reporter;
   const EvolveSummary s = evolve(e, reporter, interrupt_check(c, " between steps"));
   if (c.json) {

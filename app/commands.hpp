@@ -10,7 +10,7 @@
 namespace srcc::app {
 
 void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
-                 Method method = Method::kSrc);
+                 bool truncate = false);
 void cmd_evolve(const Cli& cli, const std::string& command_line);
 void cmd_distance(const Cli& cli);
 void cmd_expect(const Cli& cli);

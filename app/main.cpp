@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     else if (*cli.compress_cmd)
       srcc::app::cmd_product(cli, cli.compress, join_command_line(argc, argv));
     else if (*cli.truncate_cmd)
-      srcc::app::cmd_product(cli, cli.truncate, join_command_line(argc, argv), srcc::Method::kSvd);
+      srcc::app::cmd_product(cli, cli.truncate, join_command_line(argc, argv), true);
     else if (*cli.evolve_cmd) srcc::app::cmd_evolve(cli, join_command_line(argc, argv));
     else if (*cli.distance_cmd) srcc::app::cmd_distance(cli);
     else if (*cli.expect_cmd) srcc::app::cmd_expect(cli);

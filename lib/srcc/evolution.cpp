@@ -291,15 +291,11 @@ template <class T> class Evolution {
   // products as the terms of one sweep, each planned for its share of the budgets.
   SweepResult<T> taylor_step(std::size_t k) {
     const std::size_t terms = eo_.taylor + 1;
-    const TrainInfo state = state_info();
-    std::vector<Stack> stacks(terms);
+    Stack step = stack_;
+    step.layers.back() = state_info();
+    const std::vector<Stack> stacks = taylor_stacks(step, eo_.taylor);
     std::vector<const Stack*> stack_of;
-    for (std::size_t m = 0; m < terms; ++m) {
-      for (std::size_t r = 0; r < m; ++r)
-        stacks[m].layers.insert(stacks[m].layers.end(), stack_.layers.begin(), stack_.layers.begin() + static_cast<std::ptrdiff_t>(nstep_));
-      stacks[m].layers.push_back(state);
-      stack_of.push_back(&stacks[m]);
-    }
+    for (const auto& st : stacks) stack_of.push_back(&st);
     RunOptions step_options = fitted(ro_, stack_of, nullptr);
     step_options.sweep.seed = step_seed(k);
     std::vector<Plan> plans;
@@ -310,7 +306,7 @@ template <class T> class Evolution {
     std::complex<double> weight = 1;
     for (std::size_t m = 0; m < terms; ++m) {
       if (m > 0) weight *= factor / static_cast<double>(m);
-      plans.push_back(plan_term(stacks[m], step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, m, terms, ro_.device.gpu));
+      plans.push_back(plan_term(stack_of, m, step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, ro_.device.gpu));
       sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_));
       sum.push_back({&stacks[m], sources.back().get(), scalar_weight<T>(weight), &plans.back()});
     }

@@ -38,10 +38,20 @@ std::string EvolveSummary::to_json() const {
   return o.str();
 }
 
-EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::function<void()>& check_interrupt) {
-  memory::configure_allocator();
+namespace {
+
+// The inputs of an evolution, checked: the readers (the step's MPOs, the state, then the
+// --measure operators and the --overlap reference), the step's stack and the working type.
+struct EvolveInputs {
+  std::vector<TrainReader> readers;
+  Stack stack;
+  std::vector<std::string> notes;
+  DType dtype = DType::kFloat64;
+};
+
+void check_options(const EvolveOptions& eo) {
   const RunOptions& ro = eo.run;
-  validate(ro.sweep, true);
+  validate(ro.sweep);
   if (eo.steps == 0) throw UsageError(opt::kSteps.name() + ": at least one step");
   if (ro.trains.size() < 2) throw UsageError("evolve: give the step's MPOs, then the state");
   if (eo.taylor > kMaxTaylorOrder)
@@ -51,26 +61,19 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
   if (eo.imaginary_time && eo.taylor == 0)
     throw UsageError(opt::kImaginaryTime.name() + ": only with " + opt::kTaylor.name() +
                      " (otherwise the step's MPOs are the step itself)");
-  std::vector<TrainRef> refs = ro.trains;
+}
+
+std::vector<TrainRef> input_refs(const EvolveOptions& eo) {
+  std::vector<TrainRef> refs = eo.run.trains;
   refs.insert(refs.end(), eo.measure.begin(), eo.measure.end());
   if (eo.overlap) refs.push_back(*eo.overlap);
-  std::vector<std::string> files;
-  for (const auto& r : refs) files.push_back(r.file);
-  check_output_not_input(ro.output, files);
-  if (eo.resume) {
-    if (!std::filesystem::exists(ro.output))
-      throw InputError(ro.output + ": no such file to resume (--resume continues an evolution's output)");
-    // Another command's output is exit 3 before any work; the file is read in a child first, as
-    // every input is (read_probe.hpp).
-    probe_files({ro.output}, [](const std::string& file) {
-      (void)read_evolve_record(file);
-      return std::string();
-    });
-  } else {
-    check_output_path(ro.output, ro.force);
-  }
-  auto readers = open_trains(refs);
-  const std::size_t nstep = ro.trains.size() - 1;
+  return refs;
+}
+
+// The step's stack: MPOs over an MPS, and for --taylor a Hamiltonian that maps the state's
+// space onto itself.
+Stack step_stack(const EvolveOptions& eo, const std::vector<TrainReader>& readers) {
+  const std::size_t nstep = eo.run.trains.size() - 1;
   Stack stack;
   for (std::size_t i = 0; i <= nstep; ++i) stack.layers.push_back(readers[i].info());
   for (std::size_t i = 0; i < nstep; ++i)
@@ -85,8 +88,13 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
                          " takes the Hamiltonian, whose output and input legs must match (" +
                          std::to_string(stack.layers.front().dims[j][kLegU]) + " and " +
                          std::to_string(stack.layers[nstep - 1].dims[j][kLegD]) + ")");
-  std::vector<std::string> notes = check_bases(stack);
-  for (std::size_t i = nstep + 1; i < readers.size(); ++i) {
+  return stack;
+}
+
+// The --measure operators and the --overlap reference against the state; their basis notes.
+void check_observables(const EvolveOptions& eo, const std::vector<TrainReader>& readers, const Stack& stack,
+                       std::vector<std::string>& notes) {
+  for (std::size_t i = eo.run.trains.size(); i < readers.size(); ++i) {
     const TrainInfo& t = readers[i].info();
     const bool is_ref = eo.overlap && i + 1 == readers.size();
     if (t.kind != (is_ref ? TrainKind::kMps : TrainKind::kMpo))
@@ -101,15 +109,75 @@ EvolveSummary evolve(const EvolveOptions& eo, Reporter& reporter, const std::fun
     pair.layers = {t, stack.layers.back()};
     for (const auto& n : check_bases(pair)) notes.push_back(n);
   }
-  DType dt = working_dtype(ro, stack);
-  for (std::size_t i = nstep + 1; i < readers.size(); ++i) dt = promote(dt, readers[i].info().dtype());
+}
+
+EvolveInputs open_inputs(const EvolveOptions& eo) {
+  const RunOptions& ro = eo.run;
+  EvolveInputs in;
+  in.readers = open_trains(input_refs(eo));
+  in.stack = step_stack(eo, in.readers);
+  in.notes = check_bases(in.stack);
+  check_observables(eo, in.readers, in.stack, in.notes);
+  in.dtype = working_dtype(ro, in.stack);
+  for (std::size_t i = ro.trains.size(); i < in.readers.size(); ++i) in.dtype = promote(in.dtype, in.readers[i].info().dtype());
   // Real time: the weights (-i dt)^m/m! are complex.
   if (eo.taylor > 0 && !eo.imaginary_time)
-    dt = complex_for_weights(ro, dt, "a " + opt::kTaylor.name() + " step in real time has complex weights (-i dt)^m/m!; " +
-                                         "use a complex type or " + opt::kImaginaryTime.name());
-  note_working_dtype(ro, dt, reporter);
-  return visit_dtype(dt, [&](auto zero) {
-    return run_evolution<decltype(zero)>(eo, readers, stack, notes, reporter, check_interrupt);
+    in.dtype = complex_for_weights(ro, in.dtype, "a " + opt::kTaylor.name() + " step in real time has complex weights (-i dt)^m/m!; " +
+                                                 "use a complex type or " + opt::kImaginaryTime.name());
+  return in;
+}
+
+}  // namespace
+
+std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order) {
+  const auto ops = static_cast<std::ptrdiff_t>(step.depth() - 1);
+  std::vector<Stack> stacks(order + 1);
+  for (std::size_t m = 0; m <= order; ++m) {
+    for (std::size_t r = 0; r < m; ++r)
+      stacks[m].layers.insert(stacks[m].layers.end(), step.layers.begin(), step.layers.begin() + ops);
+    stacks[m].layers.push_back(step.layers.back());
+  }
+  return stacks;
+}
+
+std::vector<Plan> plan_evolve(const EvolveOptions& eo) {
+  check_options(eo);
+  const EvolveInputs in = open_inputs(eo);
+  if (eo.taylor == 0) return dry_run_plans(eo.run, {&in.stack}, in.dtype);
+  const std::vector<Stack> stacks = taylor_stacks(in.stack, eo.taylor);
+  std::vector<const Stack*> terms;
+  for (const auto& s : stacks) terms.push_back(&s);
+  return dry_run_plans(eo.run, terms, in.dtype);
+}
+
+EvolveSummary evolve(const EvolveOptions& given, Reporter& reporter, const std::function<void()>& check_interrupt) {
+  memory::configure_allocator();
+  check_options(given);
+  EvolveOptions eo = given;
+  RunOptions& ro = eo.run;
+  std::vector<std::string> files;
+  for (const auto& r : input_refs(eo)) files.push_back(r.file);
+  check_output_not_input(ro.output, files);
+  if (eo.resume) {
+    if (!std::filesystem::exists(ro.output))
+      throw InputError(ro.output + ": no such file to resume (--resume continues an evolution's output)");
+    // Another command's output is exit 3 before any work; the file is read in a child first, as
+    // every input is (read_probe.hpp).
+    probe_files({ro.output}, [](const std::string& file) {
+      (void)read_evolve_record(file);
+      return std::string();
+    });
+    if (eo.seed_of_resumed) {
+      ro.sweep.seed = read_result_record(ro.output).seed;
+      reporter.note("seed " + std::to_string(ro.sweep.seed) + " (the evolution's, from " + ro.output + ")");
+    }
+  } else {
+    check_output_path(ro.output, ro.force);
+  }
+  EvolveInputs in = open_inputs(eo);
+  note_working_dtype(ro, in.dtype, reporter);
+  return visit_dtype(in.dtype, [&](auto zero) {
+    return run_evolution<decltype(zero)>(eo, in.readers, in.stack, in.notes, reporter, check_interrupt);
   });
 }
 

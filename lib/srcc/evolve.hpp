@@ -29,6 +29,7 @@ struct EvolveOptions {
   std::size_t save_every = 0;         // --save-every M: /states/M, /states/2M, … (0: none)
   std::size_t checkpoint_every = 0;   // --checkpoint-every K steps (0: by time, as below)
   bool resume = false;                // --resume: continue the evolution the output holds
+  bool seed_of_resumed = false;       // … drawing from its seed (no --seed given), not run.sweep.seed
   // --taylor K (0: off): the trains before the state are the Hamiltonian H, and each step is
   // Σ_{m≤K} c_m H^m ψ with c_m = (−i·dt)^m/m! (--imaginary-time: (−dt)^m/m!), compressed as one
   // sum of K+1 products in one sweep (run_sweep over SweepTerms).
@@ -63,6 +64,14 @@ struct EvolveSummary {
   std::vector<GemmTiming> gemm_profile;  // with RunOptions::profile_gemm: every step's GEMMs
   std::string to_json() const;
 };
+
+// The stacks of a --taylor step of `order` K from the step's stack (H's MPOs over the state):
+// term m is H^m ψ, H's layers m times over the state.
+std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order);
+
+// The plans of the first step, without reading tensor data (--dry-run): the product's, or a
+// --taylor step's per term (each for its share of the budgets, its flops at the sum's bonds).
+std::vector<Plan> plan_evolve(const EvolveOptions& options);
 
 // Throws an srcc::Error on failure. A stop (SIGINT/SIGTERM, --max-time) between steps writes a
 // checkpoint first, then throws InterruptedError: the output holds every finished step.

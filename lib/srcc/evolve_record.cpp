@@ -132,7 +132,7 @@ void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype) {
   f.emplace_back("block", std::to_string(so.block_start) + " " + std::to_string(so.block_step));
   f.emplace_back("seed", std::to_string(so.seed));
   // Only when not the defaults, so that checkpoints written without these keys still resume.
-  if (so.method != SketchMethod::kSrc) f.emplace_back("method", method_name(so.method));
+  if (so.method != Method::kSrc) f.emplace_back("method", method_name(so.method));
   if (so.fit_sweep_cap() > 0)
     f.emplace_back("fit", std::to_string(so.fit_sweeps) + " " + number(so.fit_tol));
   if (eo.taylor > 0) f.emplace_back("taylor", std::to_string(eo.taylor) + (eo.imaginary_time ? " imaginary time" : ""));

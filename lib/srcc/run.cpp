@@ -74,7 +74,8 @@ std::vector<Inputs> open_inputs(const RunOptions& o) {
     if (t.trains.empty()) throw UsageError("--term " + format_weight(t.weight) + ": no trains given");
     terms.push_back(open_term(t.trains, t.weight));
   }
-  if (o.method == Method::kSvd) throw UsageError("truncate takes one train, not a sum of --term products");
+  if (!method_row(o.sweep.method).takes_sums)
+    throw UsageError(method_name(o.sweep.method) + " takes one train, not a sum of --term products");
   validate_terms(stacks_of(terms));
   return terms;
 }
@@ -167,7 +168,7 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   sum.output = o.output;
   sum.dtype = dtype_of<T>;
   sum.seed = o.sweep.seed;
-  sum.method = o.method == Method::kSvd ? "svd" : method_name(o.sweep.method);
+  sum.method = method_name(o.sweep.method);
   sum.terms = ins.size();
   TransferLog log;
 
@@ -186,7 +187,7 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   GemmProfiling profiling(*backend, o.profile_gemm, reporter);
   auto t0 = Clock::now();
   SweepResult<T> result =
-      o.method == Method::kSrc
+      o.sweep.method != Method::kSvd
           ? run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more)
           : svd_truncate(ins.front().stack, *sources.front(), o.sweep, *backend, log);
   sum.sweep_seconds = since(t0);
@@ -343,17 +344,20 @@ std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_ba
   }
   std::vector<Plan> plans;
   for (std::size_t k = 0; k < stacks.size(); ++k) {
-    plans.push_back(plan_term(*stacks[k], o.sweep, dt, o.threads, budgets, k, stacks.size(), o.device.gpu));
+    plans.push_back(plan_term(stacks, k, o.sweep, dt, o.threads, budgets, o.device.gpu));
     plans.back().device = o.device.text();
   }
   return {std::move(plans), std::move(backends)};
 }
 
-Plan plan_term(const Stack& stack, const SweepOptions& sweep, DType dt, int threads, const Budgets& whole,
-               std::size_t term, std::size_t terms, bool on_device) {
-  if (terms == 1) return make_plan(stack, sweep, dt, threads, whole, on_device);
+Plan plan_term(const std::vector<const Stack*>& stacks, std::size_t term, const SweepOptions& sweep, DType dt,
+               int threads, const Budgets& whole, bool on_device) {
+  const std::size_t terms = stacks.size();
+  if (terms == 1) return make_plan(*stacks.front(), sweep, dt, threads, whole, on_device);
   try {
-    return make_plan(stack, sweep, dt, threads, share_of(whole, terms), on_device);
+    Plan plan = make_plan(*stacks[term], sweep, dt, threads, share_of(whole, terms), on_device);
+    plan.predicted_flops = needed_flops(stacks, term, sweep, plan.sketch_columns, dt);  // at the sum's bonds
+    return plan;
   } catch (const ResourceError& e) {
     // The budget the message names is the term's share, not the flag's value.
     throw ResourceError("term " + std::to_string(term + 1) + " of " + std::to_string(terms) + ", planned for 1/" +
@@ -392,19 +396,20 @@ RunOptions fitted(const RunOptions& given, const std::vector<const Stack*>& stac
 }
 
 std::vector<Plan> plan_terms(const RunOptions& given) {
-  validate(given.sweep, given.method == Method::kSrc);
+  validate(given.sweep);
   std::vector<Inputs> ins = open_inputs(given);
   const auto stacks = stacks_of(ins);
+  return dry_run_plans(given, stacks, working_dtype(fitted(given, stacks, nullptr), stacks));
+}
+
+std::vector<Plan> dry_run_plans(const RunOptions& given, const std::vector<const Stack*>& stacks, DType dt) {
   const RunOptions options = fitted(given, stacks, nullptr);
-  const DType dt = working_dtype(options, stacks);
   std::vector<Plan> plans = plans_and_backend(options, stacks, dt, false).first;
-  for (auto& plan : plans) {
-    if (given.method != Method::kSrc) plan.predicted_flops = 0;  // the count is the SRC sweep's
-    // The time the work takes here: a CPU backend made for a few milliseconds of GEMM.
-    if (!options.device.gpu && plan.predicted_flops > 0) {
-      const auto cpu = make_backends(DeviceSpec{}, options.threads, memory::host_pool_limit(plan.budgets.host_bytes), 0);
-      plan.gemm_rate = measure_gemm_rate(*cpu.front(), dt);
-    }
+  // The time the work takes here: a CPU backend made for a few milliseconds of GEMM.
+  if (!options.device.gpu && plans.front().predicted_flops > 0) {
+    const auto cpu = make_backends(DeviceSpec{}, options.threads, memory::host_pool_limit(plans.front().budgets.host_bytes), 0);
+    const double rate = measure_gemm_rate(*cpu.front(), dt);
+    for (auto& plan : plans) plan.gemm_rate = rate;
   }
   return plans;
 }
@@ -424,7 +429,7 @@ void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backen
   double flops = 0;  // a sum's: its terms'
   for (const auto& p : plans) flops += p.predicted_flops;
   const bool check = o.max_time_seconds > 0 && flops >= kWorthChecking;
-  if (o.method != Method::kSrc || (flops < kWorthPredicting && !check)) return;
+  if (flops < kWorthPredicting && !check) return;
   const double rate = measure_gemm_rate(backend, plans.front().dtype);
   for (auto& p : plans) p.gemm_rate = rate;
   if (rate <= 0) return;
@@ -445,7 +450,7 @@ void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backen
 RunSummary run(const RunOptions& given, Reporter& reporter,
                const std::function<void()>& check_interrupt) {
   memory::configure_allocator();
-  validate(given.sweep, given.method == Method::kSrc);
+  validate(given.sweep);
   check_output_path(given.output, given.force);
   check_output_not_input(given.output, input_files(given));
   std::vector<Inputs> ins = open_inputs(given);
@@ -457,8 +462,6 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   auto planned = plans_and_backend(options, stacks, dt, true);
   std::vector<Plan>& plans = planned.first;  // named, not bound: lambdas capture them (clang 14)
   auto& backend = planned.second;
-  if (options.method != Method::kSrc)
-    for (auto& plan : plans) plan.predicted_flops = 0;
   if (!options.device.gpu) warn_if_long(options, plans, *backend.front(), reporter);
   for (const auto& in : ins)
     for (const auto& note : in.notes) reporter.warning(note);

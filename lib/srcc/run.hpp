@@ -19,11 +19,6 @@
 
 namespace srcc {
 
-// kSrc: the SRC sweep. kSvd (one train only): right-canonicalise, then SVD-truncate left to
-// right — deterministic and optimal for the train given (contract-then-SVD when the train is
-// an exact product); cost O(n d χ³) in the input bond χ.
-enum class Method { kSrc, kSvd };
-
 // One term c·A·ψ of a sum (apply --term): its weight and its trains in mathematical order.
 struct RunTerm {
   std::complex<double> weight = 1;
@@ -33,10 +28,9 @@ struct RunTerm {
 struct RunOptions {
   std::vector<TrainRef> trains;      // mathematical order: operators first, the state last
   std::vector<RunTerm> terms;        // instead of `trains`: the sum Σ_k c_k (product k), one sweep
-  Method method = Method::kSrc;
   std::string output;                // output .h5 path
   bool force = false;                // replace an existing output
-  SweepOptions sweep;                // χ̄, cutoff, seed
+  SweepOptions sweep;                // the method, χ̄, cutoff, seed
   std::optional<DType> dtype;        // working type; empty = promoted input type ("auto")
   int threads = 0;                   // threads that compute (CPU backend); 0 = its default
   std::string threads_source;        // why that many (recorded in /log)

@@ -39,11 +39,15 @@ std::pair<Plan, std::vector<std::unique_ptr<Backend>>> plan_and_backend(const Ru
                                                                         DType dt, bool make);
 // Term `term` of a sum of `terms`: its plan for an equal share of the `whole` budgets (the whole
 // for a product); a ResourceError names the term and its share.
-Plan plan_term(const Stack& stack, const SweepOptions& sweep, DType dt, int threads, const Budgets& whole,
-               std::size_t term, std::size_t terms, bool on_device);
+Plan plan_term(const std::vector<const Stack*>& stacks, std::size_t term, const SweepOptions& sweep, DType dt,
+               int threads, const Budgets& whole, bool on_device);
 // The same for a sum: a plan per term, each for an equal share of the budgets.
 std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_backend(
     const RunOptions& o, const std::vector<const Stack*>& stacks, DType dt, bool make);
+
+// The plans a dry run shows for these stacks (a product's one, a sum's per term), with the GEMM
+// rate measured for the predicted time on a CPU.
+std::vector<Plan> dry_run_plans(const RunOptions& given, const std::vector<const Stack*>& stacks, DType dt);
 
 // --profile-gemm over a run: the backend times every GEMM into the profile from construction on
 // (with a warning where it cannot: a GPU queues its GEMMs), and stops however the run ends.

@@ -126,5 +126,41 @@ TEST(CliBudget, ThePlanPredictsTheWorkAndWarnsBeforeARunTooLongForMaxTime) {
   EXPECT_NE(r.out.find("predicted work "), std::string::npos) << r.out;
 }
 
+// Every number after "key": in `json` added up (a sum's plans: one per term).
+double sum_of(const std::string& json, const std::string& key) {
+  double total = 0;
+  for (std::size_t at = json.find("\"" + key + "\":"); at != std::string::npos; at = json.find("\"" + key + "\":", at + 1))
+    total += std::stod(json.substr(json.find(':', at) + 1));
+  return total;
+}
+
+// The dry run's flops are the method's: src, sdc and sdcr predicted apart and each as executed;
+// a sum of products and a --taylor step of evolve as the sum of their terms'.
+TEST(CliBudget, EveryMethodSumAndTaylorStepIsPredictedAsExecuted) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate random-mpo -o h.h5 --sites 12 --bond 6 --seed 1 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps -o psi.h5 --sites 12 --bond 20 --seed 2 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate ising -o ising.h5 --sites 12 -q").code, 0);
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"src", "apply h.h5 psi.h5 --chi 24"},
+      {"sdc", "apply h.h5 psi.h5 --chi 24 --method sdc"},
+      {"sdcr", "apply h.h5 psi.h5 --chi 24 --method sdcr --fit-sweeps 1"},
+      {"sum", "apply --term 0.5 h.h5 psi.h5 --term -1 ising.h5 psi.h5 --chi 24 --method sdc"},
+      {"taylor", "evolve ising.h5 psi.h5 --chi 24 --taylor 2 --dt 0.1 --steps 1"},
+  };
+  std::vector<double> predicted;
+  for (const auto& [name, args] : runs) {
+    auto r = run_cli(dir, args + " -o " + name + ".h5 --seed 3 --dry-run --json");
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    predicted.push_back(sum_of(r.out, "predicted_gflop"));
+    r = run_cli(dir, args + " -o " + name + ".h5 --seed 3 --json");
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    const double executed = json_number(r.out, name == "taylor" ? "sweep_flops" : "gflop") / (name == "taylor" ? 1e9 : 1);
+    EXPECT_NEAR(predicted.back(), executed, 0.15 * executed) << name << ": predicted " << predicted.back() << " GFLOP";
+  }
+  EXPECT_NE(predicted[0], predicted[1]);
+  EXPECT_NE(predicted[1], predicted[2]);
+}
+
 }  // namespace
 }  // namespace srcc::test

@@ -32,7 +32,7 @@ SweepOptions fixed(std::size_t chi, double oversample = 0) {
   o.seed = 3;
   return o;
 }
-SweepOptions method(SketchMethod m, std::size_t chi, std::size_t fit_sweeps = 0) {
+SweepOptions method(Method m, std::size_t chi, std::size_t fit_sweeps = 0) {
   SweepOptions o = fixed(chi);
   o.method = m;
   o.fit_sweeps = fit_sweeps;
@@ -59,10 +59,10 @@ std::vector<Case> cases() {
       {"depth 3", {mpo(3, 5), mpo(4, 6), mps(8, 7)}, fixed(20)},
       {"--oversample", {mpo(6, 1), mps(12, 2)}, fixed(16, 2.0)},
       // The dense left step holds M_j and its reduction whole: bond 64 puts it above the rest.
-      {"--method sdc", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSdc, 32)},
-      {"--method sdcr", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSdcr, 32)},
-      {"fit sweeps", {mpo(8, 1), mps(64, 2)}, method(SketchMethod::kSrc, 32, 2)},
-      {"sdc, MPO·MPO", {mpo(6, 3), mpo(12, 4)}, method(SketchMethod::kSdc, 24)},
+      {"--method sdc", {mpo(8, 1), mps(64, 2)}, method(Method::kSdc, 32)},
+      {"--method sdcr", {mpo(8, 1), mps(64, 2)}, method(Method::kSdcr, 32)},
+      {"fit sweeps", {mpo(8, 1), mps(64, 2)}, method(Method::kSrc, 32, 2)},
+      {"sdc, MPO·MPO", {mpo(6, 3), mpo(12, 4)}, method(Method::kSdc, 24)},
       {"--tol, loose", {mpo(6, 1), mps(12, 2)}, tolerance(1e-3), 0.0},
       {"--tol, tight", {mpo(6, 1), mps(12, 2)}, tolerance(1e-13), 0.4},
   };

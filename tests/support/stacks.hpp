@@ -9,6 +9,7 @@
 #include "srcc/backend/counting_gemm.hpp"
 #include "srcc/movement/mover.hpp"
 #include "srcc/measure/overlap.hpp"
+#include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "dense.hpp"
 #include "srcc/train/generate.hpp"
@@ -59,6 +60,21 @@ inline std::vector<Tensor<cdouble>> real_cores(TrainKind kind, std::size_t n, st
                                                std::size_t phys, std::uint64_t seed) {
   std::vector<Tensor<cdouble>> out;
   for (auto& c : random_train<double>(kind, n, bond, phys, seed)) out.push_back(cast_tensor<cdouble>(c));
+  return out;
+}
+
+// Cores with independent standard Gaussian entries, held as complex: products of full numerical
+// rank (the paper's recipe, whose entries share a mean, has a small one).
+inline std::vector<Tensor<cdouble>> gaussian_cores(TrainKind kind, std::size_t n, std::size_t bond,
+                                                   std::size_t phys, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Tensor<cdouble>> out;
+  for (std::size_t j = 0; j < n; ++j) {
+    Tensor<cdouble> c({j == 0 ? 1 : bond, j + 1 == n ? 1 : bond, phys, kind == TrainKind::kMpo ? phys : 1});
+    const auto values = draw_gaussian<double>(rng, c.size());
+    for (std::size_t i = 0; i < c.size(); ++i) c.data[i] = values[i];
+    out.push_back(std::move(c));
+  }
   return out;
 }
 

@@ -21,7 +21,7 @@ const std::vector<CLayer>& product() {
   return layers;
 }
 
-SweepOptions options(std::size_t chi, std::uint64_t seed, SketchMethod m) {
+SweepOptions options(std::size_t chi, std::uint64_t seed, Method m) {
   SweepOptions o;
   o.chi = chi;
   o.seed = seed;
@@ -34,14 +34,14 @@ TEST(Methods, SdcIsDeterministicAndNoWorseThanSrc) {
   const auto ref = reference<double>(product());
   const std::size_t chi = 6;
   const double optimal = svd_sweep_error(ref, chi);
-  const auto a = sweep(data, options(chi, 1, SketchMethod::kSdc));
-  const auto b = sweep(data, options(chi, 99, SketchMethod::kSdc));
+  const auto a = sweep(data, options(chi, 1, Method::kSdc));
+  const auto b = sweep(data, options(chi, 99, Method::kSdc));
   ASSERT_EQ(a.cores.size(), b.cores.size());
   for (std::size_t j = 0; j < a.cores.size(); ++j) EXPECT_EQ(a.cores[j].data, b.cores[j].data) << j;
   const double sdc = relative_error(dense_vector(a.cores), ref.v);
   std::vector<double> src;
   for (std::uint64_t seed = 0; seed < 9; ++seed)
-    src.push_back(relative_error(dense_vector(sweep(data, options(chi, seed, SketchMethod::kSrc)).cores), ref.v));
+    src.push_back(relative_error(dense_vector(sweep(data, options(chi, seed, Method::kSrc)).cores), ref.v));
   EXPECT_LE(sdc, median(src));
   EXPECT_LE(sdc, 2.0 * optimal);
   EXPECT_LT(right_orthonormality_defect(a.cores), 1e-10);
@@ -57,11 +57,11 @@ TEST(Methods, SdcrAndOversampledVariantsAreNearTheOptimum) {
     const double optimal = svd_sweep_error(ref, chi);
     std::vector<double> sdcr, src;
     for (std::uint64_t seed = 0; seed < 7; ++seed) {
-      sdcr.push_back(relative_error(dense_vector(sweep(data, options(chi, seed, SketchMethod::kSdcr)).cores), ref.v));
-      src.push_back(relative_error(dense_vector(sweep(data, options(chi, seed, SketchMethod::kSrc)).cores), ref.v));
+      sdcr.push_back(relative_error(dense_vector(sweep(data, options(chi, seed, Method::kSdcr)).cores), ref.v));
+      src.push_back(relative_error(dense_vector(sweep(data, options(chi, seed, Method::kSrc)).cores), ref.v));
     }
     EXPECT_LE(median(sdcr), median(src)) << chi;
-    for (SketchMethod m : {SketchMethod::kSdc, SketchMethod::kSdcr}) {
+    for (Method m : {Method::kSdc, Method::kSdcr}) {
       SweepOptions o = options(chi, 3, m);
       o.oversample = 1.5;
       const auto r = sweep(data, o);
@@ -78,7 +78,7 @@ TEST(Methods, SdcAtFullRankIsExactForThreeLayers) {
                                       {TrainKind::kMps, real_cores(TrainKind::kMps, 6, 3, 2, 93)}};
   const auto data = make_stack<cdouble>(layers);
   const auto ref = reference<cdouble>(layers);
-  for (SketchMethod m : {SketchMethod::kSdc, SketchMethod::kSdcr}) {
+  for (Method m : {Method::kSdc, Method::kSdcr}) {
     SweepOptions o = options(12, 5, m);
     o.cutoff = 0;
     o.numerical_zeros = false;
@@ -88,7 +88,7 @@ TEST(Methods, SdcAtFullRankIsExactForThreeLayers) {
   const std::vector<CLayer> ops(layers.begin(), layers.begin() + 2);
   const auto od = make_stack<cdouble>(ops);
   const auto oref = reference<cdouble>(ops);
-  const double err = relative_error(dense_vector(sweep(od, options(3, 0, SketchMethod::kSdc)).cores), oref.v);
+  const double err = relative_error(dense_vector(sweep(od, options(3, 0, Method::kSdc)).cores), oref.v);
   EXPECT_GE(err, 0.999 * svd_sweep_error(oref, 3));
   EXPECT_LE(err, 2.0 * svd_sweep_error(oref, 3));
 }
@@ -96,7 +96,7 @@ TEST(Methods, SdcAtFullRankIsExactForThreeLayers) {
 TEST(Methods, SdcToleranceModeMeetsTheTolerance) {
   const auto data = make_stack<double>(product());
   const auto ref = reference<double>(product());
-  SweepOptions o = options(0, 0, SketchMethod::kSdc);
+  SweepOptions o = options(0, 0, Method::kSdc);
   o.tol = 1e-3;
   const auto r = sweep(data, o);
   // Each cut within ≈ tol of the train the sketch found, so in all within √(n−1)·tol.
@@ -111,7 +111,7 @@ TEST(Methods, FitSweepsReachTheOptimumFromSrc) {
   const auto ref = reference<double>(product());
   const std::size_t chi = 6;
   const double optimal = svd_sweep_error(ref, chi);
-  SweepOptions o = options(chi, 4, SketchMethod::kSrc);
+  SweepOptions o = options(chi, 4, Method::kSrc);
   const auto start = sweep(data, o);
   const double e0 = relative_error(dense_vector(start.cores), ref.v);
   o.fit_sweeps = 8;
@@ -150,7 +150,7 @@ TEST(Methods, FitSweepsReachTheOptimumFromSrc) {
 TEST(Methods, FitAfterSdcKeepsItsBonds) {
   const auto data = make_stack<double>(product());
   const auto ref = reference<double>(product());
-  SweepOptions o = options(5, 0, SketchMethod::kSdc);
+  SweepOptions o = options(5, 0, Method::kSdc);
   const auto start = sweep(data, o);
   o.fit_sweeps = 6;
   const auto r = sweep(data, o);
@@ -161,12 +161,12 @@ TEST(Methods, FitAfterSdcKeepsItsBonds) {
 }
 
 TEST(Methods, OptionsAreChecked) {
-  EXPECT_EQ(parse_method("sdcr"), SketchMethod::kSdcr);
+  EXPECT_EQ(parse_method("sdcr"), Method::kSdcr);
   EXPECT_THROW(parse_method("zipup"), UsageError);
-  SweepOptions o = options(4, 0, SketchMethod::kSdcr);
+  SweepOptions o = options(4, 0, Method::kSdcr);
   o.tol = 1e-3;
   EXPECT_THROW(validate(o), UsageError);
-  o = options(4, 0, SketchMethod::kSrc);
+  o = options(4, 0, Method::kSrc);
   o.fit_tol = 1.5;
   EXPECT_THROW(validate(o), UsageError);
   EXPECT_EQ(o.fit_sweep_cap(), kDefaultFitSweeps);

@@ -8,17 +8,12 @@
 #include "../support/dense.hpp"
 #include "../support/median.hpp"
 #include "../support/stacks.hpp"
+#include "../support/sums.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/train/term_sum.hpp"
 
 namespace srcc::test {
 namespace {
-
-// One term: its layers (top first) and weight.
-struct TermLayers {
-  cdouble weight;
-  std::vector<CLayer> layers;
-};
 
 // Three products of 10 sites with different depths and bonds: c_1 A ψ_1 + c_2 B A ψ_2 + c_3 ψ_3.
 std::vector<TermLayers> three_terms(cdouble c1, cdouble c2, cdouble c3) {
@@ -31,46 +26,6 @@ std::vector<TermLayers> three_terms(cdouble c1, cdouble c2, cdouble c3) {
             {TrainKind::kMps, real_cores(TrainKind::kMps, n, 3, 2, 14)}}},
           {c3, {{TrainKind::kMps, real_cores(TrainKind::kMps, n, 5, 2, 15)}}}};
 }
-
-// The dense weighted sum of the terms' products.
-template <class T> DenseTrain dense_sum(const std::vector<TermLayers>& terms) {
-  DenseTrain sum;
-  for (const auto& t : terms) {
-    const DenseTrain p = reference<T>(t.layers);
-    if (sum.v.empty()) {
-      sum = p;
-      for (auto& x : sum.v) x *= t.weight;
-    } else {
-      for (std::size_t i = 0; i < p.v.size(); ++i) sum.v[i] += t.weight * p.v[i];
-    }
-  }
-  return sum;
-}
-
-// The terms held in memory and run as one sweep.
-template <class T> struct Sum {
-  std::vector<StackData<T>> data;
-  std::vector<std::unique_ptr<MemorySiteSource<T>>> sources;
-  std::vector<SweepTerm<T>> terms;
-
-  explicit Sum(const std::vector<TermLayers>& ts) {
-    data.reserve(ts.size());
-    for (const auto& t : ts) data.push_back(make_stack<T>(t.layers));
-    for (std::size_t k = 0; k < ts.size(); ++k) {
-      sources.push_back(std::make_unique<MemorySiteSource<T>>(data[k].sites));
-      T w;
-      if constexpr (is_complex_v<T>) w = T(ts[k].weight);
-      else w = T(ts[k].weight.real());
-      terms.push_back({&data[k].stack, sources.back().get(), w, nullptr});
-    }
-  }
-  SweepResult<T> run(const SweepOptions& o) {
-    auto backend = make_cpu_backend(0);
-    TransferLog log;
-    SilentReporter reporter;
-    return run_sweep(terms, o, *backend, log, reporter);
-  }
-};
 
 SweepOptions at(std::size_t chi, std::uint64_t seed) {
   SweepOptions o;
@@ -253,7 +208,7 @@ TEST(Sum, EveryMethodTreatsTheSumAsTheSummedNetwork) {
   const auto whole = make_stack<cdouble>(std::vector<CLayer>{{TrainKind::kMps, direct_sum(c1, a, c2, b)}});
   const auto ref = dense_sum<cdouble>(ts);
   CpuOps<cdouble> ops;
-  for (SketchMethod m : {SketchMethod::kSrc, SketchMethod::kSdc, SketchMethod::kSdcr}) {
+  for (Method m : {Method::kSrc, Method::kSdc, Method::kSdcr}) {
     for (bool over : {false, true}) {
       SweepOptions o = at(4, 7);
       o.method = m;
@@ -261,13 +216,13 @@ TEST(Sum, EveryMethodTreatsTheSumAsTheSummedNetwork) {
       const auto x = sum.run(o), y = sweep(whole, o);
       EXPECT_LT(ops.relative_distance(x.cores, y.cores), 1e-9) << method_name(m) << over;
       const double e = relative_error(dense_vector(x.cores), ref.v), optimal = svd_sweep_error(ref, 4);
-      EXPECT_LE(e, (m == SketchMethod::kSrc && !over ? 5 : over ? 1.1 : 2) * optimal) << method_name(m) << over;
+      EXPECT_LE(e, (m == Method::kSrc && !over ? 5 : over ? 1.1 : 2) * optimal) << method_name(m) << over;
     }
   }
   // sdc with --tol: the same bonds.
   SweepOptions o;
   o.tol = 1e-4;
-  o.method = SketchMethod::kSdc;
+  o.method = Method::kSdc;
   const auto x = sum.run(o), y = sweep(whole, o);
   for (std::size_t j = 0; j < x.cores.size(); ++j) EXPECT_EQ(x.cores[j].shape, y.cores[j].shape) << j;
   EXPECT_LT(ops.relative_distance(x.cores, y.cores), 1e-9);
@@ -276,7 +231,7 @@ TEST(Sum, EveryMethodTreatsTheSumAsTheSummedNetwork) {
 TEST(Sum, SdcAndSdcrOfThreeProductsAtFullRankAreTheDenseSum) {
   const auto ts = three_terms({0.5, 0.25}, {-1.5, 0}, {0, 2});
   Sum<cdouble> sum(ts);
-  for (SketchMethod m : {SketchMethod::kSdc, SketchMethod::kSdcr}) {
+  for (Method m : {Method::kSdc, Method::kSdcr}) {
     SweepOptions o = at(35, 3);
     o.method = m;
     EXPECT_LT(relative_error(dense_vector(sum.run(o).cores), dense_sum<cdouble>(ts).v), 1e-12) << method_name(m);

@@ -175,7 +175,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   if (s == 0)
     for (std::size_t j = 1; j < n; ++j) s = std::max(s, stack.fused_left(j));
   p.sketch_columns = s;
-  p.predicted_flops = needed_flops(stack, s, sweep.chi > 0 ? sweep.chi : s, dtype);
+  p.predicted_flops = needed_flops(stack, sweep, s, dtype);
   const std::vector<StepShape> shapes = step_shapes(stack, s);
   for (std::size_t j = 0; j < n; ++j) {
     p.input_bytes += shapes[j].sites * e;
@@ -187,7 +187,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
       on_device ? budgets.gpu_bytes
                 : (budgets.host_bytes > memory::kProcessOverheadBytes ? budgets.host_bytes - memory::kProcessOverheadBytes : 0);
   const Planning c{shapes, n, e, s, budget, on_device, sweep.dense_left() || sweep.fit_sweep_cap() > 0,
-                   sweep.method == SketchMethod::kSdc};
+                   method_row(sweep.method).svd_reduction};
   Deficit worst;
   // As many of the newest environments in memory as fit: try memory_from = 1, 2, …, n.
   for (std::size_t from = 1; from <= std::max<std::size_t>(n, 1); ++from) {

@@ -36,22 +36,8 @@ double parse_oversample(const std::string& text) {
   return f;
 }
 
-std::string method_name(SketchMethod m) {
-  switch (m) {
-    case SketchMethod::kSdc: return "sdc";
-    case SketchMethod::kSdcr: return "sdcr";
-    case SketchMethod::kSrc: break;
-  }
-  return "src";
-}
-
-SketchMethod parse_method(const std::string& text) {
-  for (SketchMethod m : {SketchMethod::kSrc, SketchMethod::kSdc, SketchMethod::kSdcr})
-    if (text == method_name(m)) return m;
-  throw UsageError(opt::kMethod.name() + ": must be src, sdc or sdcr (got '" + text + "')");
-}
-
-void validate(const SweepOptions& o, bool chi_required) {
+void validate(const SweepOptions& o) {
+  const bool chi_required = method_row(o.method).chi_required;
   // The values first (a NaN tolerance is not "no tolerance"), then what they require.
   if (!(o.cutoff >= 0.0 && o.cutoff < 1.0))
     throw UsageError(opt::kCutoff.name() + ": must be in [0, 1) (got " +
@@ -69,8 +55,8 @@ void validate(const SweepOptions& o, bool chi_required) {
     throw oversample_error(std::to_string(o.oversample));
   if (o.oversampling() && o.chi == 0 && !o.tolerance_mode())
     throw UsageError(opt::kOversample.name() + ": needs --chi or --tol");
-  if (o.method == SketchMethod::kSdcr && o.tolerance_mode())
-    throw UsageError(opt::kMethod.name() + " sdcr: no rank estimate to grow its sketch by; "
+  if (!method_row(o.method).takes_tol && o.tolerance_mode())
+    throw UsageError(opt::kMethod.name() + " " + method_name(o.method) + ": no rank estimate to grow its sketch by; "
                      "with --tol use src or sdc");
   if (!(o.fit_tol >= 0.0 && o.fit_tol < 1.0))
     throw UsageError(opt::kFitTol.name() + ": must be in (0, 1) (got " + std::to_string(o.fit_tol) + ")");

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "srcc/plan/methods.hpp"
+
 namespace srcc {
 
 // The largest --chi (and sketch block) accepted: BLAS indexes with 32-bit integers, and a sketch
@@ -14,16 +16,6 @@ inline constexpr double kMaxOversample = 1000;  // --oversample factors above th
 // Tolerance mode sketches each cut to this fraction of --tol, leaving the rest to the
 // truncation sweep: the cut's error is then at most about √(1 + 0.1²)·tol ≈ 1.005·tol.
 inline constexpr double kSketchTolFraction = 0.1;
-
-// How the left environments C_j that sketch each cut are formed (docs/ALGORITHM.md).
-enum class SketchMethod {
-  kSrc,   // Gaussian Khatri–Rao test tensors swept from the left (SRC)
-  kSdc,   // truncated SVDs from the left, C_{j+1} = U_j^H M_j (successive deterministic)
-  kSdcr,  // the same with a randomized range finder for U_j (one Gaussian test per cut)
-};
-std::string method_name(SketchMethod m);
-// "src", "sdc" or "sdcr"; anything else is a UsageError naming --method.
-SketchMethod parse_method(const std::string& text);
 
 // The fit sweeps' cap when only --fit-tol is given.
 inline constexpr std::size_t kDefaultFitSweeps = 20;
@@ -51,7 +43,7 @@ struct SweepOptions {
   std::size_t block_start = 16;  // tolerance mode: first sketch block, columns >= 1
   std::size_t block_step = 16;   // tolerance mode: columns added per round, >= 1
   std::uint64_t seed = 0;        // seed of the Gaussian test tensors; same seed → same result
-  SketchMethod method = SketchMethod::kSrc;  // how the left environments are formed; sdc ignores the seed
+  Method method = Method::kSrc;  // plan/methods.hpp; the deterministic ones ignore the seed
   // One-site variational sweeps after the method (0 = none), at most this many; with fit_tol
   // > 0 they stop once a sweep's gain √(‖φ_k‖² − ‖φ_{k−1}‖²) is <= fit_tol·‖φ_k‖.
   std::size_t fit_sweeps = 0;
@@ -60,7 +52,7 @@ struct SweepOptions {
   bool tolerance_mode() const { return tol > 0.0; }
   bool oversampling() const { return oversample > 0.0; }
   // sdc, sdcr: the left step keeps M_j whole and reduces it; no leave-one-out estimate.
-  bool dense_left() const { return method != SketchMethod::kSrc; }
+  bool dense_left() const { return method_row(method).dense_left; }
   // The fit sweeps to run at most (--fit-tol alone caps them at kDefaultFitSweeps).
   std::size_t fit_sweep_cap() const { return fit_sweeps > 0 ? fit_sweeps : (fit_tol > 0 ? kDefaultFitSweeps : 0); }
   // Whether an SVD truncation sweep follows the SRC sweep (oversampling, tolerance mode): the
@@ -72,8 +64,8 @@ struct SweepOptions {
 };
 
 // Throws UsageError naming the flag when an option is out of range. A fixed-size sketch needs
-// --chi (or --tol); a deterministic truncation (chi_required = false) also takes --cutoff alone.
-void validate(const SweepOptions& o, bool chi_required = true);
+// --chi (or --tol); a method whose row does not require it (truncate's svd) takes --cutoff alone.
+void validate(const SweepOptions& o);
 
 // The --oversample factor given as text ("" = off, 0): a real in [1, kMaxOversample], else a
 // UsageError. The range is checked here and by validate() alike.

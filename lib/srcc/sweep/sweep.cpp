@@ -73,7 +73,7 @@ SweepResult<T> Sweeper<T>::run() {
 template <class T>
 typename Sweeper<T>::JointReduction Sweeper<T>::method_reduction() {
   const std::size_t cap = sketch_width();
-  if (opt_.method == SketchMethod::kSdc) {
+  if (method_row(opt_.method).svd_reduction) {
     const double cutoff = effective_cutoff<real_t<T>>(0.0, opt_.numerical_zeros);
     const double tol = opt_.tolerance_mode() ? kSketchTolFraction * opt_.tol : 0.0;
     return [this, cap, cutoff, tol](std::size_t, std::vector<Buffer<T>>& m, std::size_t rows,
