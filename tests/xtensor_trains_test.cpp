@@ -1,6 +1,6 @@
 // The library's xtensor interface: products of arrays equal the dense contraction, trains go to
 // a file and back unchanged, views share memory, and arrays that do not fit are refused.
-#include "srcc/xtensor_trains.hpp"
+#include "srcc/session/xtensor_trains.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// evolve and expect (lib/srcc/evolve.cpp, measure/expect.cpp, measure/sandwich.cpp) against dense
+// evolve and expect (lib/srcc/session/evolve.cpp, measure/expect.cpp, measure/sandwich.cpp) against dense
 // references: the Trotter step applied N times as a dense matrix, ⟨ψ|O|ψ⟩ and ⟨O²⟩ by dense
 // products; resumption after a stop equal to the uninterrupted run; bad inputs refused.
 #include <gtest/gtest.h>

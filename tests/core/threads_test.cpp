@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "srcc/core/threads.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/threads.hpp"
 
 namespace srcc {
 namespace {

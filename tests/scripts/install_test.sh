@@ -37,7 +37,7 @@ fi
 cat >main.cpp <<'CPP'
 #include <cstdio>
 #include "srcc/srcc.hpp"
-#include "srcc/xtensor_trains.hpp"
+#include "srcc/session/xtensor_trains.hpp"
 int main() {
   const auto psi = srcc::read_xtrain<double>("out.h5", "/result");
   srcc::SweepOptions o;

@@ -11,9 +11,9 @@
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/itensor_writer.hpp"
-#include "srcc/io/tenpy_writer.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/read_probe.hpp"
+#include "srcc/io/tenpy_writer.hpp"
 #include "srcc/version.hpp"
 
 namespace srcc {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "srcc/backend/backend.hpp"
-#include "srcc/log/transfer_log.hpp"
-#include "srcc/plan/plan.hpp"
 #include "srcc/core/background.hpp"
+#include "srcc/log/transfer_log.hpp"
 #include "srcc/movement/mover.hpp"
+#include "srcc/plan/plan.hpp"
 
 namespace srcc {
 

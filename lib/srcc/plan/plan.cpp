@@ -305,4 +305,11 @@ std::string Plan::to_text() const {
   return out;
 }
 
+std::string plans_json(const std::vector<Plan>& plans) {
+  if (plans.size() == 1) return plans.front().to_json();
+  std::string rows;
+  for (const auto& p : plans) rows += (rows.empty() ? "" : ",") + p.to_json();
+  return JsonObject().add_raw("terms", "[" + rows + "]").str();
+}
+
 }  // namespace srcc

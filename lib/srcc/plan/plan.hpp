@@ -68,4 +68,8 @@ struct Plan {
 Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int threads,
                const Budgets& budgets, bool on_device = false);
 
+// The plans as JSON, as /log records them: the plan itself for a product, {"terms": [plan, …]}
+// for a sum.
+std::string plans_json(const std::vector<Plan>& plans);
+
 }  // namespace srcc

@@ -4,7 +4,7 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/plan/sweep_options.hpp"
-#include "srcc/sweep/sweep.hpp"
+#include "srcc/sweep/sweep_data.hpp"
 #include "srcc/train/site_source.hpp"
 #include "srcc/train/train.hpp"
 

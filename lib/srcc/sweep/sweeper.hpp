@@ -14,7 +14,7 @@
 #include "srcc/sweep/range_finder.hpp"
 #include "srcc/sweep/right_step.hpp"
 #include "srcc/sweep/sketch_blocks.hpp"
-#include "srcc/sweep/sweep.hpp"
+#include "srcc/sweep/sweep_data.hpp"
 #include "srcc/train/term_sum.hpp"
 
 namespace srcc::detail {

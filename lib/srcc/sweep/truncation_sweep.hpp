@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "srcc/backend/backend.hpp"
-#include "srcc/core/tensor.hpp"
 #include "srcc/backend/counting_gemm.hpp"
+#include "srcc/core/tensor.hpp"
 #include "srcc/movement/mover.hpp"
 
 namespace srcc {

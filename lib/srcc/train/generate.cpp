@@ -6,8 +6,8 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
-#include "srcc/core/rng.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/core/rng.hpp"
 
 namespace srcc {
 

@@ -16,10 +16,10 @@
 #include "srcc/backend/cuda/cuda_module.hpp"
 #include "srcc/backend/cuda/device_context.hpp"
 #include "srcc/backend/cuda/device_types.hpp"
-#include "srcc/memory/policy.hpp"
 #include "srcc/backend/cuda/elementwise.cuh"
 #include "srcc/backend/cuda/typed_calls.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/memory/policy.hpp"
 
 namespace srcc::cuda {
 

@@ -1,17 +1,12 @@
 #pragma once
-// evolve(): a time evolution (or any repeated product) in one process: the step — one MPO or a
-// stack, as apply takes them — applied N times to a state held in memory, compressed after each
-// step with the accuracy controls of apply, observables measured after each step, the trajectory
-// and chosen states written to one output file with checkpoints that a later run resumes from.
-// docs/FORMAT.md, "The output of evolve", describes the file; docs/USAGE.md the flags.
+// What an evolution is asked to do (evolve.hpp): the step and the state, how many steps, what is
+// measured and saved, checkpoints and resuming, a --taylor step.
 #include <cstdint>
-#include <functional>
 #include <optional>
-#include <string>
 #include <vector>
 
-#include "srcc/log/reporter.hpp"
-#include "srcc/run.hpp"
+#include "srcc/session/run_options.hpp"
+#include "srcc/train/train.hpp"
 
 namespace srcc {
 
@@ -48,34 +43,5 @@ inline constexpr double kCheckpointShare = 0.1;
 // States saved by --save-every wait in memory for the next checkpoint, which comes early when
 // they reach 1/kHeldStatesShare of the host budget.
 inline constexpr std::uint64_t kHeldStatesShare = 8;
-
-struct EvolveSummary {
-  std::string output;
-  std::size_t steps = 0, steps_done = 0, resumed_from = 0;
-  double norm = 0;                 // of the last state, before any normalisation (inf/0 beyond a double)
-  double log10_norm = 0;           // its base-10 logarithm
-  bool normalized = false;         // --normalize: the last state was then scaled to norm 1
-  double error_budget = 0;         // the steps' estimated errors summed (relative)
-  std::int64_t max_bond = 0;       // of the last state
-  double wall_seconds = 0, sweep_seconds = 0, measure_seconds = 0, checkpoint_seconds = 0;
-  double sweep_flops = 0, measure_flops = 0;  // real flops of their GEMMs (complex multiply-add: 8)
-  std::size_t checkpoints = 0;
-  std::int64_t peak_rss_bytes = 0;
-  std::vector<GemmTiming> gemm_profile;  // with RunOptions::profile_gemm: every step's GEMMs
-  std::string to_json() const;
-};
-
-// The stacks of a --taylor step of `order` K from the step's stack (H's MPOs over the state):
-// term m is H^m ψ, H's layers m times over the state.
-std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order);
-
-// The plans of the first step, without reading tensor data (--dry-run): the product's, or a
-// --taylor step's per term (each for its share of the budgets, its flops at the sum's bonds).
-std::vector<Plan> plan_evolve(const EvolveOptions& options);
-
-// Throws an srcc::Error on failure. A stop (SIGINT/SIGTERM, --max-time) between steps writes a
-// checkpoint first, then throws InterruptedError: the output holds every finished step.
-EvolveSummary evolve(const EvolveOptions& options, Reporter& reporter,
-                     const std::function<void()>& check_interrupt = [] {});
 
 }  // namespace srcc

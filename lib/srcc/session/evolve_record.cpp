@@ -1,4 +1,4 @@
-#include "srcc/evolve_record.hpp"
+#include "srcc/session/evolve_record.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "srcc/evolve.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/session/evolve_options.hpp"
+#include "srcc/session/evolve_summary.hpp"
 
 namespace srcc {
 

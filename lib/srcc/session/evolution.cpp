@@ -1,4 +1,4 @@
-#include "srcc/evolution.hpp"
+#include "srcc/session/evolution.hpp"
 
 #include <unistd.h>
 
@@ -17,7 +17,6 @@
 #include "srcc/core/rng.hpp"
 #include "srcc/core/text.hpp"
 #include "srcc/core/weight.hpp"
-#include "srcc/evolve_record.hpp"
 #include "srcc/io/h5_names.hpp"
 #include "srcc/io/result_reader.hpp"
 #include "srcc/io/result_writer.hpp"
@@ -27,7 +26,9 @@
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
 #include "srcc/movement/env_store.hpp"
-#include "srcc/run_stages.hpp"
+#include "srcc/session/evolve_record.hpp"
+#include "srcc/session/stages.hpp"
+#include "srcc/session/taylor_step.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/site_loader.hpp"
 
@@ -47,26 +48,6 @@ class QuietSweep final : public Reporter {
 
  private:
   Reporter& to_;
-};
-
-// Term m of a --taylor step, H^m ψ: the Hamiltonian's layers m times over, then the state, served
-// site by site from the evolution's memory (no copy of a whole train per term).
-template <class T> class RepeatedLayers final : public SiteSource<T> {
- public:
-  RepeatedLayers(const std::vector<std::vector<Tensor<T>>>& op, std::size_t times, const std::vector<Tensor<T>>& state)
-      : op_(op), times_(times), state_(state) {}
-  std::vector<Tensor<T>> site(std::size_t j) override {
-    std::vector<Tensor<T>> out;
-    for (std::size_t r = 0; r < times_; ++r)
-      for (const auto& layer : op_) out.push_back(layer[j]);
-    out.push_back(state_[j]);
-    return out;
-  }
-
- private:
-  const std::vector<std::vector<Tensor<T>>>& op_;
-  std::size_t times_;
-  const std::vector<Tensor<T>>& state_;
 };
 
 template <class T> std::vector<Tensor<T>> read_all(const TrainReader& r, TransferLog& log) {
@@ -302,10 +283,9 @@ template <class T> class Evolution {
     plans.reserve(terms);  // the terms point at their plans
     std::vector<std::unique_ptr<RepeatedLayers<T>>> sources;
     std::vector<SweepTerm<T>> sum;
-    const std::complex<double> factor = eo_.imaginary_time ? std::complex<double>(-eo_.dt, 0) : std::complex<double>(0, -eo_.dt);
-    std::complex<double> weight = 1;
+    const std::vector<std::complex<double>> weights = taylor_weights(eo_.taylor, eo_.dt, eo_.imaginary_time);
     for (std::size_t m = 0; m < terms; ++m) {
-      if (m > 0) weight *= factor / static_cast<double>(m);
+      const std::complex<double> weight = weights[m];
       plans.push_back(plan_term(stack_of, m, step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, ro_.device.gpu));
       sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_));
       sum.push_back({&stacks[m], sources.back().get(), scalar_weight<T>(weight), &plans.back()});

@@ -1,4 +1,4 @@
-#include "srcc/write_back.hpp"
+#include "srcc/session/write_back.hpp"
 
 #include <chrono>
 

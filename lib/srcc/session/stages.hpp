@@ -1,6 +1,6 @@
 #pragma once
-// Stages of a run that run() (run.cpp) and evolve() (evolve.cpp) both chain: the working type, the
-// capping of χ̄ to what a product can hold, the budgets, backends and plan, and --profile-gemm.
+// The stages every entry point chains (run(), evolve(), their dry runs): the working type, the
+// capping of χ̄ to what a product can hold, the budgets, backends and plans, and --profile-gemm.
 #include <memory>
 #include <string>
 #include <utility>
@@ -10,7 +10,7 @@
 #include "srcc/backend/gemm_profile.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/plan.hpp"
-#include "srcc/run.hpp"
+#include "srcc/session/run_options.hpp"
 
 namespace srcc {
 
@@ -48,6 +48,11 @@ std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_ba
 // The plans a dry run shows for these stacks (a product's one, a sum's per term), with the GEMM
 // rate measured for the predicted time on a CPU.
 std::vector<Plan> dry_run_plans(const RunOptions& given, const std::vector<const Stack*>& stacks, DType dt);
+
+// Before a long run (`plans` of one product or a sum's terms, on a CPU): its predicted work and
+// time at the GEMM rate measured now (recorded in the plans), and a warning when even the
+// fastest sweep the prediction allows outlasts --max-time or an hour.
+void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backend, Reporter& reporter);
 
 // --profile-gemm over a run: the backend times every GEMM into the profile from construction on
 // (with a warning where it cannot: a GPU queues its GEMMs), and stops however the run ends.

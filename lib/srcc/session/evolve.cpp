@@ -1,17 +1,18 @@
-#include "srcc/evolve.hpp"
+#include "srcc/session/evolve.hpp"
 
 #include <filesystem>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/core/options.hpp"
-#include "srcc/evolution.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/read_probe.hpp"
 #include "srcc/io/result_reader.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/memory/policy.hpp"
-#include "srcc/run_stages.hpp"
+#include "srcc/session/evolution.hpp"
+#include "srcc/session/stages.hpp"
+#include "srcc/session/taylor_step.hpp"
 
 namespace srcc {
 
@@ -128,17 +129,6 @@ EvolveInputs open_inputs(const EvolveOptions& eo) {
 }
 
 }  // namespace
-
-std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order) {
-  const auto ops = static_cast<std::ptrdiff_t>(step.depth() - 1);
-  std::vector<Stack> stacks(order + 1);
-  for (std::size_t m = 0; m <= order; ++m) {
-    for (std::size_t r = 0; r < m; ++r)
-      stacks[m].layers.insert(stacks[m].layers.end(), step.layers.begin(), step.layers.begin() + ops);
-    stacks[m].layers.push_back(step.layers.back());
-  }
-  return stacks;
-}
 
 std::vector<Plan> plan_evolve(const EvolveOptions& eo) {
   check_options(eo);

@@ -1,4 +1,4 @@
-#include "srcc/xtensor_trains.hpp"
+#include "srcc/session/xtensor_trains.hpp"
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "srcc/core/dtype.hpp"
-#include "srcc/evolve.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/result_reader.hpp"
+#include "srcc/session/evolve_options.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {

@@ -1,0 +1,43 @@
+#pragma once
+// What a run is asked to do: its inputs (trains, or the terms of a sum), its output, the sweep's
+// options and where and with what it computes. The flags that set them are described in
+// core/options.hpp.
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "srcc/backend/device.hpp"
+#include "srcc/core/dtype.hpp"
+#include "srcc/plan/sweep_options.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+// One term c·A·ψ of a sum (apply --term): its weight and its trains in mathematical order.
+struct RunTerm {
+  std::complex<double> weight = 1;
+  std::vector<TrainRef> trains;
+};
+
+struct RunOptions {
+  std::vector<TrainRef> trains;      // mathematical order: operators first, the state last
+  std::vector<RunTerm> terms;        // instead of `trains`: the sum Σ_k c_k (product k), one sweep
+  std::string output;                // output .h5 path
+  bool force = false;                // replace an existing output
+  SweepOptions sweep;                // the method, χ̄, cutoff, seed
+  std::optional<DType> dtype;        // working type; empty = promoted input type ("auto")
+  int threads = 0;                   // threads that compute (CPU backend); 0 = its default
+  std::string threads_source;        // why that many (recorded in /log)
+  std::uint64_t host_memory = 0;     // --host-memory in bytes; 0 = detected
+  std::uint64_t gpu_memory = 0;      // --gpu-memory in bytes; 0 = detected (GPU backend)
+  DeviceSpec device;                 // --device: cpu (default), gpu, gpu:N
+  std::string scratch_dir;           // --scratch-dir; "" = $TMPDIR or /tmp
+  std::string command_line;          // recorded in /log
+  bool profile_gemm = false;         // time every GEMM by shape (RunSummary::gemm_profile)
+  TrainFormat output_format = TrainFormat::kAuto;  // --output-format; kAuto: the state's format
+  double max_time_seconds = 0;       // --max-time (0: none): a run predicted to outlast it is warned about
+};
+
+}  // namespace srcc

@@ -1,0 +1,23 @@
+#include "srcc/session/taylor_step.hpp"
+
+namespace srcc {
+
+std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order) {
+  const auto ops = static_cast<std::ptrdiff_t>(step.depth() - 1);
+  std::vector<Stack> stacks(order + 1);
+  for (std::size_t m = 0; m <= order; ++m) {
+    for (std::size_t r = 0; r < m; ++r)
+      stacks[m].layers.insert(stacks[m].layers.end(), step.layers.begin(), step.layers.begin() + ops);
+    stacks[m].layers.push_back(step.layers.back());
+  }
+  return stacks;
+}
+
+std::vector<std::complex<double>> taylor_weights(std::size_t order, double dt, bool imaginary_time) {
+  const std::complex<double> factor = imaginary_time ? std::complex<double>(-dt, 0) : std::complex<double>(0, -dt);
+  std::vector<std::complex<double>> c(order + 1, 1.0);
+  for (std::size_t m = 1; m <= order; ++m) c[m] = c[m - 1] * factor / static_cast<double>(m);
+  return c;
+}
+
+}  // namespace srcc

@@ -1,0 +1,42 @@
+#pragma once
+// A --taylor step of evolve: Σ_{m≤K} c_m H^m ψ with c_m = (−i·dt)^m/m! (imaginary time:
+// (−dt)^m/m!), compressed as one sum of K+1 products in one sweep. Its stacks, its weights and
+// the source that serves term m's sites from the evolution's memory.
+#include <complex>
+#include <cstddef>
+#include <vector>
+
+#include "srcc/core/tensor.hpp"
+#include "srcc/train/site_source.hpp"
+#include "srcc/train/train.hpp"
+
+namespace srcc {
+
+// The stacks of a step of order K from the step's stack (H's MPOs over the state): term m is
+// H^m ψ, H's layers m times over the state.
+std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order);
+
+// c_0 … c_K: c_m = c_{m−1}·(−i dt)/m, or (−dt)/m in imaginary time.
+std::vector<std::complex<double>> taylor_weights(std::size_t order, double dt, bool imaginary_time);
+
+// Term m of a --taylor step, H^m ψ: the Hamiltonian's layers m times over, then the state, served
+// site by site from the evolution's memory (no copy of a whole train per term).
+template <class T> class RepeatedLayers final : public SiteSource<T> {
+ public:
+  RepeatedLayers(const std::vector<std::vector<Tensor<T>>>& op, std::size_t times, const std::vector<Tensor<T>>& state)
+      : op_(op), times_(times), state_(state) {}
+  std::vector<Tensor<T>> site(std::size_t j) override {
+    std::vector<Tensor<T>> out;
+    for (std::size_t r = 0; r < times_; ++r)
+      for (const auto& layer : op_) out.push_back(layer[j]);
+    out.push_back(state_[j]);
+    return out;
+  }
+
+ private:
+  const std::vector<std::vector<Tensor<T>>>& op_;
+  std::size_t times_;
+  const std::vector<Tensor<T>>& state_;
+};
+
+}  // namespace srcc
