@@ -91,6 +91,13 @@ std::vector<std::string> config_files(int argc, char** argv) {
   return files;
 }
 
+// collect's columns, as its help lists them.
+std::string column_list() {
+  std::string out;
+  for (const auto& c : result_table_columns()) out += (out.empty() ? "" : ", ") + c;
+  return out;
+}
+
 }  // namespace
 
 std::string explain_parse_error(const CLI::ParseError& e, int argc, char** argv) {
@@ -265,10 +272,8 @@ Cli::Cli() {
 
   collect_cmd = app.add_subcommand(
       "collect",
-      "Tabulate outputs as CSV, or with --json as an array of objects: file, complete, result, sites, "
-      "max_bond, bonds, error_estimate, wall_seconds, seed, threads, bytes_file_read, bytes_file_write, "
-      "bytes_host_copy, bytes_device_move, command_line, command, mode (plain, oversampled, tolerance, "
-      "svd), chi, tol, oversample, cutoff, norm, log10_norm, peak_rss_bytes: the table to plot a sweep from");
+      "Tabulate outputs as CSV, or with --json as an array of objects, one per output, the table to plot "
+      "a sweep from; columns: " + column_list() + " (docs/FORMAT.md)");
   collect_cmd->fallthrough();
   collect_cmd->add_option("files", collect_files, "OUT.h5 ...")->required()->expected(1, -1);
   collect_cmd->add_option("-o,--output", collect_csv, "CSV file (default: stdout)");

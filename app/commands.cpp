@@ -54,13 +54,13 @@ void print_plans(const std::vector<Plan>& plans, const RunOptions& o, bool json)
 
 }  // namespace
 
-void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
-                 bool truncate) {
+void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command, const std::string& command_line) {
   const auto& c = cli.common;
   SweepOptions sweep = sweep_options(c);
-  if (truncate) sweep.method = Method::kSvd;
+  if (command == "truncate") sweep.method = Method::kSvd;
   validate(sweep);  // before anything is read or skipped
   RunOptions o;
+  o.command = command;
   for (const auto& t : args.trains) o.trains.push_back(train_ref(cli, t));
   o.terms = sum_terms(cli, args.terms);
   if (!o.terms.empty() && !o.trains.empty())

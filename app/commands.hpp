@@ -9,8 +9,8 @@
 
 namespace srcc::app {
 
-void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command_line,
-                 bool truncate = false);
+// `command`: apply, compress or truncate.
+void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& command, const std::string& command_line);
 void cmd_evolve(const Cli& cli, const std::string& command_line);
 void cmd_distance(const Cli& cli);
 void cmd_expect(const Cli& cli);

@@ -66,92 +66,12 @@ void cmd_collect(const Cli& cli) {
     (void)read_result_record(file);
     return std::string();
   });
-  // One row per output: each cell as CSV text and as a JSON value (--json: an array of objects).
-  struct Cell {
-    const char* name;
-    std::string csv, json;
-  };
-  auto quote = [](const std::string& s) {
-    std::string out = "\"";
-    for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return out + "\"";
-  };
-  auto number = [](double v, const char* format) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return std::string(buf);
-  };
-  std::vector<std::vector<Cell>> rows;
+  std::vector<ResultRecord> records;
   for (const auto& file : cli.collect_files) {
     poll_interrupt();
-    const ResultRecord r = read_result_record(file);
-    std::string bonds;
-    for (auto b : r.bonds) bonds += (bonds.empty() ? "" : " ") + std::to_string(b);
-    auto bytes = [&](const char* m) {
-      auto it = r.bytes_by_mechanism.find(m);
-      return std::to_string(it == r.bytes_by_mechanism.end() ? 0 : it->second);
-    };
-    auto integer = [](std::int64_t v) { return Cell{nullptr, std::to_string(v), std::to_string(v)}; };
-    auto text = [&](const std::string& v) { return Cell{nullptr, quote(v), json_quote(v)}; };
-    auto real = [&](double v, const char* format) {
-      return Cell{nullptr, number(v, format), std::isfinite(v) ? number(v, "%.17g") : "null"};
-    };
-    std::vector<std::pair<const char*, Cell>> cells = {
-        {"file", text(file)},
-        {"complete", Cell{nullptr, r.complete ? "1" : "0", r.complete ? "true" : "false"}},
-        {"result", Cell{nullptr, r.kind, json_quote(r.kind)}},
-        {"sites", integer(static_cast<std::int64_t>(r.sites))},
-        {"max_bond", integer(r.max_bond)},
-        {"bonds", Cell{nullptr, bonds, json_array(r.bonds)}},
-        {"error_estimate", real(r.error_estimate, "%.6e")},
-        {"wall_seconds", real(r.wall_seconds, "%.6f")},
-        {"seed", Cell{nullptr, std::to_string(r.seed), std::to_string(r.seed)}},
-        {"threads", integer(r.threads)},
-        {"bytes_file_read", Cell{nullptr, bytes("file read"), bytes("file read")}},
-        {"bytes_file_write", Cell{nullptr, bytes("file write"), bytes("file write")}},
-        {"bytes_host_copy", Cell{nullptr, bytes("host copy"), bytes("host copy")}},
-        {"bytes_device_move", Cell{nullptr, bytes("device move"), bytes("device move")}},
-        {"command_line", text(r.command_line)},
-        {"command", text(r.command)},
-        {"mode", text(r.mode)},
-        {"chi", real(r.chi, "%.0f")},
-        {"tol", real(r.tol, "%.6g")},
-        {"oversample", real(r.oversample, "%.6g")},
-        {"cutoff", real(r.cutoff, "%.6g")},
-        {"norm", real(r.norm, "%.17g")},
-        {"log10_norm", real(r.log10_norm, "%.17g")},
-        {"peak_rss_bytes", integer(r.peak_rss_bytes)},
-    };
-    std::vector<Cell> row;
-    for (auto& [name, cell] : cells) {
-      cell.name = name;
-      row.push_back(std::move(cell));
-    }
-    rows.push_back(std::move(row));
+    records.push_back(read_result_record(file));
   }
-  std::string out_text;
-  if (cli.common.json) {
-    out_text = "[";
-    for (const auto& row : rows) {
-      std::string o = "{";
-      for (const auto& c : row) o += (o.size() > 1 ? ", " : "") + json_quote(c.name) + ": " + c.json;
-      out_text += (out_text.size() > 1 ? ", " : "") + o + "}";
-    }
-    out_text += "]\n";
-  } else {
-    // The columns, even without rows (no output is no input to a table).
-    const char* names[] = {"file", "complete", "result", "sites", "max_bond", "bonds", "error_estimate",
-                           "wall_seconds", "seed", "threads", "bytes_file_read", "bytes_file_write",
-                           "bytes_host_copy", "bytes_device_move", "command_line", "command", "mode", "chi",
-                           "tol", "oversample", "cutoff", "norm", "peak_rss_bytes"};
-    for (const char* n : names) out_text += std::string(out_text.empty() ? "" : ",") + n;
-    out_text += "\n";
-    for (const auto& row : rows) {
-      std::string line;
-      for (const auto& c : row) line += (line.empty() ? "" : ",") + c.csv;
-      out_text += line + "\n";
-    }
-  }
+  const std::string out_text = cli.common.json ? result_table_json(records) : result_table_csv(records);
   if (cli.collect_csv.empty()) {
     std::fputs(out_text.c_str(), stdout);
     return;

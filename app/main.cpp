@@ -88,11 +88,11 @@ int main(int argc, char** argv) {
   srcc::app::install_signal_handlers();
   const bool json = cli.common.json;
   try {
-    if (*cli.apply_cmd) srcc::app::cmd_product(cli, cli.apply, join_command_line(argc, argv));
+    if (*cli.apply_cmd) srcc::app::cmd_product(cli, cli.apply, "apply", join_command_line(argc, argv));
     else if (*cli.compress_cmd)
-      srcc::app::cmd_product(cli, cli.compress, join_command_line(argc, argv));
+      srcc::app::cmd_product(cli, cli.compress, "compress", join_command_line(argc, argv));
     else if (*cli.truncate_cmd)
-      srcc::app::cmd_product(cli, cli.truncate, join_command_line(argc, argv), true);
+      srcc::app::cmd_product(cli, cli.truncate, "truncate", join_command_line(argc, argv));
     else if (*cli.evolve_cmd) srcc::app::cmd_evolve(cli, join_command_line(argc, argv));
     else if (*cli.distance_cmd) srcc::app::cmd_distance(cli);
     else if (*cli.expect_cmd) srcc::app::cmd_expect(cli);

@@ -46,10 +46,7 @@ FIGSIZE = (9.0, 4.5)  # inches; with DPI, every figure is 900 × 450 pixels
 DPI = 100
 MODES = ("plain", "oversampled", "tolerance", "svd")
 COLORS = {"plain": "tab:red", "oversampled": "tab:blue", "tolerance": "tab:green", "svd": "tab:purple"}
-COLLECT_COLUMNS = ["file", "complete", "result", "sites", "max_bond", "bonds", "error_estimate",
-                   "wall_seconds", "seed", "threads", "bytes_file_read", "bytes_file_write",
-                   "bytes_host_copy", "bytes_device_move", "command_line", "command", "mode", "chi",
-                   "tol", "oversample", "cutoff", "norm", "log10_norm", "peak_rss_bytes"]
+COLLECT_COLUMNS = []  # collect's columns in its order, taken from its first row (read_run)
 MECHANISMS = ["file read", "file write", "host copy", "device move"]
 
 
@@ -85,7 +82,10 @@ def read_run(binary, path):
     if p.returncode != 0:
         run["problem"] = f"unreadable: {p.stderr.strip()}"
         return run
-    run.update(json.loads(p.stdout)[0])
+    row = json.loads(p.stdout)[0]
+    if not COLLECT_COLUMNS:
+        COLLECT_COLUMNS.extend(row.keys())
+    run.update(row)
     run["file"] = path
     if not run["complete"]:
         run["problem"] = "incomplete: no /log@complete = 1"
@@ -290,7 +290,7 @@ def transfers_figure(runs, out, fmt):
 # --- Table and page -------------------------------------------------------------------------
 
 def row_of(r, has_reference):
-    row = {c: r.get(c, "") for c in COLLECT_COLUMNS}
+    row = {c: r.get(c, "") for c in COLLECT_COLUMNS or ["file", "complete", "bonds"]}
     row["file"] = r["file"]
     row["complete"] = int(bool(r["complete"]))
     row["bonds"] = " ".join(str(b) for b in r.get("bonds", []))
@@ -301,7 +301,8 @@ def row_of(r, has_reference):
 
 
 def write_page(out, title, figures, runs, problems, has_reference, reference):
-    columns = COLLECT_COLUMNS + (["true_error", "optimal_error"] if has_reference else [])
+    # Without one readable output, the columns every row has.
+    columns = (COLLECT_COLUMNS or ["file", "complete", "bonds"]) + (["true_error", "optimal_error"] if has_reference else [])
     rows = [row_of(r, has_reference) for r in runs] + [row_of(r, has_reference) for r in problems]
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=columns)

@@ -16,6 +16,7 @@
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/read_probe.hpp"
 #include "srcc/io/result_reader.hpp"
+#include "srcc/io/result_table.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/log/reporter.hpp"

@@ -29,7 +29,7 @@ inline constexpr const char* kSites = "/log/sites";
 inline constexpr const char* kTrajectory = "/trajectory";  // one row per step
 inline constexpr const char* kStates = "/states";          // /states/K: the state after step K
 inline constexpr const char* kAttrColumns = "columns";     // JSON: each column's name, unit, meaning
-inline constexpr const char* kAttrCommand = "command";     // "evolve"
+inline constexpr const char* kAttrCommand = "command";     // apply, compress, truncate, evolve
 inline constexpr const char* kAttrSteps = "steps";         // steps asked for
 inline constexpr const char* kAttrStepsDone = "steps_done";  // steps the file holds
 inline constexpr const char* kAttrFingerprint = "fingerprint";  // inputs and options, a key=value line each

@@ -45,7 +45,7 @@ std::vector<int> leg_roles(const std::vector<itensor::TensorInfo>& tensors, std:
   if ((j > 0 && count(kLegL) == 0) || (j + 1 < sites && count(kLegR) == 0))
     throw InputError(tw + ": no index is shared with the " + std::string(j > 0 && count(kLegL) == 0 ? "left" : "right") +
                      " neighbour (the links' ids, tags or prime levels do not match)");
-    if (kind == TrainKind::kMps) {
+  if (kind == TrainKind::kMps) {
     if (site_indices.size() != 1) {
       std::string list;
       for (auto k : site_indices) list += " " + t.inds[k].describe();

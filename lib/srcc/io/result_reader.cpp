@@ -106,12 +106,17 @@ namespace {
 // What the command line, the plan and the summary say of a run: its subcommand, mode and
 // accuracy options, the result's norm and the run's peak memory.
 void describe_run(ResultRecord& r, const std::string& summary) {
+  // Outputs written before /log@command named the command only in the command line.
   std::istringstream words(r.command_line);
-  for (std::string w; words >> w;)
-    if (w == "apply" || w == "compress" || w == "truncate" || w == "evolve") {
-      r.command = w;
-      break;
-    }
+  for (std::string w; r.command.empty() && words >> w;)
+    if (w == "apply" || w == "compress" || w == "truncate" || w == "evolve") r.command = w;
+  // … and the method only from apply, compress and truncate, where src was the default.
+  if (r.method.empty()) r.method = r.command == "truncate" ? "svd" : "src";
+  // A sum's plan is {"terms": [plan, …]}: one "sites" per term.
+  std::int64_t plans = 0;
+  for (std::size_t at = r.plan.find("\"sites\":"); at != std::string::npos; at = r.plan.find("\"sites\":", at + 1)) ++plans;
+  r.terms = std::max<std::int64_t>(plans, 1);
+  r.fit_sweeps = static_cast<std::int64_t>(json_number_field(summary, "fit_sweeps").value_or(0.0));
   auto plan = [&](const char* key) { return json_number_field(r.plan, key).value_or(0.0); };
   r.chi = plan("chi");
   r.tol = plan("tol");
@@ -154,6 +159,10 @@ ResultRecord read_result_record(const std::string& path) {
   r.tool_version = str(h5names::kAttrToolVersion);
   r.devices = str(h5names::kAttrDevices);
   r.start_time = str(h5names::kAttrStart);
+  r.command = str(h5names::kAttrCommand);
+  r.method = str(h5names::kAttrMethod);
+  r.steps = integer(h5names::kAttrSteps);
+  r.steps_done = integer(h5names::kAttrStepsDone);
   describe_run(r, str(h5names::kAttrSummary));
 
   const std::string rwhere = path + ":" + h5names::kResult;

@@ -29,7 +29,11 @@ struct ResultRecord {
   std::map<std::string, std::int64_t> bytes_by_mechanism;
   // From the command line, the plan and the summary (0 or empty where they do not say):
   std::string command;                // apply, compress, truncate, evolve
+  std::string method;                 // src, sdc, sdcr; svd (truncate)
   std::string mode;                   // plain, oversampled, tolerance, svd (truncate)
+  std::int64_t terms = 1;             // products summed in each sweep (apply --term, evolve --taylor)
+  std::int64_t fit_sweeps = 0;        // fit sweeps run (the last step's for evolve)
+  std::int64_t steps = 0, steps_done = 0;  // evolve: steps asked for and finished (0 otherwise)
   double chi = 0, tol = 0, oversample = 0, cutoff = 0;
   double norm = 0;                    // of the result (inf or 0 beyond a double: see log10_norm)
   double log10_norm = 0;              // its logarithm (from the norm in outputs written before it)

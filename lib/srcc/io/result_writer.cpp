@@ -168,6 +168,8 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log, bool co
   w.int_attr(lg, n::kAttrThreads, r.threads);
   w.string_attr(lg, n::kAttrThreadsSource, r.threads_source);
   w.int_attr(lg, n::kAttrSeed, static_cast<std::int64_t>(r.seed));
+  const std::string command = r.evolve ? "evolve" : r.command;
+  if (!command.empty()) w.string_attr(lg, n::kAttrCommand, command);
   if (!r.method.empty()) w.string_attr(lg, n::kAttrMethod, r.method);
   if (!r.fit_json.empty()) w.string_attr(lg, n::kAttrFit, r.fit_json);
   if (!r.terms_json.empty()) w.string_attr(lg, n::kAttrTerms, r.terms_json);
@@ -183,7 +185,6 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log, bool co
   }
   if (tenpy_) mark_ignored_by_tenpy(h5_->file_id(), lg, out_->final_path());
   if (r.evolve) {
-    w.string_attr(lg, n::kAttrCommand, "evolve");
     w.int_attr(lg, n::kAttrSteps, r.evolve->steps);
     w.int_attr(lg, n::kAttrStepsDone, r.evolve->steps_done);
     w.string_attr(lg, n::kAttrFingerprint, r.evolve->fingerprint);

@@ -25,6 +25,7 @@ class OutputFile;
 
 // Everything /log holds about a run besides the transfer log itself (docs/FORMAT.md, "/log").
 struct RunRecord {
+  std::string command;            // apply, compress, truncate (evolve: set by `evolve` below)
   std::string command_line;       // as typed, shell-quoted where needed
   std::string plan_json;          // the plan the run followed
   std::string devices;            // backend names, comma-separated ("cpu", "cuda:0,cuda:1")
@@ -32,7 +33,7 @@ struct RunRecord {
   std::int64_t threads = 0;
   std::string threads_source;     // why that many threads
   std::uint64_t seed = 0;
-  std::string method;             // src, sdc, sdcr; svd for truncate; "" (evolve's steps say it)
+  std::string method;             // src, sdc, sdcr; svd for truncate
   std::string fit_json;           // the fit sweeps as a JSON array, "" when none ran
   std::string terms_json;         // a sum's terms (apply --term) as a JSON array, "" for a product
   std::string start_utc, end_utc;  // ISO 8601, seconds

@@ -457,6 +457,7 @@ template <class T> class Evolution {
                 .threads = backends_.front()->threads(),
                 .threads_source = ro_.threads_source,
                 .seed = ro_.sweep.seed,
+                .method = method_name(ro_.sweep.method),
                 .start_utc = start_time_,
                 .end_utc = utc_now(),
                 .wall_seconds = since(wall0_),

@@ -208,7 +208,8 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
     sum.device_peak_bytes = std::max<std::int64_t>(sum.device_peak_bytes,
                                                    static_cast<std::int64_t>(b->memory_peak()));
 
-  RunRecord record{.command_line = o.command_line,
+  RunRecord record{.command = o.command,
+                   .command_line = o.command_line,
                    .plan_json = plans_json(plans),
                    .blas = backend->library_info(),
                    .threads = sum.threads,

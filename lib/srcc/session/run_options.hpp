@@ -22,6 +22,7 @@ struct RunTerm {
 };
 
 struct RunOptions {
+  std::string command = "apply";     // the subcommand, recorded in /log: apply, compress, truncate
   std::vector<TrainRef> trains;      // mathematical order: operators first, the state last
   std::vector<RunTerm> terms;        // instead of `trains`: the sum Σ_k c_k (product k), one sweep
   std::string output;                // output .h5 path
