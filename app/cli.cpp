@@ -328,8 +328,9 @@ Cli::Cli() {
   takes[truncate_cmd] = except({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kOversample, &opt::kBlockStart,
                                 &opt::kBlockStep, &opt::kMethod, &opt::kFitSweeps, &opt::kFitTol});
   takes[evolve_cmd] = except({&opt::kOutputFormat});
-  takes[distance_cmd] = only({&opt::kFormat, &opt::kHostMemory});
-  takes[expect_cmd] = only({&opt::kFormat});
+  // The measurements compute where and with what the products do.
+  takes[distance_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});
+  takes[expect_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});
   takes[collect_cmd] = only({&opt::kForce});
   takes[inspect_cmd] = only({});
   takes[generate_cmd] = only({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kDtype, &opt::kForce, &opt::kHostMemory});

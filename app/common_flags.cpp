@@ -118,16 +118,22 @@ bool skipped(const CommonFlags& c, const std::string& output) {
 }
 
 // What every run takes from the common flags: working type, threads, budgets, device.
+Execution execution(const CommonFlags& c) {
+  Execution e;
+  const ThreadChoice threads = resolve_threads(c.threads);
+  e.threads = threads.threads;
+  e.threads_source = threads.source;
+  spdlog::info("{} threads ({})", threads.threads, threads.source);
+  if (!c.host_memory.empty()) e.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
+  if (!c.gpu_memory.empty()) e.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
+  e.scratch_dir = c.scratch_dir;
+  e.device = parse_device(c.device);
+  return e;
+}
+
 void execution_options(const CommonFlags& c, RunOptions& o) {
   o.dtype = resolve_dtype(c.dtype);
-  const ThreadChoice threads = resolve_threads(c.threads);
-  o.threads = threads.threads;
-  o.threads_source = threads.source;
-  spdlog::info("{} threads ({})", threads.threads, threads.source);
-  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
-  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
-  o.scratch_dir = c.scratch_dir;
-  o.device = parse_device(c.device);
+  o.exec = execution(c);
   if (!c.max_time.empty()) o.max_time_seconds = parse_duration(c.max_time, opt::kMaxTime.name());
 }
 

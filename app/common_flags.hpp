@@ -25,6 +25,8 @@ std::optional<DType> resolve_dtype(const std::string& name);
 // HDF5 library counts as incomplete: it is replaced.
 bool skipped(const CommonFlags& c, const std::string& output);
 // What every run takes from the common flags: working type, threads, budgets, device.
+// Threads (logged with their source), budgets, device and scratch from the common flags.
+Execution execution(const CommonFlags& c);
 void execution_options(const CommonFlags& c, RunOptions& o);
 // check_interrupt, and --max-time's deadline checked where signals are: between sites.
 std::function<void()> interrupt_check(const CommonFlags& c, const std::string& what);

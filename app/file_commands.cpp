@@ -18,11 +18,9 @@
 namespace srcc::app {
 
 void cmd_distance(const Cli& cli) {
-  const auto a = train_ref(cli, cli.distance_trains.at(0));
-  const auto b = train_ref(cli, cli.distance_trains.at(1));
-  const auto& common = cli.common;
-  const Comparison c =
-      compare(a, b, common.host_memory.empty() ? 0 : parse_size(common.host_memory, opt::kHostMemory.name()));
+  const Comparison c = distance(DistanceOptions{.a = train_ref(cli, cli.distance_trains.at(0)),
+                                                .b = train_ref(cli, cli.distance_trains.at(1)),
+                                                .exec = execution(cli.common)});
   if (cli.common.json) {
     std::printf("%s\n", c.to_json().c_str());
   } else {
@@ -35,12 +33,11 @@ void cmd_distance(const Cli& cli) {
 }
 
 void cmd_expect(const Cli& cli) {
-  const TrainRef ket = train_ref(cli, cli.expect_trains.at(0));
-  std::vector<TrainRef> ops;
-  for (std::size_t i = 1; i < cli.expect_trains.size(); ++i) ops.push_back(train_ref(cli, cli.expect_trains[i]));
-  std::optional<TrainRef> bra;
-  if (!cli.expect_bra.empty()) bra = train_ref(cli, cli.expect_bra);
-  const ExpectResult r = expect(ket, ops, bra, cli.expect_variance);
+  ExpectOptions o{.ket = train_ref(cli, cli.expect_trains.at(0)), .variance = cli.expect_variance, .exec = execution(cli.common)};
+  for (std::size_t i = 1; i < cli.expect_trains.size(); ++i) o.ops.push_back(train_ref(cli, cli.expect_trains[i]));
+  if (!cli.expect_bra.empty()) o.bra = train_ref(cli, cli.expect_bra);
+  const bool bra = o.bra.has_value();
+  const ExpectResult r = expect(o);
   for (const auto& note : r.notes) spdlog::warn("{}", note);
   if (cli.common.json) {
     std::printf("%s\n", r.to_json().c_str());

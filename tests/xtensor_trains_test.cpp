@@ -4,11 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "srcc/core/error.hpp"
 #include "srcc/train/generate.hpp"
 #include "support/dense.hpp"
+#include "support/stacks.hpp"
 
 namespace srcc {
 namespace {
@@ -46,6 +49,33 @@ TEST(XtensorTrains, AProductAtFullRankIsTheDenseProduct) {
   EXPECT_EQ(out[0].dimension(), 3u);
   const DenseTrain ref = test::dense_product({test::dense_train(h), test::dense_train(psi)});
   EXPECT_LT(test::relative_error(test::dense_train(cores_of(out)).v, ref.v), 1e-12);
+}
+
+// Planned as apply plans: under a host budget too small for every environment the sweep spills
+// to the scratch directory and gives the same result; one too small for a step is refused.
+TEST(XtensorTrains, AProductKeepsItsBudgetAndSpillsToScratch) {
+  const auto h = random_train<double>(TrainKind::kMpo, 40, 8, 2, 21);
+  const auto psi = random_train<double>(TrainKind::kMps, 40, 64, 2, 22);
+  SweepOptions o;
+  o.chi = 64;
+  o.seed = 5;
+  const auto ops = std::vector<XTrain<double>>{arrays(TrainKind::kMpo, h)};
+  const XTrain<double> free = apply_xtrains<double>(ops, arrays(TrainKind::kMps, psi), o);
+  const auto scratch = std::filesystem::temp_directory_path() / ("srcc-xtensor-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(scratch);
+  Execution tight;
+  tight.threads = 1;
+  tight.host_memory = (48u << 20) + (4u << 20);  // the process allowance and 4 MiB: not every environment
+  tight.scratch_dir = scratch.string();
+  const XTrain<double> spilled = apply_xtrains<double>(ops, arrays(TrainKind::kMps, psi), o, tight);
+  ASSERT_EQ(spilled.size(), free.size());
+  // The same train (the cores' gauge may differ by rounding where singular values are close).
+  test::CpuOps<double> ops_cpu;
+  EXPECT_LT(ops_cpu.relative_distance(cores_of(spilled), cores_of(free)), 1e-10);
+  EXPECT_TRUE(std::filesystem::is_empty(scratch)) << "the run's scratch directory is removed";
+  tight.host_memory = (48u << 20) + 1024;
+  EXPECT_THROW(apply_xtrains<double>(ops, arrays(TrainKind::kMps, psi), o, tight), ResourceError);
+  std::filesystem::remove_all(scratch);
 }
 
 TEST(XtensorTrains, ACompressionMeetsTheExactTruncationBound) {

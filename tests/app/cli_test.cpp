@@ -393,6 +393,33 @@ TEST(CliDevice, GpuWithoutADeviceIsABackendError) {
   EXPECT_NE(r.out.find("on gpu:0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("device 8.00 GiB"), std::string::npos) << r.out;
   EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 4 --device gpu:0 --dry-run").code, 6);
+  // The measurements compute where the products do: without a device, the same error.
+  expect_clean_failure(run_cli(dir, "distance psi.h5 psi.h5 --device gpu"), 6, "--device cpu", dir);
+  expect_clean_failure(run_cli(dir, "expect psi.h5 h.h5 --device gpu"), 6, "--device cpu", dir);
+}
+
+// expect and distance take the execution flags as apply does (no "has no effect" warning), and
+// give the same numbers with one thread or two, under a host budget, on the CPU named.
+TEST(CliMeasure, ExpectAndDistanceTakeThreadsBudgetsAndDevice) {
+  TempDir dir;
+  make_inputs(dir);
+  ASSERT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o res.h5 --chi 4 --seed 1 -q").code, 0);
+  std::vector<double> distances, values;
+  for (const std::string flags : {"--threads 1", "--threads 2 --host-memory 1GiB --device cpu --scratch-dir ."}) {
+    Result r = run_cli(dir, "distance res.h5 psi.h5 --json " + flags);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err.find("has no effect"), std::string::npos) << r.err;
+    distances.push_back(json_number(r.out, "relative_distance"));
+    r = run_cli(dir, "expect psi.h5 h.h5 --variance --json " + flags);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err.find("has no effect"), std::string::npos) << r.err;
+    values.push_back(json_number(r.out, "variance"));
+  }
+  EXPECT_GT(distances[0], 0);
+  EXPECT_NEAR(distances[0], distances[1], 1e-12 * distances[0]);
+  EXPECT_NEAR(values[0], values[1], 1e-12 * std::abs(values[0]));
+  // A budget too small for two sites of each train is refused before reading them.
+  expect_clean_failure(run_cli(dir, "distance res.h5 psi.h5 --host-memory 1KiB"), 5, "--host-memory", dir);
 }
 
 // With a GPU: the CLI run on the device equals the CPU run, its device moves are logged with

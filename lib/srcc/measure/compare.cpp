@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "srcc/backend/counting_gemm.hpp"
-#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/json.hpp"
@@ -36,7 +35,7 @@ std::string Comparison::to_json() const {
   return o.str();
 }
 
-Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t host_memory) {
+Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t host_memory, Backend& backend) {
   auto readers = open_trains({a_ref, b_ref});
   TrainReader &ra = readers[0], &rb = readers[1];
   const auto &ia = ra.info(), &ib = rb.info();
@@ -61,12 +60,11 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
                           opt::kHostMemory.name() + ")");
   }
   TransferLog log;
-  auto backend = make_cpu_backend(0);
   return visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
-    auto& K = backend->kernels<T>();
+    auto& K = backend.kernels<T>();
     CountingGemm<T> gemm(K);
-    Mover<T> mover(K, &log, backend->name());
+    Mover<T> mover(K, &log, backend.name());
     auto site = [&](TrainReader& r, std::size_t j) {
       return to_internal<T>(r.read_site(j, log), r.info(), j, log);
     };

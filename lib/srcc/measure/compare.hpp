@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "srcc/backend/backend.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/train/train.hpp"
 
@@ -21,10 +22,10 @@ struct Comparison {
   std::string to_json() const;
 };
 
-// Compares two trains on the CPU in the promoted type of the two, reading two sites of each at a
-// time (twice: once from each end). Throws InputError when their lengths or physical legs differ,
-// ResourceError when a step would need more than the host budget (`host_memory` bytes, 0 =
-// detected).
-Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory = 0);
+// Compares two trains on `backend` in the promoted type of the two, reading two sites of each at
+// a time (twice: once from each end). Throws InputError when their lengths or physical legs
+// differ, ResourceError when a step would need more than the host budget (`host_memory` bytes,
+// 0 = detected).
+Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory, Backend& backend);
 
 }  // namespace srcc

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/io/train_reader.hpp"
@@ -28,7 +27,7 @@ std::string ExpectResult::to_json() const {
 }
 
 ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_refs,
-                    const std::optional<TrainRef>& bra_ref, bool variance) {
+                    const std::optional<TrainRef>& bra_ref, bool variance, Backend& backend) {
   if (variance && bra_ref)
     throw UsageError("--variance is the state's (⟨ψ|O²|ψ⟩ − ⟨ψ|O|ψ⟩²): give it without --bra");
   std::vector<TrainRef> refs = op_refs;
@@ -64,11 +63,10 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
     }
   }
-  auto backend = make_cpu_backend(0);
   TransferLog log;
   return visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
-    auto& K = backend->kernels<T>();
+    auto& K = backend.kernels<T>();
     Sandwich<T> norm(K, 0), overlap(K, 0);
     std::vector<Sandwich<T>> first, second;
     for (std::size_t i = 0; i < nops; ++i) {

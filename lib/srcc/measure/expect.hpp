@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "srcc/backend/backend.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/train/train.hpp"
 
@@ -27,7 +28,8 @@ struct ExpectResult {
 
 // Throws InputError when lengths, physical legs or named bases do not match; UsageError when a
 // state is not an MPS or an operator not an MPO.
+// Contracted on `backend` (any: the sites are uploaded one at a time).
 ExpectResult expect(const TrainRef& ket, const std::vector<TrainRef>& ops, const std::optional<TrainRef>& bra,
-                    bool variance);
+                    bool variance, Backend& backend);
 
 }  // namespace srcc

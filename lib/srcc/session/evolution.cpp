@@ -249,7 +249,7 @@ template <class T> class Evolution {
     data_.stack.layers.back() = state_info();
     RunOptions step_options = fitted(ro_, data_.stack, nullptr);
     step_options.sweep.seed = step_seed(k);
-    const Plan plan = make_plan(data_.stack, step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, ro_.device.gpu);
+    const Plan plan = make_plan(data_.stack, step_options.sweep, dtype_of<T>, ro_.exec.threads, plan0_.budgets, ro_.exec.device.gpu);
     last_plan_ = plan.to_json();
     data_.sites.resize(nstep_);
     data_.sites.push_back(std::move(state_));
@@ -286,7 +286,7 @@ template <class T> class Evolution {
     const std::vector<std::complex<double>> weights = taylor_weights(eo_.taylor, eo_.dt, eo_.imaginary_time);
     for (std::size_t m = 0; m < terms; ++m) {
       const std::complex<double> weight = weights[m];
-      plans.push_back(plan_term(stack_of, m, step_options.sweep, dtype_of<T>, ro_.threads, plan0_.budgets, ro_.device.gpu));
+      plans.push_back(plan_term(stack_of, m, step_options.sweep, dtype_of<T>, ro_.exec.threads, plan0_.budgets, ro_.exec.device.gpu));
       sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_));
       sum.push_back({&stacks[m], sources.back().get(), scalar_weight<T>(weight), &plans.back()});
     }
@@ -455,7 +455,7 @@ template <class T> class Evolution {
                 .plan_json = last_plan_,
                 .blas = backends_.front()->library_info(),
                 .threads = backends_.front()->threads(),
-                .threads_source = ro_.threads_source,
+                .threads_source = ro_.exec.threads_source,
                 .seed = ro_.sweep.seed,
                 .method = method_name(ro_.sweep.method),
                 .start_utc = start_time_,

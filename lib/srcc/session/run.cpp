@@ -140,7 +140,7 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
     throw NumericalError("the result's norm is about " + format_log10(sum.log10_norm) + ", beyond the float64 in which " +
                          sum.output_format + "'s format stores it; write it with " + opt::kOutputFormat.name() +
                          " srcc, whose log_scale attribute keeps it");
-  auto host = make_cpu_backend(o.threads);
+  auto host = make_cpu_backend(o.exec.threads);
   // The result's cores go into the conversion: after it nothing needs them.
   const WriteBack wb = write_back(out, format, state, result.kind, std::move(result.cores), host->kernels<T>(), log);
   sum.dropped_weight = wb.dropped_weight;
@@ -183,7 +183,7 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   std::vector<Backend*> more;
   for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
   sum.threads = backend->threads();
-  sum.threads_source = o.threads_source;
+  sum.threads_source = o.exec.threads_source;
   GemmProfiling profiling(*backend, o.profile_gemm, reporter);
   auto t0 = Clock::now();
   SweepResult<T> result =
@@ -213,7 +213,7 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
                    .plan_json = plans_json(plans),
                    .blas = backend->library_info(),
                    .threads = sum.threads,
-                   .threads_source = o.threads_source,
+                   .threads_source = o.exec.threads_source,
                    .seed = o.sweep.seed,
                    .method = sum.method,
                    .fit_json = sum.fit_json,
@@ -274,7 +274,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   auto planned = plans_and_backend(options, stacks, dt, true);
   std::vector<Plan>& plans = planned.first;  // named, not bound: lambdas capture them (clang 14)
   auto& backend = planned.second;
-  if (!options.device.gpu) warn_if_long(options, plans, *backend.front(), reporter);
+  if (!options.exec.device.gpu) warn_if_long(options, plans, *backend.front(), reporter);
   for (const auto& in : ins)
     for (const auto& note : in.notes) reporter.warning(note);
   for (const auto& dir : remove_stale_scratch(plans.front().budgets.scratch_dir))

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "srcc/backend/device.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/plan/sweep_options.hpp"
+#include "srcc/session/execution.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -29,12 +29,7 @@ struct RunOptions {
   bool force = false;                // replace an existing output
   SweepOptions sweep;                // the method, χ̄, cutoff, seed
   std::optional<DType> dtype;        // working type; empty = promoted input type ("auto")
-  int threads = 0;                   // threads that compute (CPU backend); 0 = its default
-  std::string threads_source;        // why that many (recorded in /log)
-  std::uint64_t host_memory = 0;     // --host-memory in bytes; 0 = detected
-  std::uint64_t gpu_memory = 0;      // --gpu-memory in bytes; 0 = detected (GPU backend)
-  DeviceSpec device;                 // --device: cpu (default), gpu, gpu:N
-  std::string scratch_dir;           // --scratch-dir; "" = $TMPDIR or /tmp
+  Execution exec;                    // where and with what: threads, budgets, device, scratch
   std::string command_line;          // recorded in /log
   bool profile_gemm = false;         // time every GEMM by shape (RunSummary::gemm_profile)
   TrainFormat output_format = TrainFormat::kAuto;  // --output-format; kAuto: the state's format

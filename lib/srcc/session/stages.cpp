@@ -58,19 +58,19 @@ DType complex_for_weights(const RunOptions& o, DType dt, const std::string& why)
 // environments).
 std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_backend(
     const RunOptions& o, const std::vector<const Stack*>& stacks, DType dt, bool make) {
-  Budgets budgets = resolve_budgets(o.host_memory, o.gpu_memory, o.scratch_dir);
+  Budgets budgets = resolve_budgets(o.exec.host_memory, o.exec.gpu_memory, o.exec.scratch_dir);
   std::vector<std::unique_ptr<Backend>> backends;
-  if (make || (o.device.gpu && budgets.gpu_bytes == 0))
-    backends = make_backends(o.device, o.threads, memory::host_pool_limit(budgets.host_bytes),
-                             o.gpu_memory);
-  if (o.device.gpu) {
+  if (make || (o.exec.device.gpu && budgets.gpu_bytes == 0))
+    backends = make_backends(o.exec.device, o.exec.threads, memory::host_pool_limit(budgets.host_bytes),
+                             o.exec.gpu_memory);
+  if (o.exec.device.gpu) {
     budgets.gpu_bytes = backends.empty() ? budgets.gpu_bytes : backends.front()->memory_budget();
-    budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.device.ids.size();
+    budgets.pinned_bytes = memory::kStagingBytesPerDevice * o.exec.device.ids.size();
   }
   std::vector<Plan> plans;
   for (std::size_t k = 0; k < stacks.size(); ++k) {
-    plans.push_back(plan_term(stacks, k, o.sweep, dt, o.threads, budgets, o.device.gpu));
-    plans.back().device = o.device.text();
+    plans.push_back(plan_term(stacks, k, o.sweep, dt, o.exec.threads, budgets, o.exec.device.gpu));
+    plans.back().device = o.exec.device.text();
   }
   return {std::move(plans), std::move(backends)};
 }
@@ -124,8 +124,8 @@ std::vector<Plan> dry_run_plans(const RunOptions& given, const std::vector<const
   const RunOptions options = fitted(given, stacks, nullptr);
   std::vector<Plan> plans = plans_and_backend(options, stacks, dt, false).first;
   // The time the work takes here: a CPU backend made for a few milliseconds of GEMM.
-  if (!options.device.gpu && plans.front().predicted_flops > 0) {
-    const auto cpu = make_backends(DeviceSpec{}, options.threads, memory::host_pool_limit(plans.front().budgets.host_bytes), 0);
+  if (!options.exec.device.gpu && plans.front().predicted_flops > 0) {
+    const auto cpu = make_backends(DeviceSpec{}, options.exec.threads, memory::host_pool_limit(plans.front().budgets.host_bytes), 0);
     const double rate = measure_gemm_rate(*cpu.front(), dt);
     for (auto& plan : plans) plan.gemm_rate = rate;
   }

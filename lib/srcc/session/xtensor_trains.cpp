@@ -1,11 +1,11 @@
 #include "srcc/session/xtensor_trains.hpp"
 
-#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/log/reporter.hpp"
+#include "srcc/session/stages.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/layout.hpp"
 
@@ -75,7 +75,7 @@ XTrain<T> read_xtrain(const std::string& file, const std::string& group, TrainKi
 
 template <class T>
 XTrain<T> apply_xtrains(const std::vector<XTrain<T>>& operators, const XTrain<T>& bottom,
-                        const SweepOptions& options, int threads) {
+                        const SweepOptions& options, const Execution& exec) {
   StackData<T> data;
   for (std::size_t i = 0; i <= operators.size(); ++i) {
     const XTrain<T>& train = i < operators.size() ? operators[i] : bottom;
@@ -83,10 +83,16 @@ XTrain<T> apply_xtrains(const std::vector<XTrain<T>>& operators, const XTrain<T>
     data.stack.layers.push_back(layer_of(train, "memory", "/layer" + std::to_string(i), data.sites.back()));
   }
   validate_stack(data.stack);
-  auto backend = make_cpu_backend(threads);
+  RunOptions o;
+  o.sweep = options;
+  o.exec = exec;
+  validate(o.sweep);
+  if (o.sweep.method == Method::kSvd) throw UsageError("apply_xtrains sweeps; truncate a train with the svd method through truncate");
+  o = fitted(o, data.stack, nullptr);
+  auto [plan, backends] = plan_and_backend(o, data.stack, dtype_of<T>, true);
   TransferLog log;
   SilentReporter reporter;
-  SweepResult<T> r = run_sweep(data, options, *backend, log, reporter);
+  SweepResult<T> r = run_sweep(data, o.sweep, *backends.front(), log, reporter, [] {}, &plan);
   return to_arrays(r.kind, std::move(r.cores));
 }
 
@@ -105,7 +111,7 @@ void write_xtrain(const std::string& path, const XTrain<T>& train, const std::st
 #define SRCC_INSTANTIATE(T)                                                                     \
   template XTrain<T> read_xtrain(const std::string&, const std::string&, TrainKind*);          \
   template XTrain<T> apply_xtrains(const std::vector<XTrain<T>>&, const XTrain<T>&,             \
-                                   const SweepOptions&, int);                                   \
+                                   const SweepOptions&, const Execution&);                                   \
   template void write_xtrain(const std::string&, const XTrain<T>&, const std::string&, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE

@@ -14,6 +14,7 @@
 
 #include "srcc/core/tensor.hpp"
 #include "srcc/plan/sweep_options.hpp"
+#include "srcc/session/execution.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -44,12 +45,14 @@ XTrain<T> read_xtrain(const std::string& file, const std::string& group = "",
 
 // The compressed product operators[0] · … · operators[k-1] · bottom (operators top first; the
 // bottom an MPS of rank-3 sites or an MPO), or `bottom` alone compressed when there are no
-// operators, by the SRC sweep with `options` (χ̄, cutoff, oversampling, tolerance, seed) on the
-// CPU with `threads` threads (0: the default). The result is right-canonical, its norm in site 0.
-// Throws UsageError for options out of range, InputError for trains that do not fit together.
+// operators, with `options` (method, χ̄, cutoff, oversampling, tolerance, seed), planned and run
+// as apply plans and runs it: within `exec`'s budgets (environments spilled to its scratch
+// directory where they do not fit), on its threads and device (of several GPUs, the first). The result is right-canonical,
+// its norm in site 0. Throws UsageError for options out of range, InputError for trains that do
+// not fit together, ResourceError when even the smallest plan does not fit.
 template <class T>
 XTrain<T> apply_xtrains(const std::vector<XTrain<T>>& operators, const XTrain<T>& bottom,
-                        const SweepOptions& options, int threads = 0);
+                        const SweepOptions& options, const Execution& exec = {});
 
 // A new file at `path` holding `train` at `group` ("/result" if empty) in our format (readable
 // by every subcommand); an existing file is replaced only with `force` (OutputError).

@@ -35,7 +35,6 @@ SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepO
                          const Plan* plan = nullptr,
                          const std::vector<Backend*>& more_devices = {});
 
-
 // The compressed sum Σ_k c_k A_k ψ_k in one sweep: every term is sketched with the same test
 // tensors (the draws depend only on the seed, the site and the physical legs), so the sketch
 // of a cut is the sum of the terms' sketches, exactly the sketch of the summed network, and
