@@ -9,6 +9,7 @@
 #include "srcc/core/tensor.hpp"
 #include "srcc/io/pinned_file.hpp"
 #include "srcc/log/transfer_log.hpp"
+#include "srcc/train/site_loader.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -59,5 +60,13 @@ class TrainReader {
 // reader see the same file, whatever happens to its name meanwhile.
 // Throws InputError naming a file that crashes the HDF5 library or gets it stuck.
 std::vector<TrainReader> open_trains(const std::vector<TrainRef>& refs);
+
+// Every site of `r` in the working type T, internal (l, r, u, d): a train held whole (a step's
+// MPOs, an observable, an evolution's state).
+template <class T> std::vector<Tensor<T>> read_whole(const TrainReader& r, TransferLog& log) {
+  std::vector<Tensor<T>> out;
+  for (std::size_t j = 0; j < r.info().length(); ++j) out.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
+  return out;
+}
 
 }  // namespace srcc

@@ -1,19 +1,15 @@
 #include "srcc/session/evolution.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <limits>
-#include <random>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/options.hpp"
-#include "srcc/core/process_tag.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/text.hpp"
 #include "srcc/core/weight.hpp"
@@ -22,11 +18,12 @@
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/log/folded_log.hpp"
-#include "srcc/measure/sandwich.hpp"
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
 #include "srcc/movement/env_store.hpp"
+#include "srcc/session/checkpoints.hpp"
 #include "srcc/session/evolve_record.hpp"
+#include "srcc/session/observables.hpp"
 #include "srcc/session/stages.hpp"
 #include "srcc/session/taylor_step.hpp"
 #include "srcc/sweep/sweep.hpp"
@@ -50,36 +47,15 @@ class QuietSweep final : public Reporter {
   Reporter& to_;
 };
 
-template <class T> std::vector<Tensor<T>> read_all(const TrainReader& r, TransferLog& log) {
-  std::vector<Tensor<T>> out;
-  for (std::size_t j = 0; j < r.info().length(); ++j) out.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
-  return out;
-}
-
-// An evolution's name for itself in the versions of its output: where it runs, its process and
-// a random part (two runs of one process, a PID reused).
-std::string new_run_id() {
-  std::random_device random;
-  char tail[24];
-  std::snprintf(tail, sizeof tail, "-%ld-%08x", static_cast<long>(::getpid()), random());
-  return process_tag() + tail;
-}
-
-template <class T> std::string bytes_of(const std::vector<Tensor<T>>& sites) {
-  std::string bytes;
-  for (const auto& s : sites) bytes.append(reinterpret_cast<const char*>(s.data.data()), s.bytes());
-  return bytes;
-}
-
 // One evolution in type T: the inputs in memory, the trajectory so far, the backend, and the
-// output brought up to date at checkpoints.
+// output brought up to date at checkpoints (checkpoints.hpp).
 template <class T> class Evolution {
  public:
   Evolution(const EvolveOptions& eo, std::vector<TrainReader>& readers, Stack stack,
             std::vector<std::string> notes, Reporter& reporter, const std::function<void()>& check_interrupt)
       : eo_(eo), ro_(eo.run), readers_(readers), stack_(std::move(stack)), notes_(std::move(notes)),
         reporter_(reporter), check_interrupt_(check_interrupt), quiet_(reporter),
-        nstep_(ro_.trains.size() - 1), nmeasure_(eo.measure.size()) {}
+        nstep_(ro_.trains.size() - 1), checkpoints_(ro_.output, ro_.force) {}
 
   EvolveSummary run() {
     sum_.output = ro_.output;
@@ -94,7 +70,7 @@ template <class T> class Evolution {
         check_interrupt_();
         step(k);
         ++since_checkpoint;
-        if (checkpoint_due(since_checkpoint) && k < eo_.steps) {
+        if (checkpoints_.due(since_checkpoint, eo_.checkpoint_every) && k < eo_.steps) {
           checkpoint(false);
           since_checkpoint = 0;
         }
@@ -102,7 +78,7 @@ template <class T> class Evolution {
     } catch (const InterruptedError& e) {
       throw InterruptedError(e.cause() + "; " + save_on_stop(since_checkpoint));
     }
-    if (done_ > sum_.resumed_from || !written_) {
+    if (done_ > sum_.resumed_from || !checkpoints_.written()) {
       // The last write finishes even when a stop arrives meanwhile: the evolution is done.
       InterruptShield shield;
       checkpoint(done_ >= eo_.steps);
@@ -120,27 +96,26 @@ template <class T> class Evolution {
   // the message says what the file then holds.
   std::string save_on_stop(std::size_t since_checkpoint) {
     const std::string of = " finished steps of " + std::to_string(eo_.steps);
-    if (!written_ && done_ == 0) return "no step had finished: no output was written";
-    if (since_checkpoint > 0 || !written_) {
+    if (!checkpoints_.written() && done_ == 0) return "no step had finished: no output was written";
+    if (since_checkpoint > 0 || !checkpoints_.written()) {
       try {
         InterruptShield shield;
         checkpoint(false);
       } catch (const Error& e) {
-        if (!written_) return std::string("saving the finished steps failed (") + e.what() + "): no output was written";
+        if (!checkpoints_.written()) return std::string("saving the finished steps failed (") + e.what() + "): no output was written";
         return std::string("saving the last steps failed (") + e.what() + "); " + ro_.output + " holds the " +
-               std::to_string(saved_steps_) + of + ": continue with --resume";
+               std::to_string(checkpoints_.saved_steps()) + of + ": continue with --resume";
       }
     }
-    return ro_.output + " holds the " + std::to_string(saved_steps_) + of + ": continue with --resume";
+    return ro_.output + " holds the " + std::to_string(checkpoints_.saved_steps()) + of + ": continue with --resume";
   }
 
  private:
-  // The step, the observables and the reference in memory (MPOs of small bond); the state too.
+  // The step and the observables in memory (MPOs of small bond); the state too.
   void load() {
-    for (std::size_t i = 0; i < nstep_; ++i) data_.sites.push_back(read_all<T>(readers_[i], log_));
-    for (std::size_t i = 0; i < nmeasure_; ++i) measure_.push_back(read_all<T>(readers_[nstep_ + 1 + i], log_));
-    if (eo_.overlap) reference_ = read_all<T>(readers_.back(), log_);
-    state_ = read_all<T>(readers_[nstep_], log_);
+    for (std::size_t i = 0; i < nstep_; ++i) data_.sites.push_back(read_whole<T>(readers_[i], log_));
+    observables_ = make_observables<T>(eo_, readers_, nstep_ + 1, log_);
+    state_ = read_whole<T>(readers_[nstep_], log_);
     for (const auto& r : readers_) r.check_unchanged();
     history_.add_setup(log_.take_from(0));
   }
@@ -149,15 +124,13 @@ template <class T> class Evolution {
   void describe() {
     for (std::size_t i = 0; i <= nstep_; ++i)
       fp_.emplace_back(i < nstep_ ? "step " + std::to_string(i + 1) : "state",
-                       fingerprint_entry(readers_[i].info(), bytes_of(i < nstep_ ? data_.sites[i] : state_)));
-    std::vector<TrainInfo> measured;
-    for (std::size_t i = 0; i < nmeasure_; ++i) {
-      measured.push_back(readers_[nstep_ + 1 + i].info());
-      fp_.emplace_back("measure " + std::to_string(i + 1), fingerprint_entry(measured.back(), bytes_of(measure_[i])));
+                       fingerprint_of(readers_[i].info(), i < nstep_ ? data_.sites[i] : state_));
+    columns_ = trajectory_columns(eo_);
+    for (const auto& o : observables_) {
+      fp_.push_back(o->fingerprint());
+      for (auto& c : o->columns()) columns_.push_back(std::move(c));
     }
-    if (eo_.overlap) fp_.emplace_back("overlap", fingerprint_entry(readers_.back().info(), bytes_of(reference_)));
     add_options(fp_, eo_, dtype_of<T>);
-    columns_ = trajectory_columns(eo_, measured, eo_.overlap ? &readers_.back().info() : nullptr, labels_);
     for (const auto& c : columns_) rows_.push_back({c.name, c.integer, {}});
   }
 
@@ -171,42 +144,14 @@ template <class T> class Evolution {
     raw.log_scale = 0;
     state_.clear();
     for (std::size_t j = 0; j < raw.length(); ++j) state_.push_back(to_internal<T>(last.read_site(j, log_), raw, j, log_));
-    check_resumed_state(last.info());
+    check_resumed_state(readers_[nstep_].info(), last.info(),
+                        (std::log(frobenius_norm(state_.front())) + state_scale_) / std::log(10.0), rows_, done_,
+                        eo_.normalize, ro_.output);
     history_.add_setup(log_.take_from(0));
-    owner_ = rec.run_id;
-    for (long long k : rec.states) saved_list_.push_back(static_cast<std::size_t>(k));
-    written_ = true;
-    saved_steps_ = done_;
+    checkpoints_.resume(done_, rec.run_id, rec.states);
     sum_.resumed_from = done_;
     budget_ = done_ > 0 ? rows_[kBudgetColumn].values.back() : 0.0;
     if (done_ >= eo_.steps) reporter_.step(ro_.output + " holds " + std::to_string(done_) + " steps already; nothing to do");
-  }
-
-  // The checkpoint's state must be the one its last trajectory row describes (its norm and
-  // largest bond) and fit the inputs; otherwise the file was changed or damaged.
-  void check_resumed_state(const TrainInfo& info) const {
-    const TrainInfo& input = readers_[nstep_].info();
-    const std::string bad = ro_.output + ": not a consistent checkpoint (changed or damaged?): ";
-    if (state_.size() != input.length())
-      throw InputError(bad + info.where() + " has " + std::to_string(state_.size()) + " sites, the state " +
-                       std::to_string(input.length()));
-    std::int64_t max_bond = 1;
-    for (std::size_t j = 0; j < state_.size(); ++j) {
-      if (state_[j].shape[kLegU] != input.dims[j][kLegU])
-        throw InputError(bad + info.where(j) + ": physical leg " + std::to_string(state_[j].shape[kLegU]) +
-                         ", the state's " + std::to_string(input.dims[j][kLegU]));
-      max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(state_[j].shape[kLegR]));
-    }
-    if (done_ == 0) return;
-    const double row_log10 = rows_[kLog10NormColumn].values.back();
-    const double want = eo_.normalize && std::isfinite(row_log10) ? 0.0 : row_log10;
-    const double have = (std::log(frobenius_norm(state_.front())) + state_scale_) / std::log(10.0);
-    if (!(std::abs(have - want) <= 1e-8 * std::max(1.0, std::abs(want))) ||
-        max_bond != static_cast<std::int64_t>(rows_[kMaxBondColumn].values.back()))
-      throw InputError(bad + info.where() + " (norm " + format_log10(have) + ", largest bond " + std::to_string(max_bond) +
-                       ") is not the state of step " + std::to_string(done_) + " in " + h5names::kTrajectory + " (norm " +
-                       format_log10(want) + ", largest bond " +
-                       std::to_string(static_cast<long long>(rows_[kMaxBondColumn].values.back())) + ")");
   }
 
   // The stack with the state's current bonds.
@@ -233,9 +178,8 @@ template <class T> class Evolution {
       reporter_.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
     // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
-    held_limit_ = plan0_.budgets.host_bytes / kHeldStatesShare;
+    checkpoints_.limit_held(plan0_.budgets.host_bytes / kHeldStatesShare);
     last_plan_ = plan0_.to_json();
-    last_checkpoint_ = Clock::now();
   }
 
   Backend& backend() { return *backends_.front(); }
@@ -320,28 +264,18 @@ template <class T> class Evolution {
     std::int64_t max_bond = 1;
     for (const auto& c : next) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
     const bool measured = k % eo_.measure_every == 0 || k == eo_.steps;
-    const auto [values, ov] = measure(next, scale, measured);
+    const std::vector<double> values = measure(next, scale, measured);
     const StepValues sv{.step = k, .steps = eo_.steps,
                         .time = eo_.dt != 0 ? eo_.dt * static_cast<double>(k) : static_cast<double>(k),
                         .norm = norm, .log10_norm = log_norm / std::log(10.0), .error = result.error_estimate,
                         .budget = budget, .seconds = since(t0), .max_bond = max_bond};
     std::vector<double> row = {static_cast<double>(k), sv.time, norm, sv.error, budget,
                                static_cast<double>(max_bond), sv.seconds, sweep_seconds, sv.log10_norm};
-    for (const auto& v : values) {
-      row.push_back(v.real());
-      row.push_back(v.imag());
-    }
-    if (eo_.overlap) {
-      row.push_back(ov.real());
-      row.push_back(ov.imag());
-    }
+    row.insert(row.end(), values.begin(), values.end());
     // The step is done: from here on it counts.
     state_ = std::move(next);
     state_scale_ = scale;
-    if (eo_.save_every > 0 && k % eo_.save_every == 0) {
-      to_save_.push_back({k, state_, state_scale_});
-      for (const auto& c : state_) held_bytes_ += c.size() * sizeof(T);
-    }
+    if (eo_.save_every > 0 && k % eo_.save_every == 0) checkpoints_.hold(k, state_, state_scale_);
     for (std::size_t c = 0; c < rows_.size(); ++c) rows_[c].values.push_back(row[c]);
     done_ = k;
     budget_ = budget;
@@ -353,101 +287,39 @@ template <class T> class Evolution {
     sum_.normalized = eo_.normalize;
     sum_.max_bond = max_bond;
     sum_.error_budget = budget_;
-    reporter_.step(step_line(sv, labels_, measured ? values : std::vector<cdouble>{},
-                             eo_.overlap && measured ? &ov : nullptr));
+    std::string line = step_line(sv);
+    for (std::size_t i = 0, at = 0; measured && i < observables_.size(); at += observables_[i]->columns().size(), ++i)
+      line += observables_[i]->shown({values.begin() + static_cast<std::ptrdiff_t>(at), values.end()});
+    reporter_.step(line);
     history_.add_round(log_.take_from(0));
   }
 
-  // ⟨O⟩ of each --measure operator (normalised by ⟨ψ|ψ⟩, in log scale) and ⟨ref|ψ⟩ of the state
-  // e^{scale}·cores, exactly; NaN in the table at a step that is not measured.
-  std::pair<std::vector<cdouble>, cdouble> measure(const std::vector<Tensor<T>>& state, double scale, bool measured) {
+  // The observables' values of the state e^{scale}·cores, in the trajectory's order; NaN at a
+  // step that is not measured.
+  std::vector<double> measure(const std::vector<Tensor<T>>& state, double scale, bool measured) {
     const auto tm = Clock::now();
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    std::vector<cdouble> values(measured ? 0 : measure_.size(), cdouble(nan, nan));
-    cdouble ov = eo_.overlap && !measured ? cdouble(nan, nan) : cdouble(0);
-    auto& K = backend().template kernels<T>();
-    const double log_norm2 = 2 * std::log(frobenius_norm(state.front()));
-    for (const auto& op : measure_) {
-      if (!measured) break;
-      Sandwich<T> s(K, 1);
-      for (std::size_t j = 0; j < state.size(); ++j) s.add(state[j], {&op[j]}, state[j]);
-      const Scaled v = s.value();
-      sum_.measure_flops += s.flops();
-      values.push_back(std::isfinite(log_norm2) ? v.value * std::exp(v.log_scale - log_norm2) : cdouble(0));
+    std::vector<double> values;
+    for (auto& o : observables_) {
+      if (!measured) {
+        values.resize(values.size() + o->columns().size(), std::numeric_limits<double>::quiet_NaN());
+        continue;
+      }
+      for (double v : o->measure(state, scale, backend().template kernels<T>())) values.push_back(v);
     }
-    if (eo_.overlap && measured) {
-      Sandwich<T> s(K, 0);
-      for (std::size_t j = 0; j < state.size(); ++j) s.add(reference_[j], {}, state[j]);
-      const Scaled v = s.value();
-      ov = v.value * std::exp(v.log_scale + scale);
-      sum_.measure_flops += s.flops();
-    }
+    sum_.measure_flops = 0;
+    for (const auto& o : observables_) sum_.measure_flops += o->flops();
     sum_.measure_seconds += since(tm);
-    return {values, ov};
+    return values;
   }
 
-  // Without --checkpoint-every, checkpoints are far enough apart to cost at most a tenth of the
-  // run, however large the file has grown; held states bring one forward.
-  bool checkpoint_due(std::size_t since_checkpoint) const {
-    const double interval = std::max(kCheckpointSeconds, checkpoint_took_ / kCheckpointShare);
-    return (eo_.checkpoint_every > 0 ? since_checkpoint >= eo_.checkpoint_every : since(last_checkpoint_) >= interval) ||
-           (held_limit_ > 0 && held_bytes_ >= held_limit_);
-  }
-
-  // The output brought up to date: a new file written beside it and renamed into place, so that
-  // a killed run leaves the last complete one. The states saved by earlier checkpoints are
-  // copied from the version it replaces; everything else is written anew (an update in place
-  // would leave each replaced /result, /log and /trajectory behind as dead space).
+  // The output brought up to date (checkpoints.hpp).
   void checkpoint(bool finished) {
-    const auto t0 = Clock::now();
     sum_.steps_done = done_;
     sum_.wall_seconds = since(wall0_);
     sum_.peak_rss_bytes = memory::peak_resident_bytes();
-    ResultWriter out(ro_.output, written_ || ro_.force, ResultWriter::Mode::kNewFile, h5names::kTrajectory);
-    TransferLog out_log;
-    history_.copy_to(out_log);
-    const std::size_t mark = out_log.size();
-    if (written_) copy_saved_states(out, out_log);
-    out.write_table(h5names::kTrajectory, rows_, columns_json(columns_));
-    for (const auto& saved : to_save_) {
-      const std::string group = std::string(h5names::kStates) + "/" + std::to_string(saved.step);
-      out.write_train(group, TrainKind::kMps, saved.cores, out_log, "saved state");
-      if (saved.scale != 0) out.double_attr(group, h5names::kAttrLogScale, saved.scale);
-    }
-    out.write_train(h5names::kResult, TrainKind::kMps, state_, out_log, "result site");
-    if (state_scale_ != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, state_scale_);
-    out.write_log(record(), out_log, finished);
-    out.commit();
-    history_.add_round(out_log.take_from(mark));
-    for (const auto& saved : to_save_) saved_list_.push_back(saved.step);
-    to_save_.clear();
-    held_bytes_ = 0;
-    written_ = true;
-    saved_steps_ = done_;
-    owner_ = run_id_;
-    last_checkpoint_ = Clock::now();
-    checkpoint_took_ = since(t0);
-    sum_.checkpoint_seconds += checkpoint_took_;
+    checkpoints_.write(rows_, columns_json(columns_), state_, state_scale_, record(), history_, finished, done_);
+    sum_.checkpoint_seconds += checkpoints_.last_seconds();
     ++sum_.checkpoints;
-  }
-
-  void copy_saved_states(ResultWriter& out, TransferLog& out_log) {
-    const auto tc = Clock::now();
-    if (const auto bytes = out.copy_from(ro_.output, h5names::kStates, owner_)) {
-      const std::string where = "file:" + ro_.output + ":" + h5names::kStates;
-      out_log.add(TransferRecord{.what = "saved states", .mechanism = mechanism::kFileWrite, .source = where,
-                                 .target = where, .dtype_from = std::string(dtype_name(dtype_of<T>)),
-                                 .dtype_to = std::string(dtype_name(dtype_of<T>)),
-                                 .bytes = static_cast<std::int64_t>(*bytes), .seconds = since(tc)});
-    }
-  }
-
-  // The states the output holds once the checkpoint being written is in place.
-  std::string saved_text() const {
-    std::string out;
-    for (std::size_t k : saved_list_) out += (out.empty() ? "" : " ") + std::to_string(k);
-    for (const auto& saved : to_save_) out += (out.empty() ? "" : " ") + std::to_string(saved.step);
-    return out;
   }
 
   RunRecord record() const {
@@ -470,8 +342,8 @@ template <class T> class Evolution {
                                     .fingerprint = to_text(fp_),
                                     .dt = eo_.dt,
                                     .normalize = eo_.normalize,
-                                    .run_id = run_id_,
-                                    .saved_states = saved_text()};
+                                    .run_id = "",
+                                    .saved_states = ""};  // filled in by the checkpoint
     for (const auto& b : backends_) r.devices += (r.devices.empty() ? "" : ",") + b->name();
     return r;
   }
@@ -484,7 +356,7 @@ template <class T> class Evolution {
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
   QuietSweep quiet_;
-  const std::size_t nstep_, nmeasure_;
+  const std::size_t nstep_;
   const Clock::time_point wall0_ = Clock::now();
   const std::string start_time_ = utc_now();
 
@@ -492,11 +364,11 @@ template <class T> class Evolution {
   FoldedLog history_;  // what the output's /log/transfers will hold
   EvolveSummary sum_;
   StackData<T> data_;
-  std::vector<std::vector<Tensor<T>>> measure_;
-  std::vector<Tensor<T>> reference_, state_;
+  std::vector<std::unique_ptr<Observable<T>>> observables_;
+  std::vector<Tensor<T>> state_;
+  double state_scale_ = 0;  // the state is e^{state_scale_}·state_ (see apply_log_scale)
   Fingerprint fp_;
   std::vector<TrajectoryColumn> columns_;
-  std::vector<std::string> labels_;
   std::vector<TableColumn> rows_;
 
   Plan plan0_;
@@ -505,24 +377,8 @@ template <class T> class Evolution {
   std::string last_plan_;
   std::vector<SiteStats> last_sites_;
   std::size_t done_ = 0;
-  std::size_t saved_steps_ = 0;  // the steps the output holds now
-  std::vector<std::size_t> saved_list_;  // the K of every /states/K it holds (after the next checkpoint)
-  // Each version of the output names the run that wrote it; a checkpoint takes the saved states
-  // only from a version written by `owner_` (this run, or the one a --resume continues).
-  const std::string run_id_ = new_run_id();
-  std::string owner_;
-  bool written_ = false;  // an output of this evolution exists (ours to update in place)
   double budget_ = 0;
-  struct Saved {
-    std::size_t step;
-    std::vector<Tensor<T>> cores;
-    double scale;  // the state is e^{scale}·cores
-  };
-  std::vector<Saved> to_save_;  // until the next checkpoint
-  double state_scale_ = 0;      // the state is e^{state_scale_}·state_ (see apply_log_scale)
-  std::uint64_t held_bytes_ = 0, held_limit_ = 0;  // theirs, and the most they may hold
-  double checkpoint_took_ = 0;  // seconds, the last one
-  Clock::time_point last_checkpoint_ = Clock::now();
+  Checkpoints<T> checkpoints_;
 };
 
 }  // namespace

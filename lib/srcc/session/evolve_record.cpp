@@ -1,7 +1,6 @@
 #include "srcc/session/evolve_record.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -16,20 +15,6 @@
 namespace srcc {
 
 namespace {
-
-// A name for a column from a train's group ("/H_MPO" → "H_MPO"), unique among `taken`.
-std::string column_label(const TrainRef& ref, std::vector<std::string>& taken) {
-  std::string base = ref.group.empty() ? ref.file : ref.group;
-  base = base.substr(base.find_last_of('/') + 1);
-  if (const auto dot = base.rfind(".h5"); dot != std::string::npos && dot + 3 == base.size()) base.resize(dot);
-  std::string label;
-  for (char c : base) label += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-  if (label.empty()) label = "O";
-  std::string unique = label;
-  for (int k = 2; std::find(taken.begin(), taken.end(), unique) != taken.end(); ++k) unique = label + "_" + std::to_string(k);
-  taken.push_back(unique);
-  return unique;
-}
 
 std::string number(double v) {
   char buf[40];
@@ -65,8 +50,7 @@ void check_checkpoint(const EvolveRecord& rec, const std::string& output) {
 
 }  // namespace
 
-std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const std::vector<TrainInfo>& measured,
-                                                 const TrainInfo* overlap, std::vector<std::string>& labels) {
+std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo) {
   std::vector<TrajectoryColumn> columns = {
       {"step", "1", "steps done", true},
       {"time", eo.dt != 0 ? "time units of --dt" : "steps", "step · dt (step number without --dt)"},
@@ -77,15 +61,6 @@ std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const 
       {"seconds", "s", "wall time of the step (sweep and measurements)"},
       {"sweep_seconds", "s", "wall time of the step's sweep"},
       {"log10_norm", "1", "log10 ‖ψ‖ after the step, before --normalize (norm is inf or 0 beyond a double's range)"}};
-  for (std::size_t i = 0; i < measured.size(); ++i) {
-    const std::string l = column_label(eo.measure[i], labels);
-    columns.push_back({l + "_re", "as the operator", "Re ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of " + measured[i].where()});
-    columns.push_back({l + "_im", "as the operator", "Im ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩"});
-  }
-  if (overlap != nullptr) {
-    columns.push_back({"overlap_re", "1", "Re ⟨ref|ψ⟩ with ref " + overlap->where()});
-    columns.push_back({"overlap_im", "1", "Im ⟨ref|ψ⟩"});
-  }
   return columns;
 }
 
@@ -172,24 +147,35 @@ std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, st
   return static_cast<std::size_t>(rec.steps_done);
 }
 
-std::string step_line(const StepValues& v, const std::vector<std::string>& labels, const std::vector<cdouble>& measured,
-                      const cdouble* overlap) {
+void check_resumed_state(const TrainInfo& input, const TrainInfo& saved, double saved_log10_norm,
+                         const std::vector<TableColumn>& rows, std::size_t done, bool normalize, const std::string& output) {
+  const std::string bad = output + ": not a consistent checkpoint (changed or damaged?): ";
+  if (saved.length() != input.length())
+    throw InputError(bad + saved.where() + " has " + std::to_string(saved.length()) + " sites, the state " +
+                     std::to_string(input.length()));
+  std::int64_t max_bond = 1;
+  for (std::size_t j = 0; j < saved.length(); ++j) {
+    if (saved.dims[j][kLegU] != input.dims[j][kLegU])
+      throw InputError(bad + saved.where(j) + ": physical leg " + std::to_string(saved.dims[j][kLegU]) +
+                       ", the state's " + std::to_string(input.dims[j][kLegU]));
+    max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(saved.dims[j][kLegR]));
+  }
+  if (done == 0) return;
+  const double row_log10 = rows[kLog10NormColumn].values.back();
+  const double want = normalize && std::isfinite(row_log10) ? 0.0 : row_log10;
+  const auto row_bond = static_cast<std::int64_t>(rows[kMaxBondColumn].values.back());
+  if (!(std::abs(saved_log10_norm - want) <= 1e-8 * std::max(1.0, std::abs(want))) || max_bond != row_bond)
+    throw InputError(bad + saved.where() + " (norm " + format_log10(saved_log10_norm) + ", largest bond " +
+                     std::to_string(max_bond) + ") is not the state of step " + std::to_string(done) + " in " +
+                     h5names::kTrajectory + " (norm " + format_log10(want) + ", largest bond " + std::to_string(row_bond) + ")");
+}
+
+std::string step_line(const StepValues& v) {
   char line[256];
   std::snprintf(line, sizeof line, "step %zu/%zu  t %.6g  norm %s  bond %lld  error %.2e (budget %.2e)  %.3f s",
                 v.step, v.steps, v.time, format_magnitude(v.log10_norm).c_str(), static_cast<long long>(v.max_bond),
                 v.error, v.budget, v.seconds);
-  std::string text = line;
-  for (std::size_t i = 0; i < measured.size(); ++i) {
-    char m[96];
-    std::snprintf(m, sizeof m, "  %s %.10g", labels[i].c_str(), measured[i].real());
-    text += m;
-  }
-  if (overlap != nullptr) {
-    char m[64];
-    std::snprintf(m, sizeof m, "  |overlap| %.10g", std::abs(*overlap));
-    text += m;
-  }
-  return text;
+  return line;
 }
 
 }  // namespace srcc

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "srcc/core/dtype.hpp"
+#include "srcc/core/tensor.hpp"
 #include "srcc/io/h5_writer.hpp"
 #include "srcc/io/result_reader.hpp"
 #include "srcc/session/evolve_options.hpp"
@@ -20,10 +21,8 @@ struct TrajectoryColumn {
   bool integer = false;
 };
 
-// The columns of /trajectory for these options: the fixed ones, then Re/Im of each --measure
-// operator (labelled from its group, `labels` receives the labels) and of --overlap.
-std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo, const std::vector<TrainInfo>& measured,
-                                                 const TrainInfo* overlap, std::vector<std::string>& labels);
+// The fixed columns of /trajectory (the observables' follow: observable.hpp).
+std::vector<TrajectoryColumn> trajectory_columns(const EvolveOptions& eo);
 std::string columns_json(const std::vector<TrajectoryColumn>& columns);
 // Index of a fixed column of trajectory_columns().
 inline constexpr std::size_t kNormColumn = 2, kBudgetColumn = 4, kMaxBondColumn = 5, kLog10NormColumn = 8;
@@ -36,6 +35,12 @@ Fingerprint fingerprint_from_text(const std::string& text);
 // A train as a fingerprint names it: where it is, its kind, type and bonds, and a hash of the
 // values it holds (`content`, the bytes of its sites).
 std::string fingerprint_entry(const TrainInfo& t, const std::string& content);
+// The same for a train held in memory as `sites`.
+template <class T> std::string fingerprint_of(const TrainInfo& t, const std::vector<Tensor<T>>& sites) {
+  std::string bytes;
+  for (const auto& s : sites) bytes.append(reinterpret_cast<const char*>(s.data.data()), s.bytes());
+  return fingerprint_entry(t, bytes);
+}
 // The options part: accuracy controls, seed, working type, dt, normalisation.
 void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype);
 
@@ -45,14 +50,20 @@ void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype);
 std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, std::vector<TableColumn>& rows,
                               const std::string& output);
 
-// The step's line for the reporter: step, time, norm, bond, errors, seconds, then the values
-// measured (empty when not measured at this step).
+// The checkpoint's state (described by `saved`, of norm 10^saved_log10_norm) must be the one the
+// last of its trajectory's `rows` describes (its norm, or 1 with --normalize, and its largest
+// bond) and fit the `input` state; otherwise the file was changed or damaged (InputError naming
+// `output`).
+void check_resumed_state(const TrainInfo& input, const TrainInfo& saved, double saved_log10_norm,
+                         const std::vector<TableColumn>& rows, std::size_t done, bool normalize, const std::string& output);
+
+// The step's line for the reporter: step, time, norm, bond, errors, seconds (the observables
+// add theirs).
 struct StepValues {
   std::size_t step = 0, steps = 0;
   double time = 0, norm = 0, log10_norm = 0, error = 0, budget = 0, seconds = 0;
   std::int64_t max_bond = 0;
 };
-std::string step_line(const StepValues& v, const std::vector<std::string>& labels, const std::vector<cdouble>& measured,
-                      const cdouble* overlap);
+std::string step_line(const StepValues& v);
 
 }  // namespace srcc

@@ -1,0 +1,34 @@
+#pragma once
+// A quantity an evolution measures on its state after a step (evolve --measure, --overlap): it
+// names its columns of the trajectory, its entry in the fingerprint a resumed run must share and
+// its part of the step's line, and measures a state. A new one is a unit of its own
+// (observable_*.cpp) and one row of make_observables (observables.cpp).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/core/tensor.hpp"
+#include "srcc/session/evolve_record.hpp"
+
+namespace srcc {
+
+template <class T> class Observable {
+ public:
+  virtual ~Observable() = default;
+  // Its columns of /trajectory, in order (their names are the file's contract: docs/FORMAT.md).
+  virtual std::vector<TrajectoryColumn> columns() const = 0;
+  // Its "key=value" entry of the fingerprint: what it measures, by content.
+  virtual std::pair<std::string, std::string> fingerprint() const = 0;
+  // The columns' values for the state e^{scale}·cores (cores 1 … n−1 right-orthonormal, core 0
+  // carrying the norm), contracted exactly on `K`.
+  virtual std::vector<double> measure(const std::vector<Tensor<T>>& cores, double scale, Kernels<T>& K) = 0;
+  // What the step's line shows of those values ("  H 0.25").
+  virtual std::string shown(const std::vector<double>& values) const = 0;
+  double flops() const { return flops_; }  // real flops of its GEMMs so far
+
+ protected:
+  double flops_ = 0;
+};
+
+}  // namespace srcc

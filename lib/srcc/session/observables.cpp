@@ -1,0 +1,49 @@
+#include "srcc/session/observables.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "srcc/session/observable_expectation.hpp"
+#include "srcc/session/observable_overlap.hpp"
+
+namespace srcc {
+
+namespace {
+
+// A name for a column from a train's group ("/H_MPO" → "H_MPO"), unique among `taken`.
+std::string column_label(const TrainRef& ref, std::vector<std::string>& taken) {
+  std::string base = ref.group.empty() ? ref.file : ref.group;
+  base = base.substr(base.find_last_of('/') + 1);
+  if (const auto dot = base.rfind(".h5"); dot != std::string::npos && dot + 3 == base.size()) base.resize(dot);
+  std::string label;
+  for (char c : base) label += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+  if (label.empty()) label = "O";
+  std::string unique = label;
+  for (int k = 2; std::find(taken.begin(), taken.end(), unique) != taken.end(); ++k) unique = label + "_" + std::to_string(k);
+  taken.push_back(unique);
+  return unique;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<std::unique_ptr<Observable<T>>> make_observables(const EvolveOptions& eo, const std::vector<TrainReader>& readers,
+                                                             std::size_t first, TransferLog& log) {
+  std::vector<std::unique_ptr<Observable<T>>> out;
+  std::vector<std::string> labels;
+  std::size_t next = first;
+  for (std::size_t i = 0; i < eo.measure.size(); ++i, ++next)
+    out.push_back(expectation_value(read_whole<T>(readers[next], log), readers[next].info(), column_label(eo.measure[i], labels), i + 1));
+  if (eo.overlap) out.push_back(overlap_with(read_whole<T>(readers[next], log), readers[next].info()));
+  return out;
+}
+
+#define SRCC_INSTANTIATE(T)                                                                                    \
+  template std::vector<std::unique_ptr<Observable<T>>> make_observables(const EvolveOptions&,                  \
+                                                                        const std::vector<TrainReader>&,      \
+                                                                        std::size_t, TransferLog&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc
