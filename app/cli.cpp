@@ -163,7 +163,17 @@ Cli::Cli() {
   // A misspelt key in a batch config would otherwise be silently ignored.
   app.allow_config_extras(CLI::config_extras_mode::error);
   app.footer(kExitCodeHelp);
+  add_common_flags();
+  add_products();
+  add_evolve();
+  add_measures();
+  add_file_commands();
+  add_generate();
+  describe_common_flags();
+}
 
+// The flags every subcommand may be given (before or after its name), bound to `common`.
+void Cli::add_common_flags() {
   auto& c = common;
   add(app, opt::kChi, c.sweep.chi)->check(whole(1, kMaxChi));
   add(app, opt::kCutoff, c.sweep.cutoff);
@@ -194,7 +204,10 @@ Cli::Cli() {
   add_switch(app, opt::kJson, c.json);
   add_switch(app, opt::kVerbose, c.verbose);
   add_switch(app, opt::kQuiet, c.quiet);
+}
 
+// apply, compress and truncate.
+void Cli::add_products() {
   // apply, compress and truncate take trains and an output and share the common flags.
   auto product = [&](const char* name, const char* help, ProductArgs& args, const char* trains,
                      int min_trains, int max_trains) {
@@ -228,7 +241,10 @@ Cli::Cli() {
       "form, then one SVD sweep): the optimal reference when the train is an exact product; "
       "cost grows like the cube of the input bond",
       truncate, "FILE.h5[:/group]", 1, 1);
+}
 
+// evolve.
+void Cli::add_evolve() {
   auto& e = evolve;
   evolve_cmd = app.add_subcommand(
       "evolve",
@@ -253,7 +269,10 @@ Cli::Cli() {
   add_switch(*evolve_cmd, opt::kResume, e.resume);
   add(*evolve_cmd, opt::kTaylor, e.taylor)->check(whole(1, kMaxTaylorOrder));
   add_switch(*evolve_cmd, opt::kImaginaryTime, e.imaginary);
+}
 
+// distance and expect.
+void Cli::add_measures() {
   distance_cmd = app.add_subcommand(
       "distance", "Relative distance ‖A − B‖/‖B‖, norms and overlap ⟨A|B⟩ of two trains");
   distance_cmd->fallthrough();
@@ -269,7 +288,10 @@ Cli::Cli() {
   expect_cmd->add_option("trains", expect_trains, "PSI.h5[:/group] O.h5[:/group] ...")->required()->expected(2, -1);
   expect_cmd->add_option("--bra", expect_bra, "PHI.h5[:/group]: the matrix elements ⟨φ|O|ψ⟩ instead");
   expect_cmd->add_flag("--variance", expect_variance, "Also ⟨O²⟩ − ⟨O⟩² in the state (not with --bra)");
+}
 
+// collect and inspect.
+void Cli::add_file_commands() {
   collect_cmd = app.add_subcommand(
       "collect",
       "Tabulate outputs as CSV, or with --json as an array of objects, one per output, the table to plot "
@@ -281,7 +303,10 @@ Cli::Cli() {
   inspect_cmd = app.add_subcommand("inspect", "List the trains in an HDF5 file");
   inspect_cmd->fallthrough();
   inspect_cmd->add_option("file", inspect_file, "FILE.h5")->required();
+}
 
+// generate.
+void Cli::add_generate() {
   auto& g = generate;
   generate_cmd = app.add_subcommand(
       "generate",
@@ -303,7 +328,10 @@ Cli::Cli() {
   add(*generate_cmd, opt::kField, g.field);
   add(*generate_cmd, opt::kStepDt, g.dt);
   add_switch(*generate_cmd, opt::kImaginaryTime, g.imaginary);
+}
 
+// Which common flags each subcommand takes (`takes`), listed at the end of its help.
+void Cli::describe_common_flags() {
   // The common flags each subcommand takes; every one also takes these.
   std::vector<std::string> every;
   for (const CLI::Option* o : app.get_options()) {

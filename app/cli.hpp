@@ -112,6 +112,16 @@ struct Cli {
   // The common flags given (on the command line or in a config file) that the chosen
   // subcommand has no use for, and that subcommand's name.
   std::pair<std::string, std::vector<std::string>> unused_flags() const;
+
+ private:
+  // The flags and subcommands, a group each (cli.cpp).
+  void add_common_flags();
+  void add_products();
+  void add_evolve();
+  void add_measures();
+  void add_file_commands();
+  void add_generate();
+  void describe_common_flags();
 };
 
 // The parse error as a user should read it: an unknown key in a --config file is named with

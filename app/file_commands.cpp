@@ -130,6 +130,59 @@ void print_trajectory(const std::string& file) {
 
 }  // namespace
 
+namespace {
+
+// One train of inspect's list: printed, or with `json` returned as a JSON object.
+std::string describe_train(const ListedTrain& listed, bool json) {
+  const std::string format(train_format_name(listed.format));
+  if (!listed.info) {
+    if (json) {
+      JsonObject o;
+      o.add("group", listed.group).add("format", format).add("refused", listed.refused);
+      return o.str();
+    }
+    std::printf("%s  not read (format %s)\n", listed.group.c_str(), format.c_str());
+    return "";
+  }
+  const TrainInfo& t = *listed.info;
+  // Bonds that do not chain, outer bonds that are not 1: what a product would refuse (most
+  // often a wrong layout), said here before any run.
+  std::string warning;
+  try {
+    validate_stack(Stack{{t}});
+  } catch (const InputError& e) {
+    warning = e.what();
+  }
+  std::vector<std::size_t> bonds, phys;
+  for (std::size_t j = 0; j + 1 < t.length(); ++j) bonds.push_back(t.dims[j][kLegR]);
+  for (const auto& d : t.dims) phys.push_back(d[kLegU]);
+  if (json) {
+    JsonObject o;
+    o.add("group", t.group)
+        .add("format", format)
+        .add("type", std::string(train_kind_name(t.kind)))
+        .add("layout", t.layout)
+        .add("length", t.length())
+        .add_raw("bonds", json_array(bonds))
+        .add_raw("phys", json_array(phys))
+        .add("max_bond", t.max_bond())
+        .add("dtype", std::string(dtype_name(t.dtype())));
+    if (!warning.empty()) o.add("warning", warning);
+    return o.str();
+  }
+  std::printf("%s  %s  length %zu  layout %s  %s  max bond %zu  format %s\n", t.group.c_str(),
+              std::string(train_kind_name(t.kind)).c_str(), t.length(), t.layout.c_str(),
+              std::string(dtype_name(t.dtype())).c_str(), t.max_bond(), format.c_str());
+  std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
+  if (!warning.empty()) {
+    std::printf("  warning: %s\n", printable(warning).c_str());
+    spdlog::warn("{}", printable(warning));
+  }
+  return "";
+}
+
+}  // namespace
+
 void cmd_inspect(const Cli& cli) {
   const TrainRef ref = parse_train_ref(cli.inspect_file);
   const std::string& file = ref.file;
@@ -154,52 +207,8 @@ void cmd_inspect(const Cli& cli) {
   }
   std::string json = "[";
   for (const auto& listed : trains) {
-    const std::string format(train_format_name(listed.format));
-    if (!listed.info) {
-      if (cli.common.json) {
-        JsonObject o;
-        o.add("group", listed.group).add("format", format).add("refused", listed.refused);
-        json += (json.size() > 1 ? ", " : "") + o.str();
-      } else {
-        std::printf("%s  not read (format %s)\n", listed.group.c_str(), format.c_str());
-      }
-      continue;
-    }
-    const TrainInfo& t = *listed.info;
-    // Bonds that do not chain, outer bonds that are not 1: what a product would refuse (most
-    // often a wrong layout), said here before any run.
-    std::string warning;
-    try {
-      validate_stack(Stack{{t}});
-    } catch (const InputError& e) {
-      warning = e.what();
-    }
-    std::vector<std::size_t> bonds, phys;
-    for (std::size_t j = 0; j + 1 < t.length(); ++j) bonds.push_back(t.dims[j][kLegR]);
-    for (const auto& d : t.dims) phys.push_back(d[kLegU]);
-    if (cli.common.json) {
-      JsonObject o;
-      o.add("group", t.group)
-          .add("format", format)
-          .add("type", std::string(train_kind_name(t.kind)))
-          .add("layout", t.layout)
-          .add("length", t.length())
-          .add_raw("bonds", json_array(bonds))
-          .add_raw("phys", json_array(phys))
-          .add("max_bond", t.max_bond())
-          .add("dtype", std::string(dtype_name(t.dtype())));
-      if (!warning.empty()) o.add("warning", warning);
-      json += (json.size() > 1 ? ", " : "") + o.str();
-      continue;
-    }
-    std::printf("%s  %s  length %zu  layout %s  %s  max bond %zu  format %s\n", t.group.c_str(),
-                std::string(train_kind_name(t.kind)).c_str(), t.length(), t.layout.c_str(),
-                std::string(dtype_name(t.dtype())).c_str(), t.max_bond(), format.c_str());
-    std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
-    if (!warning.empty()) {
-      std::printf("  warning: %s\n", printable(warning).c_str());
-      spdlog::warn("{}", printable(warning));
-    }
+    const std::string entry = describe_train(listed, cli.common.json);
+    if (!entry.empty()) json += (json.size() > 1 ? ", " : "") + entry;
   }
   if (cli.common.json) std::printf("%s]\n", json.c_str());
   else if (trains.empty()) std::printf("%s: no trains\n", file.c_str());
