@@ -308,17 +308,16 @@ void Cli::add_file_commands() {
 // generate.
 void Cli::add_generate() {
   auto& g = generate;
-  generate_cmd = app.add_subcommand(
-      "generate",
-      "Write an example train: random-mps / random-mpo (the SRC paper's recipe: entries "
-      "Uniform[-0.5, 1], each site divided by its Frobenius norm), identity (MPO), ising "
-      "(H = -J Σ Z Z - h Σ X, an MPO of bond 3), ising-step (one second-order Trotter step "
-      "e^{-i dt H}, or e^{-dt H} with --imaginary-time, an MPO of bond 2), magnetization "
-      "(Σ Z, bond 2), product (the MPS |0 0 … 0⟩: all spins up in Z)");
+  std::string summaries, names;
+  std::vector<std::string> kinds;
+  for (const auto& row : example_table()) {
+    kinds.emplace_back(row.name);
+    names += (names.empty() ? "" : " | ") + std::string(row.name);
+    if (!row.summary.empty()) summaries += (summaries.empty() ? "" : ", ") + std::string(row.summary);
+  }
+  generate_cmd = app.add_subcommand("generate", "Write an example train: " + summaries);
   generate_cmd->fallthrough();
-  generate_cmd->add_option("kind", g.kind, "random-mps | random-mpo | identity | ising | ising-step | magnetization | product")
-      ->required()
-      ->check(CLI::IsMember({"random-mps", "random-mpo", "identity", "ising", "ising-step", "magnetization", "product"}));
+  generate_cmd->add_option("kind", g.kind, names)->required()->check(CLI::IsMember(kinds));
   generate_cmd->add_option("-o,--output", g.output, "FILE.h5[:/group] (default group by kind)")
       ->required();
   add(*generate_cmd, opt::kSites, g.sites)->check(whole(2, 1u << 24));

@@ -224,81 +224,21 @@ void cmd_inspect(const Cli& cli) {
 void cmd_generate(const Cli& cli) {
   const auto& g = cli.generate;
   const auto& c = cli.common;
-  TrainRef ref = parse_train_ref(g.output);
-  const bool is_mps = g.kind == "random-mps" || g.kind == "product";
-  const bool spins = g.kind == "ising" || g.kind == "ising-step" || g.kind == "magnetization";
-  const bool group_given = !ref.group.empty();
-  if (ref.group == "/") throw UsageError("-o " + g.output + ": give the train a group, e.g. FILE.h5:/psi");
-  if (ref.group.empty())
-    ref.group = is_mps ? "/psi" : g.kind == "ising" ? "/H" : g.kind == "ising-step" ? "/U" : g.kind == "magnetization" ? "/M" : "/A";
-  // A real-time step is complex; everything else is real unless --dtype says otherwise.
-  const bool complex_step = g.kind == "ising-step" && !g.imaginary;
-  const DType dt = c.dtype != "auto" ? parse_dtype(c.dtype, opt::kDtype.name())
-                                     : complex_step ? DType::kComplex128 : DType::kFloat64;
-  if (spins && g.phys != 2)
-    throw UsageError(opt::kPhys.name() + ": " + g.kind + " is for spins 1/2 (phys 2), got " + std::to_string(g.phys));
-  if (g.kind == "ising-step" && g.dt == 0)
-    throw UsageError(opt::kStepDt.name() + ": ising-step needs the step's time");
-  const auto text = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return std::string(buf);
-  };
-  for (const auto& [flag, value] : {std::pair{&opt::kCoupling, g.coupling}, {&opt::kField, g.field}, {&opt::kStepDt, g.dt}})
-    if (!std::isfinite(value)) throw UsageError(flag->name() + " " + text(value) + ": give a finite number");
-  const std::uint64_t seed = g.kind.rfind("random", 0) == 0 ? resolve_seed(c) : 0;
-  // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.
-  ResultWriter out(ref.file, c.force,
-                   group_given ? ResultWriter::Mode::kAddGroup : ResultWriter::Mode::kNewFile,
-                   ref.group);
-  const TrainKind kind = is_mps ? TrainKind::kMps : TrainKind::kMpo;
-  const bool random = g.kind.rfind("random", 0) == 0;
-  // One site at a time: the train never has to fit in memory, one site must.
-  const std::size_t bond = random ? g.bond : g.kind == "ising" ? 3 : g.kind == "ising-step" || g.kind == "magnetization" ? 2 : 1;
-  const double site_bytes = static_cast<double>(bond) * static_cast<double>(bond) *
-                            static_cast<double>(g.phys) * static_cast<double>(is_mps ? 1 : g.phys) *
-                            static_cast<double>(dtype_size(dt));
-  const std::uint64_t budget =
-      host_budget(c.host_memory.empty() ? 0 : parse_size(c.host_memory, opt::kHostMemory.name()));
-  if (site_bytes > static_cast<double>(budget))
-    throw ResourceError("generate " + g.kind + ": one site of bond " + std::to_string(bond) +
-                        " needs " + format_size(static_cast<std::uint64_t>(std::min(site_bytes, 1.8e19))) +
-                        " but the host budget is " + format_size(budget) + " (" +
-                        opt::kHostMemory.name() + ")");
-  check_disk_room(ref.file, static_cast<std::uint64_t>(std::min(site_bytes * static_cast<double>(g.sites), 1.8e19)),
-                  "generate " + g.kind + " (" + std::to_string(g.sites) + " sites of bond " + std::to_string(bond) + ")");
-  TransferLog unused;
-  visit_dtype(dt, [&](auto zero) {
-    using T = decltype(zero);
-    Rng rng(seed);
-    out.begin_train(ref.group, kind, g.sites);
-    for (std::size_t j = 0; j < g.sites; ++j) {
-      const Tensor<T> site = random                    ? random_site<T>(kind, j, g.sites, g.bond, g.phys, rng)
-                             : g.kind == "identity"      ? identity_site<T>(g.phys)
-                             : g.kind == "product"       ? product_site<T>(j, g.sites, g.phys)
-                             : g.kind == "magnetization" ? magnetization_site<T>(j, g.sites)
-                             : g.kind == "ising-step"
-                                 ? ising_step_site<T>(j, g.sites, g.coupling, g.field, g.dt, g.imaginary)
-                                 : ising_site<T>(j, g.sites, g.coupling, g.field);
-      // Finite flags can still overflow a site (e^{dt·h} of a huge imaginary-time step).
-      for (const auto& v : site.data)
-        if (!std::isfinite(std::abs(v)))
-          throw UsageError("generate " + g.kind + ": site " + std::to_string(j) + " has entries beyond " +
-                           std::string(dtype_name(dt)) + " with " + opt::kCoupling.name() + " " + text(g.coupling) +
-                           ", " + opt::kField.name() + " " + text(g.field) +
-                           (g.kind == "ising-step" ? ", " + opt::kStepDt.name() + " " + text(g.dt) : std::string()) +
-                           ": give smaller values");
-      out.write_site(ref.group, kind, j, g.sites, site, unused, "generated site");
-    }
-  });
-  out.commit();
+  WriteExampleOptions o;
+  o.example = ExampleOptions{.example = parse_example(g.kind), .sites = g.sites, .bond = g.bond, .phys = g.phys,
+                             .coupling = g.coupling, .field = g.field, .dt = g.dt, .imaginary = g.imaginary,
+                             .dtype = resolve_dtype(c.dtype)};
+  o.output = parse_train_ref(g.output);
+  o.force = c.force;
+  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
+  if (example_row(o.example.example).random) o.example.seed = resolve_seed(c);
+  const TrainRef ref = write_example(o);
   if (c.json) {
-    JsonObject o;
-    o.add("output", ref.file).add("group", ref.group).add("kind", g.kind).add("seed", seed);
-    std::printf("%s\n", o.str().c_str());
+    JsonObject j;
+    j.add("output", ref.file).add("group", ref.group).add("kind", g.kind).add("seed", o.example.seed);
+    std::printf("%s\n", j.str().c_str());
   } else if (!c.quiet) {
-    std::printf("wrote %s:%s (%s, %zu sites)\n", ref.file.c_str(), ref.group.c_str(),
-                g.kind.c_str(), g.sites);
+    std::printf("wrote %s:%s (%s, %zu sites)\n", ref.file.c_str(), ref.group.c_str(), g.kind.c_str(), g.sites);
   }
 }
 

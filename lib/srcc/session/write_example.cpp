@@ -1,0 +1,51 @@
+#include "srcc/session/write_example.hpp"
+
+#include <algorithm>
+
+#include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
+#include "srcc/core/size.hpp"
+#include "srcc/io/output_file.hpp"
+#include "srcc/io/result_writer.hpp"
+#include "srcc/plan/budgets.hpp"
+
+namespace srcc {
+
+TrainRef write_example(const WriteExampleOptions& o) {
+  const ExampleOptions& e = o.example;
+  const ExampleRow& row = example_row(e.example);
+  TrainRef ref = o.output;
+  const bool group_given = !ref.group.empty();
+  if (ref.group == "/") throw UsageError("-o " + ref.file + ":/: give the train a group, e.g. FILE.h5:/psi");
+  if (!group_given) ref.group = std::string(row.group);
+  check_example(e);
+  const DType dt = example_dtype(e);
+  // FILE.h5:/group adds the group to FILE.h5 (or creates it); FILE.h5 alone writes a new file.
+  ResultWriter out(ref.file, o.force, group_given ? ResultWriter::Mode::kAddGroup : ResultWriter::Mode::kNewFile,
+                   ref.group);
+  // One site at a time: the train never has to fit in memory, one site must.
+  const std::size_t bond = example_bond(e);
+  const double site_bytes = static_cast<double>(bond) * static_cast<double>(bond) * static_cast<double>(e.phys) *
+                            static_cast<double>(row.kind == TrainKind::kMps ? 1 : e.phys) *
+                            static_cast<double>(dtype_size(dt));
+  const std::uint64_t budget = host_budget(o.host_memory);
+  if (site_bytes > static_cast<double>(budget))
+    throw ResourceError("generate " + std::string(row.name) + ": one site of bond " + std::to_string(bond) + " needs " +
+                        format_size(static_cast<std::uint64_t>(std::min(site_bytes, 1.8e19))) +
+                        " but the host budget is " + format_size(budget) + " (" + opt::kHostMemory.name() + ")");
+  check_disk_room(ref.file, static_cast<std::uint64_t>(std::min(site_bytes * static_cast<double>(e.sites), 1.8e19)),
+                  "generate " + std::string(row.name) + " (" + std::to_string(e.sites) + " sites of bond " +
+                      std::to_string(bond) + ")");
+  TransferLog unused;
+  visit_dtype(dt, [&](auto zero) {
+    using T = decltype(zero);
+    Rng rng(e.seed);
+    out.begin_train(ref.group, row.kind, e.sites);
+    for (std::size_t j = 0; j < e.sites; ++j)
+      out.write_site(ref.group, row.kind, j, e.sites, example_site<T>(e, j, rng), unused, "generated site");
+  });
+  out.commit();
+  return ref;
+}
+
+}  // namespace srcc

@@ -1,0 +1,55 @@
+#pragma once
+// The example trains `generate` writes, one row each: name, kind, default group, the flags it
+// takes, its bond, its element type; and site j of each (sites come one at a time, so a train
+// never has to fit in memory). A new example is a value, a row and a case of example_site.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "srcc/core/dtype.hpp"
+#include "srcc/core/rng.hpp"
+#include "srcc/core/tensor.hpp"
+#include "srcc/train/layout.hpp"
+
+namespace srcc {
+
+enum class Example { kRandomMps, kRandomMpo, kIdentity, kIsing, kIsingStep, kMagnetization, kProduct };
+
+struct ExampleRow {
+  Example example;
+  std::string_view name;     // as `generate` takes it
+  TrainKind kind;
+  std::string_view group;    // the group written when -o names none
+  bool random;               // drawn from --seed (takes --bond)
+  bool spins;                // spins 1/2 only (--phys 2)
+  std::string_view summary;  // for --help
+};
+
+const std::vector<ExampleRow>& example_table();
+const ExampleRow& example_row(Example e);
+// A kind's name; anything else is a UsageError listing the kinds.
+Example parse_example(const std::string& name);
+
+struct ExampleOptions {
+  Example example = Example::kRandomMps;
+  std::size_t sites = 10;     // >= 2
+  std::size_t bond = 4;       // random trains: the inner bond
+  std::size_t phys = 2;       // physical dimension (spins: 2)
+  double coupling = 1.0;      // Ising J
+  double field = 1.0;         // Ising h
+  double dt = 0;              // ising-step: the step's time (required)
+  bool imaginary = false;     // ising-step: e^{−dt H}
+  std::uint64_t seed = 0;     // random trains
+  std::optional<DType> dtype;  // empty: complex128 for a real-time step, else float64
+};
+
+// Throws UsageError naming the flag when an option does not fit the kind.
+void check_example(const ExampleOptions& o);
+std::size_t example_bond(const ExampleOptions& o);  // the train's inner bond
+DType example_dtype(const ExampleOptions& o);
+// Site j (internal (l, r, u, d)); random trains draw from `rng` in site order.
+template <class T> Tensor<T> example_site(const ExampleOptions& o, std::size_t j, Rng& rng);
+
+}  // namespace srcc
