@@ -16,7 +16,7 @@ std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order) {
 std::vector<std::complex<double>> taylor_weights(std::size_t order, double dt, bool imaginary_time) {
   const std::complex<double> factor = imaginary_time ? std::complex<double>(-dt, 0) : std::complex<double>(0, -dt);
   std::vector<std::complex<double>> c(order + 1, 1.0);
-  for (std::size_t m = 1; m <= order; ++m) c[m] = c[m - 1] * factor / static_cast<double>(m);
+  for (std::size_t m = 1; m <= order; ++m) c[m] = c[m - 1] * (factor / static_cast<double>(m));
   return c;
 }
 
