@@ -1,0 +1,72 @@
+// The observables of an evolution (lib/srcc/session/observables.cpp, observable_*.cpp): their
+// columns named from the trains' groups (unique, in the trajectory's order), their values against
+// dense references, and what the step line shows.
+#include "srcc/session/observables.hpp"
+
+#include <gtest/gtest.h>
+
+#include "../support/dense.hpp"
+#include "../support/h5_fixture.hpp"
+#include "../support/h5_read.hpp"
+#include "../support/stacks.hpp"
+#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/session/write_example.hpp"
+#include "srcc/sweep/truncation_sweep.hpp"
+
+namespace srcc::test {
+namespace {
+
+TEST(Observables, ColumnsAreNamedUniquelyAndValuesAreTheDenseOnes) {
+  TempDir dir;
+  const std::size_t n = 5;
+  const TrainRef h = write_example({.example = {.example = Example::kIsing, .sites = n, .field = 0.4},
+                                    .output = {(dir / "a.h5").string(), "/H"}});
+  const TrainRef h2 = write_example({.example = {.example = Example::kMagnetization, .sites = n},
+                                     .output = {(dir / "b.h5").string(), "/H"}});
+  const TrainRef ref = write_example({.example = {.example = Example::kProduct, .sites = n},
+                                      .output = {(dir / "up.h5").string(), ""}});
+  const TrainRef psi = write_example({.example = {.example = Example::kRandomMps, .sites = n, .bond = 3, .seed = 4},
+                                      .output = {(dir / "psi.h5").string(), ""}});
+  EvolveOptions eo;
+  eo.measure = {h, h2};
+  eo.overlap = ref;
+  auto readers = open_trains({h, h2, ref});
+  TransferLog log;
+  const auto obs = make_observables<cdouble>(eo, readers, 0, log);
+  ASSERT_EQ(obs.size(), 3u);
+  std::vector<std::string> names;
+  for (const auto& o : obs)
+    for (const auto& c : o->columns()) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"H_re", "H_im", "H_2_re", "H_2_im", "overlap_re", "overlap_im"}));
+  EXPECT_EQ(obs[0]->fingerprint().first, "measure 1");
+  EXPECT_EQ(obs[2]->fingerprint().first, "overlap");
+
+  // The state right-canonical, as a sweep leaves it, at a scale: ⟨O⟩ does not see the scale,
+  // the overlap does.
+  auto cores = read_cores(psi.file, psi.group);
+  CpuOps<cdouble> ops;
+  right_canonicalize(cores, ops.mover, ops.gemm, nullptr);
+  const double scale = std::log(3.0);
+  auto cpu = make_cpu_backend(1);
+  auto& K = cpu->kernels<cdouble>();
+  const auto v = dense_vector(cores);
+  const DenseTrain hm = dense_train(read_cores(h.file, h.group));
+  const std::vector<cd> m = interleaved_to_matrix(hm.v, hm.ups, hm.downs);
+  cd num = 0, den = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    cd row = 0;
+    for (std::size_t k = 0; k < v.size(); ++k) row += m[i * v.size() + k] * v[k];
+    num += std::conj(v[i]) * row;
+    den += std::conj(v[i]) * v[i];
+  }
+  const auto e = obs[0]->measure(cores, scale, K);
+  EXPECT_NEAR(e[0], (num / den).real(), 1e-12);
+  EXPECT_NEAR(e[1], 0, 1e-12);
+  const auto ov = obs[2]->measure(cores, scale, K);
+  EXPECT_NEAR(ov[0], 3.0 * v[0].real(), 1e-12) << "⟨0…0|ψ⟩ is ψ's first entry, times e^scale";
+  EXPECT_EQ(obs[0]->shown(e).rfind("  H ", 0), 0u) << obs[0]->shown(e);
+  EXPECT_GT(obs[0]->flops(), 0);
+}
+
+}  // namespace
+}  // namespace srcc::test
