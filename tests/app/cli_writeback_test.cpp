@@ -14,8 +14,8 @@
 #include "../support/cli_runner.hpp"
 #include "../support/h5_read.hpp"
 #include "srcc/core/text.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/itensor_objects.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/itensor/itensor_objects.hpp"
 #include "srcc/io/train_reader.hpp"
 
 namespace srcc::test {

@@ -12,8 +12,8 @@
 #include "../support/dense.hpp"
 #include "../support/h5_read.hpp"
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/itensor_objects.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/itensor/itensor_objects.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/train/site_loader.hpp"
 

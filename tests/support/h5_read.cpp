@@ -3,7 +3,7 @@
 #include <cmath>
 #include <hdf5.h>
 
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/train/site_loader.hpp"
 

@@ -5,10 +5,10 @@
 #include <utility>
 #include <vector>
 
-#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/backend/counting_gemm.hpp"
-#include "srcc/movement/mover.hpp"
+#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/measure/overlap.hpp"
+#include "srcc/movement/mover.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "dense.hpp"

@@ -12,8 +12,8 @@
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/json.hpp"
 #include "srcc/io/format_train.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 #include "srcc/io/train_discovery.hpp"
 
 namespace srcc {

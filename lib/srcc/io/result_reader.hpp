@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/h5/h5_writer.hpp"
 #include <string>
 #include <vector>
 

@@ -7,13 +7,13 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/io/file_lock.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/h5_names.hpp"
-#include "srcc/io/h5_writer.hpp"
-#include "srcc/io/itensor_writer.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/h5/h5_names.hpp"
+#include "srcc/io/h5/h5_writer.hpp"
+#include "srcc/io/itensor/itensor_writer.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/read_probe.hpp"
-#include "srcc/io/tenpy_writer.hpp"
+#include "srcc/io/tenpy/tenpy_writer.hpp"
 #include "srcc/version.hpp"
 
 namespace srcc {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "srcc/core/tensor.hpp"
-#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/h5/h5_writer.hpp"
 #include "srcc/log/site_stats.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/train/layout.hpp"

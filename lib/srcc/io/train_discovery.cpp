@@ -3,14 +3,14 @@
 #include <set>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/formats.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 
 namespace srcc {
 
 namespace {
 
-bool has_link(hid_t g, const char* name) { return H5Lexists(g, name, H5P_DEFAULT) > 0; }
 
 bool is_group(hid_t file, const std::string& path) {
   H5O_info_t info;
@@ -25,22 +25,8 @@ TrainFormat detect_format(hid_t file, const std::string& path, const std::string
   h5::Handle g(H5Gopen2(file, path.c_str(), H5P_DEFAULT), H5Gclose);
   if (!g.valid() || !h5::has_attr(g.get(), h5names::kAttrType)) return TrainFormat::kAuto;
   const std::string type = h5::read_string_attr(g.get(), h5names::kAttrType, where);
-  if (type == "MPS" || type == "MPO") {
-    const std::string first = type + "[1]";
-    return has_link(g.get(), first.c_str()) && !has_link(g.get(), "0") ? TrainFormat::kItensor
-                                                                       : TrainFormat::kSrcc;
-  }
-  if (type == "instance" && h5::has_attr(g.get(), "class") && h5::has_attr(g.get(), "module")) {
-    const std::string cls = h5::read_string_attr(g.get(), "class", where);
-    const std::string module = h5::read_string_attr(g.get(), "module", where);
-    const auto ends_with = [&](const char* s) {
-      const std::string e(s);
-      return cls.size() >= e.size() && cls.compare(cls.size() - e.size(), e.size(), e) == 0;
-    };
-    // MPS, MPO and their subclasses (PurificationMPS, …: refused by the reader, with a reason).
-    if (module.rfind("tenpy.", 0) == 0 && (ends_with("MPS") || ends_with("MPO")))
-      return TrainFormat::kTenpy;
-  }
+  for (const auto& row : format_table())
+    if (row.is_train(g.get(), type, where)) return row.format;
   return TrainFormat::kAuto;
 }
 

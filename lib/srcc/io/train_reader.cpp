@@ -8,12 +8,11 @@
 #include <string_view>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/itensor_train.hpp"
+#include "srcc/io/formats.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 #include "srcc/io/read_probe.hpp"
-#include "srcc/io/srcc_train.hpp"
-#include "srcc/io/tenpy_train.hpp"
+#include "srcc/io/srcc/srcc_train.hpp"
 #include "srcc/io/train_discovery.hpp"
 
 namespace srcc {
@@ -22,13 +21,9 @@ using h5::Handle;
 
 std::unique_ptr<FormatTrain> open_format_train(hid_t file, const PinnedFile& pin,
                                                const std::string& group, TrainFormat format) {
-  switch (format) {
-    case TrainFormat::kTenpy: return std::make_unique<TenpyTrain>(file, pin.path(), group);
-    case TrainFormat::kItensor: return std::make_unique<ItensorTrain>(file, pin.path(), group);
-    case TrainFormat::kAuto:
-    case TrainFormat::kSrcc: break;
-  }
-  return std::make_unique<SrccTrain>(file, pin, group);
+  for (const auto& row : format_table())
+    if (row.format == format) return row.open(file, pin, group);
+  return std::make_unique<SrccTrain>(file, pin, group);  // kAuto: ours
 }
 
 namespace {

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "srcc/core/process_tag.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 #include "srcc/session/evolve_options.hpp"
 
 namespace srcc {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "srcc/core/tensor.hpp"
-#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/h5/h5_writer.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/log/folded_log.hpp"
 

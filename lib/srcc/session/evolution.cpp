@@ -13,7 +13,7 @@
 #include "srcc/core/rng.hpp"
 #include "srcc/core/text.hpp"
 #include "srcc/core/weight.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 #include "srcc/io/result_reader.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"

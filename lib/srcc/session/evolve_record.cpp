@@ -10,7 +10,7 @@
 #include "srcc/core/json.hpp"
 #include "srcc/core/process_tag.hpp"
 #include "srcc/core/text.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 
 namespace srcc {
 

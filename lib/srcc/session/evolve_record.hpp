@@ -9,7 +9,7 @@
 
 #include "srcc/core/dtype.hpp"
 #include "srcc/core/tensor.hpp"
-#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/h5/h5_writer.hpp"
 #include "srcc/io/result_reader.hpp"
 #include "srcc/session/evolve_options.hpp"
 #include "srcc/train/train.hpp"

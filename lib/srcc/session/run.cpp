@@ -16,7 +16,7 @@
 #include "srcc/core/text.hpp"
 #include "srcc/core/weight.hpp"
 #include "srcc/io/file_site_source.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"

@@ -4,8 +4,8 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
-#include "srcc/io/itensor_writer.hpp"
-#include "srcc/io/tenpy_writer.hpp"
+#include "srcc/io/itensor/itensor_writer.hpp"
+#include "srcc/io/tenpy/tenpy_writer.hpp"
 #include "srcc/sweep/sector_form.hpp"
 
 namespace srcc {
@@ -33,41 +33,80 @@ void check_write_back(TrainFormat format, const TrainInfo& state) {
                    "library (its sites are the template)");
 }
 
+namespace {
+
+// One result being written back: where, on which template, and the conversion's start.
+template <class T> struct Job {
+  std::chrono::steady_clock::time_point t0;  // the conversion's start (reading the template included)
+  ResultWriter& out;
+  const TrainInfo& state;
+  TrainKind kind;
+  std::vector<Tensor<T>> cores;
+  Kernels<T>& kernels;
+  TransferLog& log;
+  SectorTemplate tpl;
+  std::vector<std::size_t> bonds;  // each cut keeps at most the bond the result has there
+  WriteBack wb;
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+};
+
+// TeNPy wants B form with Schmidt values, charged or not.
+template <class T> void tenpy_write(Job<T>& j) {
+  const SectorForm<T> form = sector_form(std::move(j.cores), j.tpl, j.bonds, j.kernels);
+  j.wb.dropped_weight = form.dropped_weight;
+  j.wb.truncated_weight = form.truncated_weight;
+  j.out.write_tenpy_train(j.wb.group, j.kind, form, j.state.file, j.state.group);
+  log_written(j.log, form.cores, "file:" + j.out.path() + ":" + j.wb.group + "/tensors", j.seconds());
+}
+
+// ITensor takes the cores as they are when dense, split by sector when the template has charges.
+template <class T> void itensor_write(Job<T>& j) {
+  if (j.tpl.rule.count() == 0) {
+    j.out.template write_itensor_train<T>(j.wb.group, j.kind, j.cores, nullptr, j.state.file, j.state.group);
+    log_written(j.log, j.cores, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
+    return;
+  }
+  const SectorForm<T> form = sector_form(j.cores, j.tpl, j.bonds, j.kernels);
+  j.wb.dropped_weight = form.dropped_weight;
+  j.wb.truncated_weight = form.truncated_weight;
+  j.out.write_itensor_train(j.wb.group, j.kind, j.cores, &form, j.state.file, j.state.group);
+  log_written(j.log, form.cores, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
+}
+
+// The layouts a result is written back in, one row each: the template's charges and the writer.
+template <class T> struct WriteBackRow {
+  TrainFormat format;
+  SectorTemplate (*template_of)(const std::string& file, const std::string& group, TrainKind kind);
+  void (*write)(Job<T>&);
+};
+
+template <class T> const std::vector<WriteBackRow<T>>& write_back_table() {
+  static const std::vector<WriteBackRow<T>> table = {
+      {TrainFormat::kTenpy, tenpy_sector_template, tenpy_write<T>},
+      {TrainFormat::kItensor, itensor_sector_template, itensor_write<T>},
+  };
+  return table;
+}
+
+}  // namespace
+
 template <class T>
 WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
                      std::vector<Tensor<T>> cores, Kernels<T>& kernels, TransferLog& log) {
   const auto t0 = std::chrono::steady_clock::now();
-  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   check_write_back(format, state);
-  WriteBack wb;
-  wb.group = "/" + state.group.substr(state.group.rfind('/') + 1);
-  if (wb.group == "/" || wb.group == "/result" || wb.group == "/log") wb.group = "/psi";
-  // Each cut keeps at most the bond the result has there.
-  std::vector<std::size_t> bonds(cores.size(), 1);
-  for (std::size_t j = 1; j < cores.size(); ++j) bonds[j] = cores[j].shape[kLegL];
-  const SectorTemplate tpl = format == TrainFormat::kTenpy
-                                 ? tenpy_sector_template(state.file, state.group, kind)
-                                 : itensor_sector_template(state.file, state.group, kind);
-  if (format == TrainFormat::kTenpy) {
-    // TeNPy wants B form with Schmidt values, charged or not.
-    const SectorForm<T> form = sector_form(std::move(cores), tpl, bonds, kernels);
-    wb.dropped_weight = form.dropped_weight;
-    wb.truncated_weight = form.truncated_weight;
-    out.write_tenpy_train(wb.group, kind, form, state.file, state.group);
-    log_written(log, form.cores, "file:" + out.path() + ":" + wb.group + "/tensors", since());
-    return wb;
+  for (const auto& row : write_back_table<T>()) {
+    if (row.format != format) continue;
+    std::vector<std::size_t> bonds(cores.size(), 1);
+    for (std::size_t j = 1; j < cores.size(); ++j) bonds[j] = cores[j].shape[kLegL];
+    Job<T> job{t0, out, state, kind, std::move(cores), kernels, log, row.template_of(state.file, state.group, kind), std::move(bonds), {}};
+    job.wb.group = "/" + state.group.substr(state.group.rfind('/') + 1);
+    if (job.wb.group == "/" || job.wb.group == "/result" || job.wb.group == "/log") job.wb.group = "/psi";
+    row.write(job);
+    return job.wb;
   }
-  if (tpl.rule.count() == 0) {  // dense ITensor: the cores as they are
-    out.write_itensor_train<T>(wb.group, kind, cores, nullptr, state.file, state.group);
-    log_written(log, cores, "file:" + out.path() + ":" + wb.group, since());
-    return wb;
-  }
-  const SectorForm<T> form = sector_form(cores, tpl, bonds, kernels);
-  wb.dropped_weight = form.dropped_weight;
-  wb.truncated_weight = form.truncated_weight;
-  out.write_itensor_train(wb.group, kind, cores, &form, state.file, state.group);
-  log_written(log, form.cores, "file:" + out.path() + ":" + wb.group, since());
-  return wb;
+  throw UsageError(opt::kOutputFormat.name() + " " + std::string(train_format_name(format)) +
+                   ": a result is written back only in a library's layout (tenpy, itensor)");
 }
 
 #define SRCC_INSTANTIATE(T)                                                                       \

@@ -1,4 +1,4 @@
-#include "srcc/io/h5_dataset.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/chunk_reader.hpp"
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/chunk_reader.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc::h5 {
 

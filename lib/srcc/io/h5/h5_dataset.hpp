@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "srcc/core/tensor.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/train/layout.hpp"
 

@@ -1,4 +1,4 @@
-#include "srcc/io/chunk_reader.hpp"
+#include "srcc/io/h5/chunk_reader.hpp"
 
 #include <zlib.h>
 
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc {
 

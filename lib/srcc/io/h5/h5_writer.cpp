@@ -1,4 +1,4 @@
-#include "srcc/io/h5_writer.hpp"
+#include "srcc/io/h5/h5_writer.hpp"
 
 #include <sys/statvfs.h>
 
@@ -10,8 +10,8 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 
 namespace srcc {
 

@@ -9,7 +9,7 @@
 // files with and without conservation agree. Infinite and segment states, purifications and
 // grouped sites are refused, saying what is read.
 #include "srcc/io/format_train.hpp"
-#include "srcc/io/tenpy_objects.hpp"
+#include "srcc/io/tenpy/tenpy_objects.hpp"
 
 namespace srcc {
 
@@ -41,5 +41,10 @@ class TenpyTrain final : public FormatTrain {
   std::vector<Site> sites_;
   bool plus_hc_ = false;  // MPO: the operator is W + W†
 };
+
+// Whether the open group `g` (its `type` attribute `type`) is a TeNPy MPS or MPO: type
+// "instance", a `class` ending in MPS or MPO (subclasses such as PurificationMPS too: the reader
+// refuses them with a reason) and a `module` of tenpy.
+bool is_tenpy_train(hid_t g, const std::string& type, const std::string& where);
 
 }  // namespace srcc

@@ -1,8 +1,8 @@
-#include "srcc/io/tenpy_objects.hpp"
+#include "srcc/io/tenpy/tenpy_objects.hpp"
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc::tenpy {
 

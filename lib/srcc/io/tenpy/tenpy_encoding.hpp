@@ -9,8 +9,8 @@
 
 #include "srcc/core/dtype.hpp"
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc::tenpy_h5 {
 

@@ -21,4 +21,8 @@ class SrccTrain final : public FormatTrain {
   const PinnedFile& pin_;
 };
 
+// Whether the open group `g` (its `type` attribute `type`) is one of our trains: type "MPS" or
+// "MPO" (ITensor's, which share them, are told apart first: io/formats.cpp).
+bool is_srcc_train(hid_t g, const std::string& type, const std::string& where);
+
 }  // namespace srcc

@@ -1,14 +1,14 @@
-#include "srcc/io/tenpy_writer.hpp"
+#include "srcc/io/tenpy/tenpy_writer.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/tenpy_encoding.hpp"
-#include "srcc/io/tenpy_objects.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/tenpy/tenpy_encoding.hpp"
+#include "srcc/io/tenpy/tenpy_objects.hpp"
 
 namespace srcc {
 

@@ -1,4 +1,4 @@
-#include "srcc/io/itensor_writer.hpp"
+#include "srcc/io/itensor/itensor_writer.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,10 +7,10 @@
 #include <set>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/itensor_encoding.hpp"
-#include "srcc/io/itensor_train.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/itensor/itensor_encoding.hpp"
+#include "srcc/io/itensor/itensor_train.hpp"
 
 namespace srcc {
 

@@ -1,4 +1,4 @@
-#include "srcc/io/itensor_objects.hpp"
+#include "srcc/io/itensor/itensor_objects.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -6,8 +6,8 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/tensor.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc::itensor {
 

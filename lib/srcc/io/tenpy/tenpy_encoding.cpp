@@ -1,4 +1,4 @@
-#include "srcc/io/tenpy_encoding.hpp"
+#include "srcc/io/tenpy/tenpy_encoding.hpp"
 
 #include <cstring>
 

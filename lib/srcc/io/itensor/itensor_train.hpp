@@ -8,7 +8,7 @@
 // its leg letters say which is which; BlockSparse, Diag and EmptyStorage are made dense exactly
 // into the same order.
 #include "srcc/io/format_train.hpp"
-#include "srcc/io/itensor_objects.hpp"
+#include "srcc/io/itensor/itensor_objects.hpp"
 
 namespace srcc {
 
@@ -30,5 +30,9 @@ class ItensorTrain final : public FormatTrain {
 // The physical basis an ITensor site index names by its tags ("S=1/2" → up, down; "Electron"
 // → empty, up, down, full; "Fermion" → empty, full); empty when the tags do not say.
 std::vector<std::string> itensor_site_basis(const itensor::Index& site);
+
+// Whether the open group `g` (its `type` attribute `type`) is an ITensor MPS or MPO: type "MPS"
+// or "MPO" with subgroups MPS[1] … (MPO[1] …) and no dataset 0 (ours).
+bool is_itensor_train(hid_t g, const std::string& type, const std::string& where);
 
 }  // namespace srcc

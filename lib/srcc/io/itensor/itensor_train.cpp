@@ -1,10 +1,10 @@
-#include "srcc/io/itensor_train.hpp"
+#include "srcc/io/itensor/itensor_train.hpp"
 
 #include <chrono>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc {
 
@@ -135,6 +135,12 @@ AnyTensor ItensorTrain::read_site(std::size_t j, TransferLog& log) const {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   h5::log_site_read(log, info_.kind, j, info_.where(j), dt, shape_size(shape) * dtype_size(dt), seconds);
   return out;
+}
+
+bool is_itensor_train(hid_t g, const std::string& type, const std::string&) {
+  if (type != "MPS" && type != "MPO") return false;
+  const std::string first = type + "[1]";
+  return H5Lexists(g, first.c_str(), H5P_DEFAULT) > 0 && H5Lexists(g, "0", H5P_DEFAULT) <= 0;
 }
 
 }  // namespace srcc

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc::julia_h5 {
 

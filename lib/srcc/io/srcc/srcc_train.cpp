@@ -1,4 +1,4 @@
-#include "srcc/io/srcc_train.hpp"
+#include "srcc/io/srcc/srcc_train.hpp"
 
 #include <unistd.h>
 
@@ -9,9 +9,9 @@
 #include <cstring>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 
 namespace srcc {
 
@@ -153,5 +153,7 @@ AnyTensor SrccTrain::read_site(std::size_t site, TransferLog& log) const {
 std::unique_ptr<FormatTrain> srcc_train_from(hid_t file, const PinnedFile& pin, TrainInfo described) {
   return std::make_unique<SrccTrain>(file, pin, std::move(described));
 }
+
+bool is_srcc_train(hid_t, const std::string& type, const std::string&) { return type == "MPS" || type == "MPO"; }
 
 }  // namespace srcc

@@ -1,4 +1,4 @@
-#include "srcc/io/itensor_encoding.hpp"
+#include "srcc/io/itensor/itensor_encoding.hpp"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_names.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 
 namespace srcc::h5 {
 

@@ -1,4 +1,4 @@
-#include "srcc/io/tenpy_train.hpp"
+#include "srcc/io/tenpy/tenpy_train.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -6,8 +6,8 @@
 #include <map>
 
 #include "srcc/core/error.hpp"
-#include "srcc/io/h5_dataset.hpp"
-#include "srcc/io/h5_handle.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
 
 namespace srcc {
 
@@ -375,6 +375,17 @@ AnyTensor TenpyTrain::read_site(std::size_t j, TransferLog& log) const {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   h5::log_site_read(log, info_.kind, j, info_.where(j), dt, shape_size(info_.dataset_shapes[j]) * dtype_size(dt), seconds);
   return out;
+}
+
+bool is_tenpy_train(hid_t g, const std::string& type, const std::string& where) {
+  if (type != "instance" || !h5::has_attr(g, "class") || !h5::has_attr(g, "module")) return false;
+  const std::string cls = h5::read_string_attr(g, "class", where);
+  const std::string module = h5::read_string_attr(g, "module", where);
+  const auto ends_with = [&](const char* s) {
+    const std::string e(s);
+    return cls.size() >= e.size() && cls.compare(cls.size() - e.size(), e.size(), e) == 0;
+  };
+  return module.rfind("tenpy.", 0) == 0 && (ends_with("MPS") || ends_with("MPO"));
 }
 
 }  // namespace srcc
