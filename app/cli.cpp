@@ -258,17 +258,18 @@ void Cli::add_evolve() {
       ->required()
       ->expected(2, -1);
   evolve_cmd->add_option("-o,--output", e.output, "Output .h5 file")->required();
-  add(*evolve_cmd, opt::kSteps, e.steps)->required()->check(whole(1, std::uint64_t{1} << 40));
-  add_switch(*evolve_cmd, opt::kNormalize, e.normalize);
-  add(*evolve_cmd, opt::kDt, e.dt);
+  EvolveOptions& eo = e.options;
+  add(*evolve_cmd, opt::kSteps, eo.steps)->required()->check(whole(1, std::uint64_t{1} << 40));
+  add_switch(*evolve_cmd, opt::kNormalize, eo.normalize);
+  add(*evolve_cmd, opt::kDt, eo.dt);
   add(*evolve_cmd, opt::kMeasure, e.measure);
   add(*evolve_cmd, opt::kOverlap, e.overlap);
-  add(*evolve_cmd, opt::kMeasureEvery, e.measure_every)->check(whole(1, std::uint64_t{1} << 40));
-  add(*evolve_cmd, opt::kSaveEvery, e.save_every)->check(whole(0, std::uint64_t{1} << 40));
-  add(*evolve_cmd, opt::kCheckpointEvery, e.checkpoint_every)->check(whole(0, std::uint64_t{1} << 40));
-  add_switch(*evolve_cmd, opt::kResume, e.resume);
-  add(*evolve_cmd, opt::kTaylor, e.taylor)->check(whole(1, kMaxTaylorOrder));
-  add_switch(*evolve_cmd, opt::kImaginaryTime, e.imaginary);
+  add(*evolve_cmd, opt::kMeasureEvery, eo.measure_every)->check(whole(1, std::uint64_t{1} << 40));
+  add(*evolve_cmd, opt::kSaveEvery, eo.save_every)->check(whole(0, std::uint64_t{1} << 40));
+  add(*evolve_cmd, opt::kCheckpointEvery, eo.checkpoint_every)->check(whole(0, std::uint64_t{1} << 40));
+  add_switch(*evolve_cmd, opt::kResume, eo.resume);
+  add(*evolve_cmd, opt::kTaylor, eo.taylor)->check(whole(1, kMaxTaylorOrder));
+  add_switch(*evolve_cmd, opt::kImaginaryTime, eo.imaginary_time);
 }
 
 // distance and expect.

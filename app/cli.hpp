@@ -52,17 +52,9 @@ struct ProductArgs {                   // apply / compress
 struct EvolveArgs {                   // flags described in srcc/core/options.hpp
   std::vector<std::string> trains;     // the step's MPOs, then the state
   std::string output;                  // -o
-  std::size_t steps = 0;               // --steps
-  bool normalize = false;              // --normalize
-  double dt = 0;                       // --dt
   std::vector<std::string> measure;    // --measure
   std::string overlap;                 // --overlap ("" = none)
-  std::size_t measure_every = 1;       // --measure-every
-  std::size_t save_every = 0;          // --save-every
-  std::size_t checkpoint_every = 0;    // --checkpoint-every
-  bool resume = false;                 // --resume
-  std::size_t taylor = 0;              // --taylor
-  bool imaginary = false;              // --imaginary-time (with --taylor)
+  EvolveOptions options;               // the rest, bound straight to their fields
 };
 
 struct GenerateArgs {                  // flags described in srcc/core/options.hpp

@@ -89,7 +89,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   // Every sweep draws and records a seed (the deterministic methods too: their fit sweeps or a
   // rerun with another method take it); truncate has none.
   if (o.sweep.method != Method::kSvd) o.sweep.seed = resolve_seed(c);
-  const std::function<void()> check = interrupt_check(c, ", no output written");
+  const std::function<void()> check = interrupt_check(c, o, ", no output written");
   ProgressReporter reporter;
   const RunSummary s = run(o, reporter, check);
   // -q: warnings and errors only; the summary of a run is no warning (--json still prints it).
@@ -105,7 +105,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
 void cmd_evolve(const Cli& cli, const std::string& command_line) {
   const auto& c = cli.common;
   const EvolveArgs& a = cli.evolve;
-  EvolveOptions e;
+  EvolveOptions e = a.options;  // its own flags bound straight to it
   RunOptions& o = e.run;
   o.sweep = sweep_options(c);
   for (const auto& t : a.trains) o.trains.push_back(train_ref(cli, t));
@@ -124,14 +124,6 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   execution_options(c, o);
   o.command_line = command_line;
   o.profile_gemm = c.profile_gemm;
-  e.steps = a.steps;
-  e.normalize = a.normalize;
-  e.dt = a.dt;
-  e.measure_every = a.measure_every;
-  e.save_every = a.save_every;
-  e.checkpoint_every = a.checkpoint_every;
-  e.taylor = a.taylor;
-  e.imaginary_time = a.imaginary;
   if (c.dry_run) {
     e.run.sweep.seed = c.seed.value_or(0);
     const std::vector<Plan> plans = plan_evolve(e);
@@ -145,12 +137,12 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
     std::printf("(the plan of the first step: each step is planned again for the state's bonds)\n");
     return;
   }
-  e.resume = a.resume || (c.skip_existing && std::filesystem::exists(a.output));
+  e.resume = e.resume || (c.skip_existing && std::filesystem::exists(a.output));
   // A resumed run draws from the seed of the run it continues unless told otherwise.
   e.seed_of_resumed = e.resume && !c.seed && !c.seed_base;
   if (!e.seed_of_resumed) o.sweep.seed = resolve_seed(c);
   ProgressReporter reporter;
-  const EvolveSummary s = evolve(e, reporter, interrupt_check(c, " between steps"));
+  const EvolveSummary s = evolve(e, reporter, interrupt_check(c, e.run, " between steps"));
   if (c.json) {
     std::printf("%s\n", s.to_json().c_str());
     return;

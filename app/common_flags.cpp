@@ -123,7 +123,6 @@ Execution execution(const CommonFlags& c) {
   const ThreadChoice threads = resolve_threads(c.threads);
   e.threads = threads.threads;
   e.threads_source = threads.source;
-  spdlog::info("{} threads ({})", threads.threads, threads.source);
   if (!c.host_memory.empty()) e.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
   if (!c.gpu_memory.empty()) e.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
   e.scratch_dir = c.scratch_dir;
@@ -134,13 +133,14 @@ Execution execution(const CommonFlags& c) {
 void execution_options(const CommonFlags& c, RunOptions& o) {
   o.dtype = resolve_dtype(c.dtype);
   o.exec = execution(c);
+  spdlog::info("{} threads ({})", o.exec.threads, o.exec.threads_source);
   if (!c.max_time.empty()) o.max_time_seconds = parse_duration(c.max_time, opt::kMaxTime.name());
 }
 
 // check_interrupt, and --max-time's deadline checked where signals are: between sites.
-std::function<void()> interrupt_check(const CommonFlags& c, const std::string& what) {
+std::function<void()> interrupt_check(const CommonFlags& c, const RunOptions& o, const std::string& what) {
   if (c.max_time.empty()) return check_interrupt;
-  const double limit = parse_duration(c.max_time, opt::kMaxTime.name());
+  const double limit = o.max_time_seconds;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(limit));

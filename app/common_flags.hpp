@@ -29,6 +29,7 @@ bool skipped(const CommonFlags& c, const std::string& output);
 Execution execution(const CommonFlags& c);
 void execution_options(const CommonFlags& c, RunOptions& o);
 // check_interrupt, and --max-time's deadline checked where signals are: between sites.
-std::function<void()> interrupt_check(const CommonFlags& c, const std::string& what);
+// The deadline is `o`'s (execution_options parsed --max-time); the message quotes the flag as given.
+std::function<void()> interrupt_check(const CommonFlags& c, const RunOptions& o, const std::string& what);
 
 }  // namespace srcc::app

@@ -230,7 +230,7 @@ void cmd_generate(const Cli& cli) {
                              .dtype = resolve_dtype(c.dtype)};
   o.output = parse_train_ref(g.output);
   o.force = c.force;
-  if (!c.host_memory.empty()) o.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
+  o.host_memory = execution(c).host_memory;
   if (example_row(o.example.example).random) o.example.seed = resolve_seed(c);
   const TrainRef ref = write_example(o);
   if (c.json) {
