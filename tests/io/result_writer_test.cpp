@@ -167,21 +167,5 @@ TEST(ResultWriter, AddingToAFileThatIsNotHdf5IsRefusedAndLeavesIt) {
   EXPECT_EQ(entries(dir.path()), 1u);
 }
 
-TEST(ResultReader, IncompleteOrForeignFilesAreNotComplete) {
-  TempDir dir;
-  EXPECT_FALSE(is_complete_result((dir / "missing.h5").string()));
-  { std::ofstream(dir / "text.h5") << "text"; }
-  EXPECT_FALSE(is_complete_result((dir / "text.h5").string()));
-  EXPECT_THROW(read_result_record((dir / "text.h5").string()), InputError);
-  const auto no_log = dir / "trains.h5";
-  {
-    ResultWriter w(no_log.string(), false);
-    TransferLog log;
-    w.write_train("/result", TrainKind::kMps, train(4, 2, 1), log, "x");
-    w.commit();
-  }
-  EXPECT_FALSE(is_complete_result(no_log.string())) << "a /result without /log@complete";
-}
-
 }  // namespace
 }  // namespace srcc::test

@@ -1,4 +1,4 @@
-// Tests of comparing trains (lib/srcc/measure/overlap.cpp, compare.cpp) against dense vectors.
+// Inner products and distances of trains (lib/srcc/measure/overlap.cpp) against dense vectors.
 #include "srcc/measure/overlap.hpp"
 
 #include <gtest/gtest.h>
@@ -64,58 +64,6 @@ TEST(Overlap, LongTrainsBeyondTheRangeOfADouble) {
   EXPECT_NEAR(rel, eps / (1 + eps), 1e-6 * eps);
   const Scaled ab = inner_product_scaled(a, b, ops.K);
   EXPECT_NEAR(std::exp(ab.log_abs() - log_na - log_nb), 1.0, 1e-12);
-}
-
-TEST(Compare, NumbersBeyondADoublePrintInFull) {
-  EXPECT_EQ(format_log10(-777.5288360055746), "2.959130e-778");
-  EXPECT_EQ(format_log10(2.0), "1.000000e+02");
-  EXPECT_EQ(format_log10(-std::numeric_limits<double>::infinity()), "0");
-  EXPECT_EQ(format_log10(std::log10(9.99999999)), "1.000000e+01");
-}
-
-// Two files, one float32 MPS stored "lpr" and one complex128 MPS stored "lrp": compared in the
-// promoted type, the numbers equal those of the dense vectors.
-TEST(Compare, TwoFilesInDifferentTypesAndLayouts) {
-  TempDir dir;
-  const auto a = random_train<cdouble>(TrainKind::kMps, 6, 3, 2, 1);
-  auto b = random_train<cdouble>(TrainKind::kMps, 6, 2, 2, 2);
-  for (auto& c : b)  // real values, stored as float32 below: exactly representable after the cast
-    for (auto& v : c.data) v = cdouble(static_cast<float>(v.real()), 0.0);
-  RawTrain ra = stored_train(a, true, "lrp", true, "/a");
-  ra.dtype = DType::kComplex128;
-  RawTrain rb = stored_train(b, true, "lpr", true, "/b");
-  rb.dtype = DType::kFloat32;
-  write_raw_train(dir / "t.h5", ra);
-  write_raw_train(dir / "t.h5", rb);
-  const auto cpu = make_cpu_backend(1);
-  const Comparison c = compare(TrainRef{(dir / "t.h5").string(), "/a"},
-                               TrainRef{(dir / "t.h5").string(), "/b"}, 0, *cpu);
-  const auto va = dense_vector(a), vb = dense_vector(b);
-  cdouble dot = 0;
-  double diff = 0;
-  for (std::size_t i = 0; i < va.size(); ++i) {
-    dot += std::conj(va[i]) * vb[i];
-    diff += std::norm(va[i] - vb[i]);
-  }
-  EXPECT_NEAR(c.norm_a, norm(va), 1e-12 * norm(va));
-  EXPECT_NEAR(c.norm_b, norm(vb), 1e-12 * norm(vb));
-  EXPECT_LT(std::abs(c.overlap - dot), 1e-12 * std::abs(dot));
-  EXPECT_NEAR(c.relative_distance, std::sqrt(diff) / norm(vb), 1e-12);
-}
-
-TEST(Compare, DifferentLengthsOrLegsAreInputErrors) {
-  TempDir dir;
-  write_raw_train(dir / "t.h5", stored_train(random_train<cdouble>(TrainKind::kMps, 5, 2, 2, 1), true, "lrp", true, "/five"));
-  write_raw_train(dir / "t.h5", stored_train(random_train<cdouble>(TrainKind::kMps, 6, 2, 2, 1), true, "lrp", true, "/six"));
-  write_raw_train(dir / "t.h5", stored_train(random_train<cdouble>(TrainKind::kMps, 5, 2, 3, 1), true, "lrp", true, "/qutrits"));
-  const std::string f = (dir / "t.h5").string();
-  try {
-    (void)compare({f, "/five"}, {f, "/six"}, 0, *make_cpu_backend(1));
-    FAIL() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("has 5 sites but"), std::string::npos) << e.what();
-  }
-  EXPECT_THROW((void)compare({f, "/five"}, {f, "/qutrits"}, 0, *make_cpu_backend(1)), InputError);
 }
 
 }  // namespace

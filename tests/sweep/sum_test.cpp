@@ -238,17 +238,5 @@ TEST(Sum, SdcAndSdcrOfThreeProductsAtFullRankAreTheDenseSum) {
   }
 }
 
-TEST(Sum, BondBoundsAddTheTermsUpToThePhysicalLimit) {
-  const auto a = make_stack<double>(std::vector<CLayer>{{TrainKind::kMps, real_cores(TrainKind::kMps, 10, 5, 2, 1)}});
-  const auto b = make_stack<double>(std::vector<CLayer>{
-      {TrainKind::kMpo, real_cores(TrainKind::kMpo, 10, 2, 2, 2)}, {TrainKind::kMps, real_cores(TrainKind::kMps, 10, 3, 2, 3)}});
-  const auto bound = sum_bond_bounds({&a.stack, &b.stack});
-  EXPECT_EQ(bound[5], 5u + 6u);  // the terms' bonds added up
-  EXPECT_EQ(bound[1], 2u);       // one site of dimension 2 to the left
-  EXPECT_EQ(bound[9], 2u);       // and to the right
-  EXPECT_EQ(bound[3], 8u);
-  EXPECT_EQ(sum_largest_bond({&a.stack, &b.stack}), 11u);
-}
-
 }  // namespace
 }  // namespace srcc::test
