@@ -23,6 +23,8 @@ std::string source_dir() {
   return s ? s : SRCC_SOURCE_DIR;
 }
 
+std::string test_data(const std::string& name) { return source_dir() + "/tests/data/" + name; }
+
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream f(p);
   std::stringstream ss;

@@ -15,6 +15,8 @@ namespace srcc::test {
 // Paths baked in by CMake; the environment (SRCC_BINARY, SRCC_SOURCE_DIR) may override them.
 std::string binary();
 std::string source_dir();
+// A fixture of tests/data/ by name.
+std::string test_data(const std::string& name);
 
 struct Result {
   int code;

@@ -45,4 +45,9 @@ std::vector<double> cut_singular_values(const DenseTrain& t, std::size_t cut);
 // max |⟨row i, row j⟩ − δ_ij| over the rows of each core j >= 1 reshaped to (l, r·u·d).
 template <class T> double right_orthonormality_defect(const std::vector<Tensor<T>>& cores);
 
+// H·ψ as a train, site by site with plain loops: bonds (l_H l_ψ, r_H r_ψ), no compression.
+std::vector<Tensor<cdouble>> exact_product(const std::vector<Tensor<cdouble>>& h, const std::vector<Tensor<cdouble>>& psi);
+// ⟨ψ|H|ψ⟩ by dense contraction (L ≤ 16: 65536 amplitudes).
+cd energy(const std::vector<Tensor<cdouble>>& h, const std::vector<Tensor<cdouble>>& psi);
+
 }  // namespace srcc::test

@@ -1,0 +1,65 @@
+// TeNPy's trains (lib/srcc/io/tenpy/tenpy_train.cpp) from files TeNPy wrote (tests/data/):
+// energies equal to the ones TeNPy stored, charge-sorted bases put back in the sites' order,
+// charges, H + h.c. and complex states.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../support/cli_runner.hpp"
+#include "../support/dense.hpp"
+#include "../support/h5_read.hpp"
+#include "srcc/io/train_reader.hpp"
+
+namespace srcc::test {
+namespace {
+
+std::string data(const std::string& name) { return test_data(name); }
+
+TEST(TenpyTrain, TenpyStateWithItsFormsResolvedHasTheFilesEnergy) {
+  const auto psi = read_cores(data("tenpy_tfi_L16_mps.h5"), "/psi");
+  const auto h = read_cores(data("tenpy_tfi_L16_mpo.h5"), "/H_MPO");
+  const double e0 = read_scalar(data("tenpy_tfi_L16_mps.h5"), "/E0");
+  EXPECT_NEAR(norm(dense_train(psi).v), 1.0, 1e-12);
+  const cd e = energy(h, psi);
+  EXPECT_NEAR(e.real(), e0, 1e-10);
+  EXPECT_NEAR(e.imag(), 0.0, 1e-12);
+}
+
+// With parity conserved, TeNPy stores each site's basis sorted by charge; read back in the
+// site's own order, it is the same state as the one computed without conservation.
+TEST(TenpyTrain, AChargeSortedBasisIsPutBackInTheSitesOrder) {
+  const auto plain = read_cores(data("tenpy_tfi_L16_mps.h5"), "/psi");
+  const auto parity = read_cores(data("tenpy_tfi_L16_parity.h5"), "/psi");
+  const auto h_plain = read_cores(data("tenpy_tfi_L16_mpo.h5"), "/H_MPO");
+  const auto h_parity = read_cores(data("tenpy_tfi_L16_parity.h5"), "/H_MPO");
+  const auto a = dense_train(plain).v, b = dense_train(parity).v;
+  EXPECT_NEAR(std::abs(inner(a, b)), 1.0, 1e-10);  // the ground state, up to its sign
+  // And each operator on the other's state.
+  EXPECT_NEAR(energy(h_plain, parity).real(), read_scalar(data("tenpy_tfi_L16_parity.h5"), "/E0"), 1e-10);
+  EXPECT_NEAR(energy(h_parity, plain).real(), read_scalar(data("tenpy_tfi_L16_mps.h5"), "/E0"), 1e-10);
+  TrainReader r(TrainRef{data("tenpy_tfi_L16_parity.h5"), "/psi"});
+  EXPECT_EQ(r.info().basis[0], (std::vector<std::string>{"up", "down"}));
+}
+
+// U(1) charges (2·Sz), blocks of many sectors; the same Hamiltonian stored with
+// explicit_plus_hc (H = W + W†); a complex state after a quench.
+TEST(TenpyTrain, TenpyChargesPlusHcAndComplexStatesGiveTeNPysEnergies) {
+  const auto psi = read_cores(data("tenpy_xxz_L12_sz.h5"), "/psi");
+  const double e0 = read_scalar(data("tenpy_xxz_L12_sz.h5"), "/E0");
+  EXPECT_NEAR(energy(read_cores(data("tenpy_xxz_L12_sz.h5"), "/H_MPO"), psi).real(), e0, 1e-10);
+  TrainReader w(TrainRef{data("tenpy_xxz_L12_sz_plus_hc.h5"), "/H_MPO"});
+  EXPECT_EQ(w.info().dims[5][kLegL], 8u);  // W's bond 4, doubled by W + W†
+  EXPECT_NEAR(energy(read_cores(data("tenpy_xxz_L12_sz_plus_hc.h5"), "/H_MPO"), psi).real(),
+              read_scalar(data("tenpy_xxz_L12_sz_plus_hc.h5"), "/E0"), 1e-10);
+  const auto q = read_cores(data("tenpy_tfi_L10_quench.h5"), "/psi");
+  EXPECT_EQ(TrainReader(TrainRef{data("tenpy_tfi_L10_quench.h5"), "/psi"}).info().dtype(), DType::kComplex128);
+  const cd eq = energy(read_cores(data("tenpy_tfi_L10_quench.h5"), "/H_MPO"), q);
+  EXPECT_NEAR(eq.real(), read_scalar(data("tenpy_tfi_L10_quench.h5"), "/E"), 1e-10);
+  EXPECT_NEAR(eq.imag(), 0.0, 1e-10);
+}
+
+// The file ITensors.jl v0.1.41 wrote (its own test file): the indices by id, dims and tags, and
+// the data column-major, exactly as stored.
+
+}  // namespace
+}  // namespace srcc::test
