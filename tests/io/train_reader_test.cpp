@@ -1,4 +1,5 @@
-// Tests of reading trains (lib/srcc/io/train_reader.cpp, lib/srcc/train/site_loader.cpp).
+// Tests of reading trains through the facade (lib/srcc/io/train_reader.cpp) and of site layouts
+// (lib/srcc/train/site_loader.cpp); our format's direct reads are in srcc_train_test.
 #include "srcc/io/train_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -154,21 +155,6 @@ TEST(TrainReader, TransferLogRecordsReadThenStaysInPlaceOrConversion) {
   EXPECT_EQ(rows[1].dtype_to, "complex128");
 }
 
-// Creates group /psi in `f` with its "type" attribute "MPS" (a fixed-length string, as h5py
-// writes it) and returns it.
-hid_t mps_group(hid_t f) {
-  hid_t g = H5Gcreate2(f, "/psi", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t t = H5Tcopy(H5T_C_S1);
-  H5Tset_size(t, 4);
-  hid_t sp = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(g, "type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
-  H5Awrite(a, t, "MPS");
-  H5Aclose(a);
-  H5Sclose(sp);
-  H5Tclose(t);
-  return g;
-}
-
 TEST(TrainReader, DescribesWithoutReadingData) {
   // Bond 5e7: the site datasets would hold 2e8 elements (3.2 GB) but are never written; the
   // description must come from metadata only, and one small site can still be read.
@@ -205,83 +191,9 @@ TEST(TrainReader, DescribesWithoutReadingData) {
   EXPECT_EQ(log.records().size(), 1u);
 }
 
-// A real MPS (l, r, p) = site-dependent shapes written with the HDF5 API directly: `file_type`
-// the stored element type, `chunked` chunked storage, `userblock` bytes before the HDF5 data.
-void write_real_mps(const std::filesystem::path& file, const std::vector<Tensor<cdouble>>& sites,
-                    hid_t file_type, bool chunked, hsize_t userblock) {
-  hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-  if (userblock > 0) H5Pset_userblock(fcpl, userblock);
-  hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
-  hid_t g = mps_group(f);
-  for (std::size_t j = 0; j < sites.size(); ++j) {
-    std::vector<hsize_t> dims(sites[j].shape.begin(), sites[j].shape.end());
-    hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (chunked) H5Pset_chunk(dcpl, static_cast<int>(dims.size()), dims.data());
-    hid_t d = H5Dcreate2(g, std::to_string(j).c_str(), file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    std::vector<double> values;
-    for (const auto& v : sites[j].data) values.push_back(v.real());
-    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-    H5Dclose(d);
-    H5Pclose(dcpl);
-    H5Sclose(space);
-  }
-  H5Gclose(g);
-  H5Fclose(f);
-  H5Pclose(fcpl);
-}
-
 // Sites whose stored bytes are the working type's are read with one pread at the offset HDF5
 // gave (behind a user block too: the offset counts it); every other storage goes through HDF5
 // and reads the same values.
-TEST(TrainReader, DirectReadsAndHdf5ReadsAgree) {
-  TempDir dir;
-  auto sites = cores(TrainKind::kMps, 4, 3, 2, 8);
-  for (auto& s : sites) {
-    for (auto& v : s.data) v = cdouble(v.real(), 0.0);
-    s.shape = {s.shape[kLegL], s.shape[kLegR], s.shape[kLegU]};  // stored as (l, r, p)
-  }
-  struct Case {
-    const char* name;
-    hid_t type;
-    bool chunked;
-    hsize_t userblock;
-    bool direct;
-  };
-  for (const Case& c : {Case{"plain", H5T_IEEE_F64LE, false, 0, true},
-                        Case{"big-endian", H5T_IEEE_F64BE, false, 0, false},
-                        Case{"chunked", H5T_IEEE_F64LE, true, 0, false},
-                        Case{"user block", H5T_IEEE_F64LE, false, 512, true}}) {
-    SCOPED_TRACE(c.name);
-    const auto file = dir / (std::string(c.name) + ".h5");
-    write_real_mps(file, sites, c.type, c.chunked, c.userblock);
-    const auto info = open_trains({{file.string(), "/psi"}}).front().info();
-    ASSERT_EQ(info.raw_offsets.size(), sites.size());
-    for (auto at : info.raw_offsets) EXPECT_EQ(at >= 0, c.direct);
-    TrainReader reader({file.string(), "/psi"});
-    TransferLog log;
-    for (std::size_t j = 0; j < sites.size(); ++j) {
-      const auto got = std::get<Tensor<double>>(reader.read_site(j, log));
-      ASSERT_EQ(got.shape, sites[j].shape);
-      for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got.data[i], sites[j].data[i].real());
-    }
-  }
-}
-
-// A file cut short after it was described: the direct read names the dataset, it does not
-// return garbage.
-TEST(TrainReaderErrors, AFileCutShortUnderADirectRead) {
-  TempDir dir;
-  const auto file = dir / "cut.h5";
-  write_raw_train(file, stored_train(cores(TrainKind::kMps, 3, 4, 2, 5), true, "lrp", true, "/psi"));
-  TrainReader reader({file.string(), "/psi"});
-  ASSERT_GE(reader.info().raw_offsets.back(), 0);
-  std::filesystem::resize_file(file, static_cast<std::uintmax_t>(reader.info().raw_offsets.back()) + 8);
-  TransferLog log;
-  expect_error<InputError>([&] { reader.read_site(2, log); },
-                           {file.string() + ":/psi/2", "the file ends inside its data"});
-}
-
 // ---------------------------------------------------------------- user-visible errors ----
 
 TEST(TrainReaderErrors, MissingFile) {

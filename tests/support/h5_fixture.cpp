@@ -145,4 +145,17 @@ RawTrain stored_train(const std::vector<Tensor<cdouble>>& cores, bool mps, const
   return t;
 }
 
+hid_t mps_group(hid_t f) {
+  hid_t g = H5Gcreate2(f, "/psi", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, 4);
+  hid_t sp = H5Screate(H5S_SCALAR);
+  hid_t a = H5Acreate2(g, "type", t, sp, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(a, t, "MPS");
+  H5Aclose(a);
+  H5Sclose(sp);
+  H5Tclose(t);
+  return g;
+}
+
 }  // namespace srcc::test

@@ -1,6 +1,8 @@
 #pragma once
 // Writes HDF5 trains the way other programs do (h5py, HDF5.jl): any layout, dropped or kept
 // boundary bonds, either complex encoding. Independent of the library's writer on purpose.
+#include <hdf5.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -48,5 +50,9 @@ Tensor<cdouble> stored_site(const Tensor<cdouble>& internal, bool mps, const std
 // Convenience: a whole train stored that way.
 RawTrain stored_train(const std::vector<Tensor<cdouble>>& cores, bool mps, const std::string& layout,
                       bool drop_boundary, const std::string& group);
+
+// Creates group /psi in `f` with its "type" attribute "MPS" (a fixed-length string, as h5py
+// writes it) and returns it, for tests that write a train's datasets themselves.
+hid_t mps_group(hid_t f);
 
 }  // namespace srcc::test

@@ -1,0 +1,35 @@
+// Sites read from files on demand (lib/srcc/io/file_site_source.cpp): each site of every train of
+// a stack in the working type, the same whether read in order, again, or out of order (the
+// read-ahead is a guess, never a constraint), with its reads in the transfer log.
+#include "srcc/io/file_site_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include "../support/h5_fixture.hpp"
+#include "../support/h5_read.hpp"
+#include "srcc/session/write_example.hpp"
+
+namespace srcc::test {
+namespace {
+
+TEST(FileSiteSource, EverySiteInTheWorkingTypeInAnyOrder) {
+  TempDir dir;
+  const TrainRef h = write_example({.example = {.example = Example::kRandomMpo, .sites = 6, .bond = 2, .seed = 1},
+                                    .output = {(dir / "h.h5").string(), ""}});
+  const TrainRef psi = write_example({.example = {.example = Example::kRandomMps, .sites = 6, .bond = 3, .seed = 2},
+                                      .output = {(dir / "psi.h5").string(), ""}});
+  const auto want_h = read_cores(h.file, h.group), want_psi = read_cores(psi.file, psi.group);
+  auto readers = open_trains({h, psi});
+  TransferLog log;
+  FileSiteSource<cdouble> source(readers, log);  // float64 files, complex working type
+  for (std::size_t j : {0u, 1u, 2u, 2u, 5u, 3u, 0u}) {
+    const auto sites = source.site(j);
+    ASSERT_EQ(sites.size(), 2u);
+    EXPECT_EQ(sites[0].data, want_h[j].data) << j;
+    EXPECT_EQ(sites[1].data, want_psi[j].data) << j;
+  }
+  EXPECT_GT(log.size(), 0u) << "the reads and conversions are logged";
+}
+
+}  // namespace
+}  // namespace srcc::test
