@@ -124,6 +124,13 @@ TEST(CliBudget, ThePlanPredictsTheWorkAndWarnsBeforeARunTooLongForMaxTime) {
   EXPECT_NE(r.err.find("beyond --max-time"), std::string::npos) << r.err;
   r = run_cli(dir, "apply h.h5 psi.h5 -o dry.h5 --chi 48 --dry-run");
   EXPECT_NE(r.out.find("predicted work "), std::string::npos) << r.out;
+  // An evolution is warned about from its steps to come; --max-time then stops it with its
+  // checkpoint (exit 130).
+  ASSERT_EQ(run_cli(dir, "generate ising -o ising.h5 --sites 30 -q").code, 0);
+  r = run_cli(dir, "evolve ising.h5 psi.h5 -o ev.h5 --chi 48 --taylor 2 --dt 0.01 --steps 100000 --max-time 0.5s");
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("steps at the first one's bonds"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("beyond --max-time"), std::string::npos) << r.err;
 }
 
 // Every number after "key": in `json` added up (a sum's plans: one per term).

@@ -14,14 +14,6 @@
 namespace srcc::test {
 namespace {
 
-cd sandwich(const std::vector<cd>& bra, const std::vector<cd>& m, const std::vector<cd>& ket) {
-  const std::size_t n = ket.size();
-  cd out = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < n; ++k) out += std::conj(bra[i]) * m[i * n + k] * ket[k];
-  return out;
-}
-
 TEST(Expect, ValuesVariancesAndMatrixElementsAreTheDenseOnes) {
   TempDir dir;
   auto file = [&](const char* name, ExampleOptions e) { return write_example({.example = e, .output = {(dir / name).string(), ""}}); };
@@ -40,14 +32,14 @@ TEST(Expect, ValuesVariancesAndMatrixElementsAreTheDenseOnes) {
     pp += std::norm(vp[i]);
     hh += std::norm(hp[i]);
   }
-  const double e = sandwich(vp, m, vp).real() / pp;
+  const double e = dense_sandwich(vp, m, vp).real() / pp;
   const ExpectResult r = expect(psi, {h}, std::nullopt, true, *cpu);
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_NEAR(r.rows[0].value.real(), e, 1e-12);
   EXPECT_NEAR(*r.rows[0].variance, hh / pp - e * e, 1e-11);
   EXPECT_NEAR(r.log10_norm, 0.5 * std::log10(pp), 1e-12);
   const ExpectResult b = expect(psi, {h}, phi, false, *cpu);
-  EXPECT_LT(std::abs(b.rows[0].value - sandwich(vf, m, vp)), 1e-12 * std::abs(sandwich(vf, m, vp)));
+  EXPECT_LT(std::abs(b.rows[0].value - dense_sandwich(vf, m, vp)), 1e-12 * std::abs(dense_sandwich(vf, m, vp)));
   EXPECT_THROW(expect(h, {h}, std::nullopt, false, *cpu), UsageError) << "an MPO as the state";
   EXPECT_THROW(expect(psi, {h}, phi, true, *cpu), UsageError) << "a variance with a bra";
 }

@@ -13,14 +13,6 @@
 namespace srcc::test {
 namespace {
 
-cd dense_sandwich(const std::vector<cd>& bra, const std::vector<cd>& m, const std::vector<cd>& ket) {
-  const std::size_t n = ket.size();
-  cd out = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < n; ++k) out += std::conj(bra[i]) * m[i * n + k] * ket[k];
-  return out;
-}
-
 TEST(Sandwich, MatchesDenseContractions) {
   const std::size_t n = 5;
   const auto op = gaussian_cores(TrainKind::kMpo, n, 3, 2, 1);

@@ -23,16 +23,8 @@ std::string written(const TempDir& dir, const std::string& file, const ExampleOp
 
 // ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of a dense state (MPS: its interleaved vector is the plain one) and operator.
 cd dense_expectation(const DenseTrain& op, const std::vector<cd>& psi) {
-  const std::size_t n = psi.size();
   const std::vector<cd> m = interleaved_to_matrix(op.v, op.ups, op.downs);
-  cd num = 0, den = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    cd row = 0;
-    for (std::size_t k = 0; k < n; ++k) row += m[i * n + k] * psi[k];
-    num += std::conj(psi[i]) * row;
-    den += std::conj(psi[i]) * psi[i];
-  }
-  return num / den;
+  return dense_sandwich(psi, m, psi) / inner(psi, psi);
 }
 
 struct Files {

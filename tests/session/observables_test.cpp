@@ -52,15 +52,8 @@ TEST(Observables, ColumnsAreNamedUniquelyAndValuesAreTheDenseOnes) {
   const auto v = dense_vector(cores);
   const DenseTrain hm = dense_train(read_cores(h.file, h.group));
   const std::vector<cd> m = interleaved_to_matrix(hm.v, hm.ups, hm.downs);
-  cd num = 0, den = 0;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    cd row = 0;
-    for (std::size_t k = 0; k < v.size(); ++k) row += m[i * v.size() + k] * v[k];
-    num += std::conj(v[i]) * row;
-    den += std::conj(v[i]) * v[i];
-  }
   const auto e = obs[0]->measure(cores, scale, K);
-  EXPECT_NEAR(e[0], (num / den).real(), 1e-12);
+  EXPECT_NEAR(e[0], (dense_sandwich(v, m, v) / inner(v, v)).real(), 1e-12);
   EXPECT_NEAR(e[1], 0, 1e-12);
   const auto ov = obs[2]->measure(cores, scale, K);
   EXPECT_NEAR(ov[0], 3.0 * v[0].real(), 1e-12) << "⟨0…0|ψ⟩ is ψ's first entry, times e^scale";

@@ -219,4 +219,12 @@ cd energy(const std::vector<Tensor<cdouble>>& h, const std::vector<Tensor<cdoubl
   return inner(dense_train(psi).v, dense_train(exact_product(h, psi)).v);
 }
 
+cd dense_sandwich(const std::vector<cd>& bra, const std::vector<cd>& m, const std::vector<cd>& ket) {
+  const std::size_t n = ket.size();
+  cd out = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k) out += std::conj(bra[i]) * m[i * n + k] * ket[k];
+  return out;
+}
+
 }  // namespace srcc::test

@@ -50,4 +50,7 @@ std::vector<Tensor<cdouble>> exact_product(const std::vector<Tensor<cdouble>>& h
 // ⟨ψ|H|ψ⟩ by dense contraction (L ≤ 16: 65536 amplitudes).
 cd energy(const std::vector<Tensor<cdouble>>& h, const std::vector<Tensor<cdouble>>& psi);
 
+// ⟨bra|M|ket⟩ of dense vectors and a dense matrix (row-major, as interleaved_to_matrix gives it).
+cd dense_sandwich(const std::vector<cd>& bra, const std::vector<cd>& m, const std::vector<cd>& ket);
+
 }  // namespace srcc::test

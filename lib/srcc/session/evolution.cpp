@@ -180,9 +180,18 @@ template <class T> class Evolution {
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
     checkpoints_.limit_held(plan0_.budgets.host_bytes / kHeldStatesShare);
     last_plan_ = plan0_.to_json();
+    if (!ro_.exec.device.gpu && done_ < eo_.steps) warn_if_long_evolution();
   }
 
   Backend& backend() { return *backends_.front(); }
+
+  // The steps to come at the first one's cost (its bonds grow or shrink from there): the warning
+  // apply gives before a run that would outlast --max-time or an hour.
+  void warn_if_long_evolution() {
+    std::vector<Plan> plans = {plan0_};
+    if (eo_.taylor > 0) plans = plan_taylor_step(stack_, eo_.taylor, ro_, dtype_of<T>, plan0_.budgets).plans;
+    warn_if_long(ro_, plans, backend(), reporter_, eo_.steps - done_);
+  }
 
   // The seed of step k: derived from the base and the step number, so that a resumed run draws
   // what the uninterrupted one drew.
@@ -215,27 +224,19 @@ template <class T> class Evolution {
   // A --taylor step: Σ_{m≤K} c_m H^m ψ with c_m = c_{m−1}·(−i dt)/m (or (−dt)/m), the K+1
   // products as the terms of one sweep, each planned for its share of the budgets.
   SweepResult<T> taylor_step(std::size_t k) {
-    const std::size_t terms = eo_.taylor + 1;
     Stack step = stack_;
     step.layers.back() = state_info();
-    const std::vector<Stack> stacks = taylor_stacks(step, eo_.taylor);
-    std::vector<const Stack*> stack_of;
-    for (const auto& st : stacks) stack_of.push_back(&st);
-    RunOptions step_options = fitted(ro_, stack_of, nullptr);
-    step_options.sweep.seed = step_seed(k);
-    std::vector<Plan> plans;
-    plans.reserve(terms);  // the terms point at their plans
+    TaylorPlan t = plan_taylor_step(step, eo_.taylor, ro_, dtype_of<T>, plan0_.budgets);
+    t.options.sweep.seed = step_seed(k);
     std::vector<std::unique_ptr<RepeatedLayers<T>>> sources;
     std::vector<SweepTerm<T>> sum;
     const std::vector<std::complex<double>> weights = taylor_weights(eo_.taylor, eo_.dt, eo_.imaginary_time);
-    for (std::size_t m = 0; m < terms; ++m) {
-      const std::complex<double> weight = weights[m];
-      plans.push_back(plan_term(stack_of, m, step_options.sweep, dtype_of<T>, ro_.exec.threads, plan0_.budgets, ro_.exec.device.gpu));
+    for (std::size_t m = 0; m < t.stacks.size(); ++m) {
       sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_));
-      sum.push_back({&stacks[m], sources.back().get(), scalar_weight<T>(weight), &plans.back()});
+      sum.push_back({&t.stacks[m], sources.back().get(), scalar_weight<T>(weights[m]), &t.plans[m]});
     }
-    last_plan_ = plans_json(plans);
-    return run_sweep(sum, step_options.sweep, backend(), log_, quiet_, check_interrupt_);
+    last_plan_ = plans_json(t.plans);
+    return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_);
   }
 
   // Step k: the sweep, the state's norm, the measurements, a row of the trajectory. All or

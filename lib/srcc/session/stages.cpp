@@ -135,19 +135,22 @@ std::vector<Plan> dry_run_plans(const RunOptions& given, const std::vector<const
 // Before a long run: its predicted work and time, and a warning when even the fastest sweep the
 // prediction allows outlasts --max-time or an hour. Only where the work is large enough to
 // matter (the GEMM rate is measured for it, a few milliseconds).
-void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backend, Reporter& reporter) {
+void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backend, Reporter& reporter,
+                  std::size_t steps) {
   // Flops worth a prediction (a second or more of sweep), and, under --max-time, the least worth
   // a few milliseconds of GEMM to check against it.
   constexpr double kWorthPredicting = 1e11, kWorthChecking = 1e9;
-  double flops = 0;  // a sum's: its terms'
+  double flops = 0;  // a sum's: its terms'; an evolution's: every step's at the first one's bonds
   for (const auto& p : plans) flops += p.predicted_flops;
+  flops *= static_cast<double>(steps);
   const bool check = o.max_time_seconds > 0 && flops >= kWorthChecking;
   if (flops < kWorthPredicting && !check) return;
   const double rate = measure_gemm_rate(backend, plans.front().dtype);
   for (auto& p : plans) p.gemm_rate = rate;
   if (rate <= 0) return;
   const PredictedTime t = predicted_time(flops, rate);
-  const std::string what = format_flops(flops) + " of sweep, " + format_seconds(t.fastest) + " to " +
+  const std::string of = steps > 1 ? " of sweeps (" + std::to_string(steps) + " steps at the first one's bonds)" : " of sweep";
+  const std::string what = format_flops(flops) + of + ", " + format_seconds(t.fastest) + " to " +
                            format_seconds(t.slowest) + " at this machine's GEMM rate (" +
                            format_flops(rate) + "/s, measured now)";
   if (o.max_time_seconds > 0 && t.fastest > o.max_time_seconds)

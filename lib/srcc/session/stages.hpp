@@ -49,10 +49,12 @@ std::pair<std::vector<Plan>, std::vector<std::unique_ptr<Backend>>> plans_and_ba
 // rate measured for the predicted time on a CPU.
 std::vector<Plan> dry_run_plans(const RunOptions& given, const std::vector<const Stack*>& stacks, DType dt);
 
-// Before a long run (`plans` of one product or a sum's terms, on a CPU): its predicted work and
-// time at the GEMM rate measured now (recorded in the plans), and a warning when even the
-// fastest sweep the prediction allows outlasts --max-time or an hour.
-void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backend, Reporter& reporter);
+// Before a long run (`plans` of one product or a sum's terms, on a CPU; an evolution's first step,
+// done `steps` times): its predicted work and time at the GEMM rate measured now (recorded in the
+// plans), and a warning when even the fastest run the prediction allows outlasts --max-time or
+// an hour.
+void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backend, Reporter& reporter,
+                  std::size_t steps = 1);
 
 // --profile-gemm over a run: the backend times every GEMM into the profile from construction on
 // (with a warning where it cannot: a GPU queues its GEMMs), and stops however the run ends.

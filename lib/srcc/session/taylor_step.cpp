@@ -1,5 +1,7 @@
 #include "srcc/session/taylor_step.hpp"
 
+#include "srcc/session/stages.hpp"
+
 namespace srcc {
 
 std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order) {
@@ -11,6 +13,18 @@ std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order) {
     stacks[m].layers.push_back(step.layers.back());
   }
   return stacks;
+}
+
+TaylorPlan plan_taylor_step(const Stack& step, std::size_t order, const RunOptions& ro, DType dtype,
+                            const Budgets& budgets) {
+  TaylorPlan t;
+  t.stacks = taylor_stacks(step, order);
+  std::vector<const Stack*> terms;
+  for (const auto& st : t.stacks) terms.push_back(&st);
+  t.options = fitted(ro, terms, nullptr);
+  for (std::size_t m = 0; m < terms.size(); ++m)
+    t.plans.push_back(plan_term(terms, m, t.options.sweep, dtype, ro.exec.threads, budgets, ro.exec.device.gpu));
+  return t;
 }
 
 std::vector<std::complex<double>> taylor_weights(std::size_t order, double dt, bool imaginary_time) {

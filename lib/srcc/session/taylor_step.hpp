@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "srcc/core/tensor.hpp"
+#include "srcc/plan/plan.hpp"
+#include "srcc/session/run_options.hpp"
 #include "srcc/train/site_source.hpp"
 #include "srcc/train/train.hpp"
 
@@ -15,6 +17,17 @@ namespace srcc {
 // The stacks of a step of order K from the step's stack (H's MPOs over the state): term m is
 // H^m ψ, H's layers m times over the state.
 std::vector<Stack> taylor_stacks(const Stack& step, std::size_t order);
+
+// A step's terms for the state in `step`: their stacks, the options fitted to their sum (χ̄
+// capped at what the sum can hold) and a plan per term for its share of `budgets`. The plans and
+// stacks stay where they are when the struct moves (a sweep's terms point at them).
+struct TaylorPlan {
+  std::vector<Stack> stacks;
+  RunOptions options;
+  std::vector<Plan> plans;
+};
+TaylorPlan plan_taylor_step(const Stack& step, std::size_t order, const RunOptions& ro, DType dtype,
+                            const Budgets& budgets);
 
 // c_0 … c_K: c_m = c_{m−1}·(−i dt)/m, or (−dt)/m in imaginary time.
 std::vector<std::complex<double>> taylor_weights(std::size_t order, double dt, bool imaginary_time);
