@@ -180,7 +180,9 @@ void Cli::add_common_flags() {
   // A flag with an optional value: CLI11 would read it as an integer, so it is kept as text.
   app.add_flag(std::string(opt::kOversample.flag), c.oversample, help_of(opt::kOversample));
   add(app, opt::kTol, c.sweep.tol);
-  add(app, opt::kMethod, c.method);
+  add(app, opt::kMethod, c.method)
+      ->description(std::string(opt::kMethod.help) + ": " + method_summaries() + " (default: " +
+                    std::string(opt::kMethod.fallback) + ")");
   add(app, opt::kFitSweeps, c.sweep.fit_sweeps)->check(whole(0, 1000));
   add(app, opt::kFitTol, c.sweep.fit_tol);
   add(app, opt::kBlockStart, c.sweep.block_start)->check(whole(1, kMaxChi));

@@ -43,11 +43,9 @@ inline constexpr Option kTol{"--tol", "REAL",
     "until its leave-one-out error estimate is below tol/10, then one SVD truncation sweep "
     "keeps at each cut the fewest values that meet tol (global error about sqrt(n-1)·tol). "
     "--chi becomes an optional cap", "off: a fixed χ̄"};
+// The methods and what each does are listed from their table (plan/methods.cpp).
 inline constexpr Option kMethod{"--method", "NAME",
-    "How the left environments that sketch each cut are formed: src (Gaussian test tensors, "
-    "with a leave-one-out error estimate per cut), sdc (truncated SVDs from the left, as "
-    "zip-up forms them: deterministic, no per-cut estimate), sdcr (a randomized range finder "
-    "in place of each SVD; --tol not accepted). docs/ALGORITHM.md compares them", "src"};
+    "How the left environments that sketch each cut are formed (docs/ALGORITHM.md compares the methods)", "src"};
 inline constexpr Option kFitSweeps{"--fit-sweeps", "INT",
     "After the method, at most this many one-site variational sweeps at the result's bonds, "
     "each lowering ‖Aψ − φ‖; 0 = none (with --fit-tol alone: at most 20)", "0"};

@@ -23,10 +23,14 @@ double svd_macs(const ReductionShape& r) {
 double range_macs(const ReductionShape& r) { return 2 * r.rank * r.m * r.cols; }
 
 const std::vector<MethodRow> kTable = {
-    {Method::kSrc, "src", true, true, false, false, true, true, true, no_gemm},
-    {Method::kSdc, "sdc", true, false, true, true, true, true, true, svd_macs},
-    {Method::kSdcr, "sdcr", true, true, true, false, false, true, true, range_macs},
-    {Method::kSvd, "svd", false, false, false, false, true, false, false, no_gemm},
+    {Method::kSrc, "src", "Gaussian test tensors, with a leave-one-out error estimate per cut",
+     true, true, false, false, true, true, true, no_gemm},
+    {Method::kSdc, "sdc", "truncated SVDs from the left, as zip-up forms them: deterministic, no per-cut estimate",
+     true, false, true, true, true, true, true, svd_macs},
+    {Method::kSdcr, "sdcr", "a randomized range finder in place of each SVD; --tol not accepted",
+     true, true, true, false, false, true, true, range_macs},
+    {Method::kSvd, "svd", "truncate's: right-canonical form, then one SVD sweep", false, false, false, false, true, false,
+     false, no_gemm},
 };
 
 }  // namespace
@@ -48,6 +52,13 @@ std::string method_choices() {
   std::string out;
   for (std::size_t i = 0; i < names.size(); ++i)
     out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return out;
+}
+
+std::string method_summaries() {
+  std::string out;
+  for (const auto& row : kTable)
+    if (row.option) out += (out.empty() ? "" : ", ") + std::string(row.name) + " (" + std::string(row.summary) + ")";
   return out;
 }
 

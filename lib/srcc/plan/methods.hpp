@@ -27,6 +27,7 @@ struct ReductionShape {
 struct MethodRow {
   Method method;
   std::string_view name;  // as --method, /log and collect spell it
+  std::string_view summary;  // what it does, for --help
   bool option;            // chosen with --method (kSvd is truncate's own)
   bool random;            // draws from --seed
   bool dense_left;        // the left step keeps M_j whole and reduces it (no sketch per cut)
@@ -45,5 +46,7 @@ std::string method_name(Method m);
 Method parse_method(const std::string& text);
 // "src, sdc or sdcr": the names --method takes.
 std::string method_choices();
+// "src (…), sdc (…), sdcr (…)": those names with their summaries, for --help.
+std::string method_summaries();
 
 }  // namespace srcc
