@@ -96,15 +96,16 @@ void print_provenance(const std::string& file) {
   } catch (const InputError&) {
     return;  // no output of ours
   }
+  const RunRecord& log = r.log;
   std::printf("/log  %s by src-compress %s at %s, %.3f s on %s (%lld threads)%s\n",
-              r.command.empty() ? "a run" : r.command.c_str(), r.tool_version.c_str(), r.start_time.c_str(),
-              r.wall_seconds, r.devices.c_str(), static_cast<long long>(r.threads),
+              log.command.empty() ? "a run" : log.command.c_str(), log.tool_version.c_str(), log.start_utc.c_str(),
+              log.wall_seconds, log.devices.c_str(), static_cast<long long>(log.threads),
               r.complete ? "" : "; not complete");
-  std::printf("  mode %s, chi %g, cutoff %g, tol %g, oversample %g, seed %llu; estimated relative error %.2e, "
-              "norm %s\n",
-              r.mode.c_str(), r.chi, r.cutoff, r.tol, r.oversample, static_cast<unsigned long long>(r.seed),
-              r.error_estimate, format_magnitude(r.log10_norm).c_str());
-  std::printf("  command: %s\n", printable(r.command_line).c_str());
+  std::printf("  method %s, mode %s, chi %g, cutoff %g, tol %g, oversample %g, seed %llu; estimated relative error "
+              "%.2e, norm %s\n",
+              log.method.c_str(), r.mode.c_str(), r.chi, r.cutoff, r.tol, r.oversample,
+              static_cast<unsigned long long>(log.seed), log.error_estimate, format_magnitude(r.log10_norm).c_str());
+  std::printf("  command: %s\n", printable(log.command_line).c_str());
 }
 
 // An evolution's output: how far it got and the last row of its trajectory (text output only;
@@ -116,7 +117,8 @@ void print_trajectory(const std::string& file) {
   } catch (const InputError&) {
     return;  // no evolution's output
   }
-  std::printf("%s  %lld of %lld steps%s\n", h5names::kTrajectory, rec.steps_done, rec.steps,
+  std::printf("%s  %lld of %lld steps%s\n", h5names::kTrajectory, static_cast<long long>(rec.log.evolve->steps_done),
+              static_cast<long long>(rec.log.evolve->steps),
               rec.complete ? "" : " (a checkpoint: continue with evolve --resume)");
   if (rec.trajectory.empty() || rec.trajectory.front().values.empty()) return;
   std::string last = "  last row:";

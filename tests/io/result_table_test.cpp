@@ -45,12 +45,12 @@ TEST(ResultTable, TheRecordRoundTripsIntoEveryColumn) {
   r.sites.resize(5);
   r.evolve = RunRecord::Evolution{.steps = 10, .steps_done = 4, .fingerprint = "a=b", .run_id = "x"};
   const ResultRecord rec = written(dir / "out.h5", r);
-  EXPECT_EQ(rec.command, "evolve") << "an evolution's record names its command itself";
-  EXPECT_EQ(rec.method, "sdcr");
+  EXPECT_EQ(rec.log.command, "evolve") << "an evolution's record names its command itself";
+  EXPECT_EQ(rec.log.method, "sdcr");
   EXPECT_EQ(rec.terms, 2);
   EXPECT_EQ(rec.fit_sweeps, 3);
-  EXPECT_EQ(rec.steps, 10);
-  EXPECT_EQ(rec.steps_done, 4);
+  EXPECT_EQ(rec.log.evolve->steps, 10);
+  EXPECT_EQ(rec.log.evolve->steps_done, 4);
   EXPECT_EQ(rec.chi, 12);
   EXPECT_EQ(rec.mode, "oversampled");
   EXPECT_DOUBLE_EQ(rec.norm, 2.5);
@@ -58,8 +58,8 @@ TEST(ResultTable, TheRecordRoundTripsIntoEveryColumn) {
 
   r.evolve.reset();
   const ResultRecord plain = written(dir / "plain.h5", r);
-  EXPECT_EQ(plain.command, "compress");
-  EXPECT_EQ(plain.steps, 0);
+  EXPECT_EQ(plain.log.command, "compress");
+  EXPECT_FALSE(plain.log.evolve);
 
   // One column list: the header, every row and every JSON object have as many fields.
   const auto columns = result_table_columns();
@@ -83,12 +83,12 @@ TEST(ResultTable, OlderOutputsNamedTheirCommandOnlyInTheCommandLine) {
   r.plan_json = R"({"sites": 5, "chi": 4})";
   r.sites.resize(5);
   const ResultRecord rec = written(dir / "old.h5", r);
-  EXPECT_EQ(rec.command, "truncate");
-  EXPECT_EQ(rec.method, "svd");
+  EXPECT_EQ(rec.log.command, "truncate");
+  EXPECT_EQ(rec.log.method, "svd");
   EXPECT_EQ(rec.mode, "svd");
   EXPECT_EQ(rec.terms, 1);
   r.command_line = "src-compress apply h.h5 psi.h5 -o out.h5 --chi 4";
-  EXPECT_EQ(written(dir / "old2.h5", r).method, "src") << "src was the only sweep before --method";
+  EXPECT_EQ(written(dir / "old2.h5", r).log.method, "src") << "src was the only sweep before --method";
 }
 
 }  // namespace

@@ -73,10 +73,10 @@ TEST(ResultWriter, RunOutputReadsBackCompleteWithItsRecord) {
   for (std::size_t j = 0; j + 1 < cores.size(); ++j)
     bonds.push_back(static_cast<std::int64_t>(cores[j].shape[kLegR]));
   EXPECT_EQ(rec.bonds, bonds);
-  EXPECT_EQ(rec.seed, 42u);
-  EXPECT_EQ(rec.threads, 3);
-  EXPECT_DOUBLE_EQ(rec.error_estimate, 2e-3);
-  EXPECT_EQ(rec.command_line, "src-compress apply a.h5 b.h5 -o out.h5");
+  EXPECT_EQ(rec.log.seed, 42u);
+  EXPECT_EQ(rec.log.threads, 3);
+  EXPECT_DOUBLE_EQ(rec.log.error_estimate, 2e-3);
+  EXPECT_EQ(rec.log.command_line, "src-compress apply a.h5 b.h5 -o out.h5");
   std::int64_t written = 0;
   for (const auto& c : cores) written += static_cast<std::int64_t>(c.bytes());
   EXPECT_EQ(rec.bytes_by_mechanism.at(mechanism::kFileWrite), written);

@@ -47,8 +47,8 @@ TEST(Checkpoints, HeldStatesAreWrittenOnceAndKept) {
   cp.write(rows(2), "[]", s2, 0.0, record(), history, true, 2);
   const EvolveRecord rec = read_evolve_record(out);
   EXPECT_EQ(rec.states, (std::vector<long long>{1, 2})) << "state 1 copied from the version replaced";
-  EXPECT_EQ(rec.saved_states.value_or(""), "1 2");
-  EXPECT_FALSE(rec.run_id.empty());
+  EXPECT_EQ(rec.log.evolve->saved_states.value_or(""), "1 2");
+  EXPECT_FALSE(rec.log.evolve->run_id.empty());
   const auto back = read_cores(out, std::string(h5names::kStates) + "/1");
   ASSERT_EQ(back.size(), s1.size());
   for (std::size_t j = 0; j < s1.size(); ++j) EXPECT_EQ(back[j].data[0].real(), s1[j].data[0]) << j;
@@ -63,14 +63,14 @@ TEST(Checkpoints, HeldStatesAreWrittenOnceAndKept) {
   // The same file resumed by its own run keeps them.
   Checkpoints<double> own(out, true);
   const EvolveRecord before = read_evolve_record(out);
-  own.resume(3, before.run_id, before.states);
+  own.resume(3, before.log.evolve->run_id, before.states);
   own.hold(4, s1, 0.0);
   own.write(rows(4), "[]", s1, 0.0, record(), history, false, 4);
   own.hold(5, s1, 0.0);
   own.write(rows(5), "[]", s1, 0.0, record(), history, false, 5);
   const EvolveRecord after = read_evolve_record(out);
   EXPECT_EQ(after.states, (std::vector<long long>{1, 2, 4, 5}));
-  EXPECT_EQ(after.saved_states.value_or(""), "1 2 4 5");
+  EXPECT_EQ(after.log.evolve->saved_states.value_or(""), "1 2 4 5");
 }
 
 }  // namespace

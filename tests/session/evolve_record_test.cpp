@@ -14,8 +14,7 @@ TEST(EvolveRecord, FingerprintsRoundTripAndARunOfAnotherEvolutionIsRefused) {
   const Fingerprint fp = {{"state", "psi.h5:/psi MPS float64 bonds 2 2 content 01"}, {"chi", "16"}, {"dt", "0.05"}};
   EXPECT_EQ(fingerprint_from_text(to_text(fp)), fp);
   EvolveRecord rec;
-  rec.fingerprint = to_text({{"state", fp[0].second}, {"chi", "32"}, {"dt", "0.05"}});
-  rec.steps_done = 0;
+  rec.log.evolve = RunRecord::Evolution{.steps_done = 0, .fingerprint = to_text({{"state", fp[0].second}, {"chi", "32"}, {"dt", "0.05"}})};
   std::vector<TableColumn> rows;
   try {
     (void)resume_trajectory(rec, fp, rows, "out.h5");

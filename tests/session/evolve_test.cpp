@@ -70,8 +70,8 @@ TEST(EvolveInProcess, StepsAreTheDenseStepAndTheObservablesItsExpectations) {
   EXPECT_NEAR(columns.at("h_re").back(), dense_expectation(h, psi).real(), 1e-12);
   EXPECT_NEAR(columns.at("h_im").back(), 0, 1e-12);
   const ResultRecord rec = read_result_record(e.run.output);
-  EXPECT_EQ(rec.command, "evolve");
-  EXPECT_EQ(rec.steps_done, 3);
+  EXPECT_EQ(rec.log.command, "evolve");
+  EXPECT_EQ(rec.log.evolve->steps_done, 3);
 }
 
 TEST(EvolveInProcess, AResumedRunEqualsTheUninterruptedOne) {

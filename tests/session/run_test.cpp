@@ -45,9 +45,9 @@ TEST(Run, AProductAtFullRankIsTheDenseProductAndRecordsItself) {
     EXPECT_LT(relative_error(dense_vector(read_cores(o.output, "/result")), ref.v), 1e-12) << method_name(m);
     EXPECT_EQ(s.method, method_name(m));
     const ResultRecord rec = read_result_record(o.output);
-    EXPECT_EQ(rec.command, "apply");
-    EXPECT_EQ(rec.method, method_name(m));
-    EXPECT_EQ(rec.seed, 7u);
+    EXPECT_EQ(rec.log.command, "apply");
+    EXPECT_EQ(rec.log.method, method_name(m));
+    EXPECT_EQ(rec.log.seed, 7u);
     EXPECT_TRUE(rec.complete);
     // The flops the plan predicted are the ones the sweep counted (full rank: exactly).
     const std::vector<Plan> plans = plan_terms(o);
@@ -81,7 +81,7 @@ TEST(Run, ASumAndATruncation) {
   (void)run(t, reporter);
   const double err = relative_error(dense_vector(read_cores(t.output, "/result")), p.v);
   EXPECT_NEAR(err, svd_sweep_error(p, 2), 1e-10);
-  EXPECT_EQ(read_result_record(t.output).command, "truncate");
+  EXPECT_EQ(read_result_record(t.output).log.command, "truncate");
   t.terms = o.terms;
   t.trains.clear();
   t.force = true;

@@ -103,26 +103,22 @@ std::map<std::string, std::int64_t> read_bytes_by_mechanism(hid_t file, const st
 
 namespace {
 
-// What the command line, the plan and the summary say of a run: its subcommand, mode and
-// accuracy options, the result's norm and the run's peak memory.
-void describe_run(ResultRecord& r, const std::string& summary) {
-  // Outputs written before /log@command named the command only in the command line.
-  std::istringstream words(r.command_line);
-  for (std::string w; r.command.empty() && words >> w;)
-    if (w == "apply" || w == "compress" || w == "truncate" || w == "evolve") r.command = w;
-  // … and the method only from apply, compress and truncate, where src was the default.
-  if (r.method.empty()) r.method = r.command == "truncate" ? "svd" : "src";
+// What the plan and the summary say of a run: its mode and accuracy options, the result's
+// norm and the run's peak memory.
+void describe_run(ResultRecord& r) {
+  const std::string& plan = r.log.plan_json;
+  const std::string& summary = r.log.summary_json;
   // A sum's plan is {"terms": [plan, …]}: one "sites" per term.
   std::int64_t plans = 0;
-  for (std::size_t at = r.plan.find("\"sites\":"); at != std::string::npos; at = r.plan.find("\"sites\":", at + 1)) ++plans;
+  for (std::size_t at = plan.find("\"sites\":"); at != std::string::npos; at = plan.find("\"sites\":", at + 1)) ++plans;
   r.terms = std::max<std::int64_t>(plans, 1);
   r.fit_sweeps = static_cast<std::int64_t>(json_number_field(summary, "fit_sweeps").value_or(0.0));
-  auto plan = [&](const char* key) { return json_number_field(r.plan, key).value_or(0.0); };
-  r.chi = plan("chi");
-  r.tol = plan("tol");
-  r.oversample = plan("oversample");
-  r.cutoff = plan("cutoff");
-  r.mode = r.command == "truncate" ? "svd" : r.tol > 0 ? "tolerance" : r.oversample > 0 ? "oversampled" : "plain";
+  auto field = [&](const char* key) { return json_number_field(plan, key).value_or(0.0); };
+  r.chi = field("chi");
+  r.tol = field("tol");
+  r.oversample = field("oversample");
+  r.cutoff = field("cutoff");
+  r.mode = r.log.command == "truncate" ? "svd" : r.tol > 0 ? "tolerance" : r.oversample > 0 ? "oversampled" : "plain";
   r.norm = json_number_field(summary, "norm").value_or(0.0);
   r.log10_norm = json_number_field(summary, "log10_norm").value_or(std::log10(r.norm));
   r.peak_rss_bytes = static_cast<std::int64_t>(json_number_field(summary, "peak_rss_bytes").value_or(0.0));
@@ -139,31 +135,9 @@ ResultRecord read_result_record(const std::string& path) {
   r.file = path;
   const std::string where = path + ":" + h5names::kLog;
   Handle log(H5Gopen2(f.get(), h5names::kLog, H5P_DEFAULT), H5Gclose);
-  auto str = [&](const char* name) {
-    return h5::has_attr(log.get(), name) ? h5::read_string_attr(log.get(), name, where) : "";
-  };
-  auto num = [&](const char* name) {
-    return h5::has_attr(log.get(), name) ? h5::read_double_attr(log.get(), name, where) : 0.0;
-  };
-  auto integer = [&](const char* name) {
-    return h5::has_attr(log.get(), name) ? h5::read_int_attr(log.get(), name, where) : 0LL;
-  };
-  r.complete = integer(h5names::kAttrComplete) == 1;
-  r.error_estimate = num(h5names::kAttrErrorEstimate);
-  r.wall_seconds = num(h5names::kAttrWall);
-  r.seed = static_cast<std::uint64_t>(integer(h5names::kAttrSeed));
-  r.threads = integer(h5names::kAttrThreads);
-  r.threads_source = str(h5names::kAttrThreadsSource);
-  r.command_line = str(h5names::kAttrCommandLine);
-  r.plan = str(h5names::kAttrPlan);
-  r.tool_version = str(h5names::kAttrToolVersion);
-  r.devices = str(h5names::kAttrDevices);
-  r.start_time = str(h5names::kAttrStart);
-  r.command = str(h5names::kAttrCommand);
-  r.method = str(h5names::kAttrMethod);
-  r.steps = integer(h5names::kAttrSteps);
-  r.steps_done = integer(h5names::kAttrStepsDone);
-  describe_run(r, str(h5names::kAttrSummary));
+  r.complete = h5::has_attr(log.get(), h5names::kAttrComplete) && h5::read_int_attr(log.get(), h5names::kAttrComplete, where) == 1;
+  r.log = read_run_record(log.get(), where);
+  describe_run(r);
 
   const std::string rwhere = path + ":" + h5names::kResult;
   const TrainFormat format = detect_format(f.get(), h5names::kResult, rwhere);
@@ -217,17 +191,15 @@ EvolveRecord read_evolve_record(const std::string& path) {
     throw InputError(path + ": not an output of src-compress evolve (no /log)");
   Handle log(H5Gopen2(f.get(), h5names::kLog, H5P_DEFAULT), H5Gclose);
   EvolveRecord r;
-  r.command = h5::has_attr(log.get(), h5names::kAttrCommand) ? h5::read_string_attr(log.get(), h5names::kAttrCommand, where) : "";
-  if (r.command != "evolve")
-    throw InputError(path + ": an output of src-compress " + (r.command.empty() ? std::string("apply, compress or truncate") : r.command) +
+  r.log = read_run_record(log.get(), where);
+  if (!r.log.evolve)
+    throw InputError(path + ": an output of src-compress " +
+                     (r.log.command.empty() ? std::string("apply, compress or truncate") : r.log.command) +
                      ", not of evolve: nothing to resume");
   r.complete = h5::has_attr(log.get(), h5names::kAttrComplete) && h5::read_int_attr(log.get(), h5names::kAttrComplete, where) == 1;
-  r.steps = h5::read_int_attr(log.get(), h5names::kAttrSteps, where);
-  r.steps_done = h5::read_int_attr(log.get(), h5names::kAttrStepsDone, where);
-  r.fingerprint = h5::read_string_attr(log.get(), h5names::kAttrFingerprint, where);
-  if (h5::has_attr(log.get(), h5names::kAttrRunId)) r.run_id = h5::read_string_attr(log.get(), h5names::kAttrRunId, where);
-  if (h5::has_attr(log.get(), h5names::kAttrSavedStates))
-    r.saved_states = h5::read_string_attr(log.get(), h5names::kAttrSavedStates, where);
+  // What an evolution must have written (a missing one is a damaged file, not a default).
+  for (const char* name : {h5names::kAttrSteps, h5names::kAttrStepsDone, h5names::kAttrFingerprint})
+    if (!h5::has_attr(log.get(), name)) throw InputError(where + ": attribute '" + std::string(name) + "' is missing");
   if (H5Lexists(f.get(), h5names::kStates, H5P_DEFAULT) > 0) {
     Handle states(H5Gopen2(f.get(), h5names::kStates, H5P_DEFAULT), H5Gclose);
     if (!states.valid()) throw InputError(path + ":" + h5names::kStates + ": not a group");

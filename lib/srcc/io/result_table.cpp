@@ -59,16 +59,16 @@ const std::vector<Column>& columns() {
          for (auto b : r.bonds) list += (list.empty() ? "" : " ") + std::to_string(b);
          return Cell{list, json_array(r.bonds)};
        }},
-      {"error_estimate", [](const ResultRecord& r) { return real(r.error_estimate, "%.6e"); }},
-      {"wall_seconds", [](const ResultRecord& r) { return real(r.wall_seconds, "%.6f"); }},
-      {"seed", [](const ResultRecord& r) { return Cell{std::to_string(r.seed), std::to_string(r.seed)}; }},
-      {"threads", [](const ResultRecord& r) { return integer(r.threads); }},
+      {"error_estimate", [](const ResultRecord& r) { return real(r.log.error_estimate, "%.6e"); }},
+      {"wall_seconds", [](const ResultRecord& r) { return real(r.log.wall_seconds, "%.6f"); }},
+      {"seed", [](const ResultRecord& r) { return Cell{std::to_string(r.log.seed), std::to_string(r.log.seed)}; }},
+      {"threads", [](const ResultRecord& r) { return integer(r.log.threads); }},
       {"bytes_file_read", [](const ResultRecord& r) { return bytes(r, "file read"); }},
       {"bytes_file_write", [](const ResultRecord& r) { return bytes(r, "file write"); }},
       {"bytes_host_copy", [](const ResultRecord& r) { return bytes(r, "host copy"); }},
       {"bytes_device_move", [](const ResultRecord& r) { return bytes(r, "device move"); }},
-      {"command_line", [](const ResultRecord& r) { return text(r.command_line); }},
-      {"command", [](const ResultRecord& r) { return text(r.command); }},
+      {"command_line", [](const ResultRecord& r) { return text(r.log.command_line); }},
+      {"command", [](const ResultRecord& r) { return text(r.log.command); }},
       {"mode", [](const ResultRecord& r) { return text(r.mode); }},
       {"chi", [](const ResultRecord& r) { return real(r.chi, "%.0f"); }},
       {"tol", [](const ResultRecord& r) { return real(r.tol, "%.6g"); }},
@@ -77,11 +77,11 @@ const std::vector<Column>& columns() {
       {"norm", [](const ResultRecord& r) { return real(r.norm, "%.17g"); }},
       {"log10_norm", [](const ResultRecord& r) { return real(r.log10_norm, "%.17g"); }},
       {"peak_rss_bytes", [](const ResultRecord& r) { return integer(r.peak_rss_bytes); }},
-      {"method", [](const ResultRecord& r) { return word(r.method); }},
+      {"method", [](const ResultRecord& r) { return word(r.log.method); }},
       {"terms", [](const ResultRecord& r) { return integer(r.terms); }},
       {"fit_sweeps", [](const ResultRecord& r) { return integer(r.fit_sweeps); }},
-      {"steps", [](const ResultRecord& r) { return integer(r.steps); }},
-      {"steps_done", [](const ResultRecord& r) { return integer(r.steps_done); }},
+      {"steps", [](const ResultRecord& r) { return integer(r.log.evolve ? r.log.evolve->steps : 0); }},
+      {"steps_done", [](const ResultRecord& r) { return integer(r.log.evolve ? r.log.evolve->steps_done : 0); }},
   };
   return table;
 }

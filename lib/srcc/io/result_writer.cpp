@@ -14,7 +14,6 @@
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/read_probe.hpp"
 #include "srcc/io/tenpy/tenpy_writer.hpp"
-#include "srcc/version.hpp"
 
 namespace srcc {
 
@@ -159,40 +158,8 @@ void ResultWriter::write_log(const RunRecord& r, const TransferLog& log, bool co
   H5Writer& w = *h5_;
   const std::string lg = n::kLog;
   w.create_group(lg);
-  w.int_attr(lg, n::kAttrSchemaVersion, n::kSchemaVersion);
-  w.string_attr(lg, n::kAttrToolVersion, kVersion);
-  w.string_attr(lg, n::kAttrCommandLine, r.command_line);
-  w.string_attr(lg, n::kAttrPlan, r.plan_json);
-  w.string_attr(lg, n::kAttrDevices, r.devices);
-  w.string_attr(lg, n::kAttrBlas, r.blas);
-  w.int_attr(lg, n::kAttrThreads, r.threads);
-  w.string_attr(lg, n::kAttrThreadsSource, r.threads_source);
-  w.int_attr(lg, n::kAttrSeed, static_cast<std::int64_t>(r.seed));
-  const std::string command = r.evolve ? "evolve" : r.command;
-  if (!command.empty()) w.string_attr(lg, n::kAttrCommand, command);
-  if (!r.method.empty()) w.string_attr(lg, n::kAttrMethod, r.method);
-  if (!r.fit_json.empty()) w.string_attr(lg, n::kAttrFit, r.fit_json);
-  if (!r.terms_json.empty()) w.string_attr(lg, n::kAttrTerms, r.terms_json);
-  w.string_attr(lg, n::kAttrStart, r.start_utc);
-  w.string_attr(lg, n::kAttrEnd, r.end_utc);
-  w.double_attr(lg, n::kAttrWall, r.wall_seconds);
-  w.double_attr(lg, n::kAttrErrorEstimate, r.error_estimate);
-  w.string_attr(lg, n::kAttrSummary, r.summary_json);
-  if (!r.notes.empty()) w.string_attr(lg, n::kAttrNotes, r.notes);
-  if (r.output_format != "srcc") {
-    w.string_attr(lg, n::kAttrOutputFormat, r.output_format);
-    w.double_attr(lg, n::kAttrDroppedWeight, r.dropped_weight);
-  }
+  write_run_record(w, lg, r);
   if (tenpy_) mark_ignored_by_tenpy(h5_->file_id(), lg, out_->final_path());
-  if (r.evolve) {
-    w.int_attr(lg, n::kAttrSteps, r.evolve->steps);
-    w.int_attr(lg, n::kAttrStepsDone, r.evolve->steps_done);
-    w.string_attr(lg, n::kAttrFingerprint, r.evolve->fingerprint);
-    w.double_attr(lg, n::kAttrDt, r.evolve->dt);
-    w.int_attr(lg, n::kAttrNormalize, r.evolve->normalize ? 1 : 0);
-    w.string_attr(lg, n::kAttrRunId, r.evolve->run_id);
-    w.string_attr(lg, n::kAttrSavedStates, r.evolve->saved_states);
-  }
   w.write_transfers(n::kTransfers, log.records());
   w.write_sites(n::kSites, r.sites);
   // Written last: a reader that sees complete = 1 knows every other part is there.

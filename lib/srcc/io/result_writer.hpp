@@ -13,6 +13,7 @@
 
 #include "srcc/core/tensor.hpp"
 #include "srcc/io/h5/h5_writer.hpp"
+#include "srcc/io/run_record.hpp"
 #include "srcc/log/site_stats.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/train/layout.hpp"
@@ -22,39 +23,6 @@ namespace srcc {
 
 class FileLock;
 class OutputFile;
-
-// Everything /log holds about a run besides the transfer log itself (docs/FORMAT.md, "/log").
-struct RunRecord {
-  std::string command;            // apply, compress, truncate (evolve: set by `evolve` below)
-  std::string command_line;       // as typed, shell-quoted where needed
-  std::string plan_json;          // the plan the run followed
-  std::string devices;            // backend names, comma-separated ("cpu", "cuda:0,cuda:1")
-  std::string blas;               // BLAS/LAPACK (or CUDA) library in use
-  std::int64_t threads = 0;
-  std::string threads_source;     // why that many threads
-  std::uint64_t seed = 0;
-  std::string method;             // src, sdc, sdcr; svd for truncate
-  std::string fit_json;           // the fit sweeps as a JSON array, "" when none ran
-  std::string terms_json;         // a sum's terms (apply --term) as a JSON array, "" for a product
-  std::string start_utc, end_utc;  // ISO 8601, seconds
-  double wall_seconds = 0;
-  double error_estimate = 0;      // relative, combined over the cuts
-  std::string summary_json;       // the --json summary
-  std::string notes;              // what could not be checked (a line each), "" for none
-  std::string output_format = "srcc";  // the layout of /result: srcc, tenpy, itensor
-  double dropped_weight = 0;      // other layouts with charges: relative weight outside the total charge
-  std::vector<SiteStats> sites;   // /log/sites, one row per site
-  // An evolution's progress (evolve; docs/FORMAT.md, "The output of evolve").
-  struct Evolution {
-    std::int64_t steps = 0, steps_done = 0;
-    std::string fingerprint;      // what a resumed run must share: "key=value" lines
-    double dt = 0;
-    bool normalize = false;
-    std::string run_id;           // this evolution's (a resumed run takes the file's): see copy_from
-    std::string saved_states;     // the K of every /states/K the file holds, blank-separated
-  };
-  std::optional<Evolution> evolve;
-};
 
 class ResultWriter {
  public:

@@ -148,7 +148,7 @@ template <class T> class Evolution {
                         (std::log(frobenius_norm(state_.front())) + state_scale_) / std::log(10.0), rows_, done_,
                         eo_.normalize, ro_.output);
     history_.add_setup(log_.take_from(0));
-    checkpoints_.resume(done_, rec.run_id, rec.states);
+    checkpoints_.resume(done_, rec.log.evolve->run_id, rec.states);
     sum_.resumed_from = done_;
     budget_ = done_ > 0 ? rows_[kBudgetColumn].values.back() : 0.0;
     if (done_ >= eo_.steps) reporter_.step(ro_.output + " holds " + std::to_string(done_) + " steps already; nothing to do");

@@ -158,7 +158,7 @@ EvolveSummary evolve(const EvolveOptions& given, Reporter& reporter, const std::
       return std::string();
     });
     if (eo.seed_of_resumed) {
-      ro.sweep.seed = read_result_record(ro.output).seed;
+      ro.sweep.seed = read_result_record(ro.output).log.seed;
       reporter.note("seed " + std::to_string(ro.sweep.seed) + " (the evolution's, from " + ro.output + ")");
     }
   } else {

@@ -28,8 +28,8 @@ std::string number(double v) {
 void check_checkpoint(const EvolveRecord& rec, const std::string& output) {
   const std::string bad = output + ": not a consistent checkpoint (changed or damaged?): ";
   const std::size_t rows = rec.trajectory.empty() ? 0 : rec.trajectory.front().values.size();
-  if (rec.steps_done < 0 || static_cast<unsigned long long>(rec.steps_done) != rows)
-    throw InputError(bad + "/log@steps_done is " + std::to_string(rec.steps_done) + " but " + h5names::kTrajectory +
+  if (rec.log.evolve->steps_done < 0 || static_cast<unsigned long long>(rec.log.evolve->steps_done) != rows)
+    throw InputError(bad + "/log@steps_done is " + std::to_string(rec.log.evolve->steps_done) + " but " + h5names::kTrajectory +
                      " has " + std::to_string(rows) + " rows");
   if (rows > 0 && rec.trajectory.front().name == "step")
     for (std::size_t k = 0; k < rows; ++k)
@@ -37,11 +37,11 @@ void check_checkpoint(const EvolveRecord& rec, const std::string& output) {
         throw InputError(bad + h5names::kTrajectory + " row " + std::to_string(k + 1) + " is step " +
                          number(rec.trajectory.front().values[k]));
   for (long long k : rec.states)
-    if (k < 1 || k > rec.steps_done)
+    if (k < 1 || k > rec.log.evolve->steps_done)
       throw InputError(bad + h5names::kStates + " holds " + (k < 1 ? std::string("a member not named by a step") : "step " + std::to_string(k)) +
-                       " but the file holds " + std::to_string(rec.steps_done) + " steps");
-  if (rec.saved_states) {
-    std::istringstream listed(*rec.saved_states);
+                       " but the file holds " + std::to_string(rec.log.evolve->steps_done) + " steps");
+  if (rec.log.evolve->saved_states) {
+    std::istringstream listed(*rec.log.evolve->saved_states);
     for (long long k; listed >> k;)
       if (!std::binary_search(rec.states.begin(), rec.states.end(), k))
         throw InputError(bad + h5names::kStates + "/" + std::to_string(k) + " is missing (/log@saved_states lists it)");
@@ -118,7 +118,7 @@ void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype) {
 
 std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, std::vector<TableColumn>& rows,
                               const std::string& output) {
-  const Fingerprint old = fingerprint_from_text(rec.fingerprint);
+  const Fingerprint old = fingerprint_from_text(rec.log.evolve->fingerprint);
   for (const auto& entry : fp) {
     const std::string& key = entry.first;
     const std::string& value = entry.second;
@@ -144,7 +144,7 @@ std::size_t resume_trajectory(const EvolveRecord& rec, const Fingerprint& fp, st
                        " where this run has " + rows[c].name);
     rows[c].values = columns[c].values;
   }
-  return static_cast<std::size_t>(rec.steps_done);
+  return static_cast<std::size_t>(rec.log.evolve->steps_done);
 }
 
 void check_resumed_state(const TrainInfo& input, const TrainInfo& saved, double saved_log10_norm,
