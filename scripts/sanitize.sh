@@ -23,7 +23,7 @@ CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebI
 cmake --build build-sanitize -j "$(nproc)" >/dev/null
 
 # HDF5 and OpenBLAS keep their global state to the end of the process on purpose (HDF5's exit
-# handler is off, see io/h5_handle.cpp): leak reports would be about them, not us.
+# handler is off, see io/h5/h5_handle.cpp): leak reports would be about them, not us.
 # A huge allocation request (a crafted size) returns null as it does outside the sanitizer.
 # Reports from inside HDF5's own (uninstrumented) code are suppressed: see fuzz/hdf5.supp.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:allocator_may_return_null=1:suppressions=$PWD/fuzz/hdf5.supp
