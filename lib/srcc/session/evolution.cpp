@@ -20,7 +20,6 @@
 #include "srcc/log/folded_log.hpp"
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
-#include "srcc/movement/env_store.hpp"
 #include "srcc/session/checkpoints.hpp"
 #include "srcc/session/evolve_record.hpp"
 #include "srcc/session/observables.hpp"
@@ -173,9 +172,7 @@ template <class T> class Evolution {
     auto planned = plan_and_backend(fitted(ro_, stack_, nullptr), stack_, dtype_of<T>, true);
     plan0_ = std::move(planned.first);
     backends_ = std::move(planned.second);
-    for (const auto& note : notes_) reporter_.warning(note);
-    for (const auto& dir : remove_stale_scratch(plan0_.budgets.scratch_dir))
-      reporter_.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
+    before_work(notes_, plan0_.budgets, reporter_);
     // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
     checkpoints_.limit_held(plan0_.budgets.host_bytes / kHeldStatesShare);

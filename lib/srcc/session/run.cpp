@@ -22,7 +22,6 @@
 #include "srcc/io/train_reader.hpp"
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
-#include "srcc/movement/env_store.hpp"
 #include "srcc/plan/flops.hpp"
 #include "srcc/session/write_back.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
@@ -275,10 +274,9 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   std::vector<Plan>& plans = planned.first;  // named, not bound: lambdas capture them (clang 14)
   auto& backend = planned.second;
   if (!options.exec.device.gpu) warn_if_long(options, plans, *backend.front(), reporter);
-  for (const auto& in : ins)
-    for (const auto& note : in.notes) reporter.warning(note);
-  for (const auto& dir : remove_stale_scratch(plans.front().budgets.scratch_dir))
-    reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
+  std::vector<std::string> notes;
+  for (const auto& in : ins) notes.insert(notes.end(), in.notes.begin(), in.notes.end());
+  before_work(notes, plans.front().budgets, reporter);
   return visit_dtype(dt, [&](auto zero) {
     return run_typed<decltype(zero)>(options, ins, plans, backend, reporter, check_interrupt);
   });

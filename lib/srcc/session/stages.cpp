@@ -9,6 +9,7 @@
 #include "srcc/core/text.hpp"
 #include "srcc/core/weight.hpp"
 #include "srcc/memory/policy.hpp"
+#include "srcc/movement/env_store.hpp"
 #include "srcc/plan/flops.hpp"
 #include "srcc/train/term_sum.hpp"
 
@@ -161,6 +162,12 @@ void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backen
     reporter.warning("predicted " + what + "; " + opt::kDryRun.name() + " shows the plan");
   else if (flops >= kWorthPredicting)
     reporter.note("predicted " + what);
+}
+
+void before_work(const std::vector<std::string>& notes, const Budgets& budgets, Reporter& reporter) {
+  for (const auto& note : notes) reporter.warning(note);
+  for (const auto& dir : remove_stale_scratch(budgets.scratch_dir))
+    reporter.warning("removed " + dir + ": scratch directory of an earlier run whose process no longer exists");
 }
 
 GemmProfiling::GemmProfiling(Backend& backend, bool on, Reporter& reporter) {

@@ -56,6 +56,10 @@ std::vector<Plan> dry_run_plans(const RunOptions& given, const std::vector<const
 void warn_if_long(const RunOptions& o, std::vector<Plan>& plans, Backend& backend, Reporter& reporter,
                   std::size_t steps = 1);
 
+// Just before the work: what could not be checked (`notes`) said as warnings, and the scratch
+// directories of earlier runs on this machine whose process is gone removed (and named).
+void before_work(const std::vector<std::string>& notes, const Budgets& budgets, Reporter& reporter);
+
 // --profile-gemm over a run: the backend times every GEMM into the profile from construction on
 // (with a warning where it cannot: a GPU queues its GEMMs), and stops however the run ends.
 class GemmProfiling {
