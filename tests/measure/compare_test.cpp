@@ -39,9 +39,8 @@ TEST(Compare, TwoFilesInDifferentTypesAndLayouts) {
   rb.dtype = DType::kFloat32;
   write_raw_train(dir / "t.h5", ra);
   write_raw_train(dir / "t.h5", rb);
-  const auto cpu = make_cpu_backend(1);
   const Comparison c = compare(TrainRef{(dir / "t.h5").string(), "/a"},
-                               TrainRef{(dir / "t.h5").string(), "/b"}, 0, *cpu);
+                               TrainRef{(dir / "t.h5").string(), "/b"}, 0, [] { return make_cpu_backend(1); });
   const auto va = dense_vector(a), vb = dense_vector(b);
   cdouble dot = 0;
   double diff = 0;
@@ -62,12 +61,12 @@ TEST(Compare, DifferentLengthsOrLegsAreInputErrors) {
   write_raw_train(dir / "t.h5", stored_train(random_train<cdouble>(TrainKind::kMps, 5, 2, 3, 1), true, "lrp", true, "/qutrits"));
   const std::string f = (dir / "t.h5").string();
   try {
-    (void)compare({f, "/five"}, {f, "/six"}, 0, *make_cpu_backend(1));
+    (void)compare({f, "/five"}, {f, "/six"}, 0, [] { return make_cpu_backend(1); });
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("has 5 sites but"), std::string::npos) << e.what();
   }
-  EXPECT_THROW((void)compare({f, "/five"}, {f, "/qutrits"}, 0, *make_cpu_backend(1)), InputError);
+  EXPECT_THROW((void)compare({f, "/five"}, {f, "/qutrits"}, 0, [] { return make_cpu_backend(1); }), InputError);
 }
 
 }  // namespace

@@ -26,22 +26,22 @@ TEST(Expect, ValuesVariancesAndMatrixElementsAreTheDenseOnes) {
   std::vector<cd> hp(vp.size(), 0);  // H ψ
   for (std::size_t i = 0; i < vp.size(); ++i)
     for (std::size_t k = 0; k < vp.size(); ++k) hp[i] += m[i * vp.size() + k] * vp[k];
-  auto cpu = make_cpu_backend(1);
+  const BackendMaker cpu = [] { return make_cpu_backend(1); };
   double pp = 0, hh = 0;
   for (std::size_t i = 0; i < vp.size(); ++i) {
     pp += std::norm(vp[i]);
     hh += std::norm(hp[i]);
   }
   const double e = dense_sandwich(vp, m, vp).real() / pp;
-  const ExpectResult r = expect(psi, {h}, std::nullopt, true, *cpu);
+  const ExpectResult r = expect(psi, {h}, std::nullopt, true, cpu);
   ASSERT_EQ(r.rows.size(), 1u);
   EXPECT_NEAR(r.rows[0].value.real(), e, 1e-12);
   EXPECT_NEAR(*r.rows[0].variance, hh / pp - e * e, 1e-11);
   EXPECT_NEAR(r.log10_norm, 0.5 * std::log10(pp), 1e-12);
-  const ExpectResult b = expect(psi, {h}, phi, false, *cpu);
+  const ExpectResult b = expect(psi, {h}, phi, false, cpu);
   EXPECT_LT(std::abs(b.rows[0].value - dense_sandwich(vf, m, vp)), 1e-12 * std::abs(dense_sandwich(vf, m, vp)));
-  EXPECT_THROW(expect(h, {h}, std::nullopt, false, *cpu), UsageError) << "an MPO as the state";
-  EXPECT_THROW(expect(psi, {h}, phi, true, *cpu), UsageError) << "a variance with a bra";
+  EXPECT_THROW(expect(h, {h}, std::nullopt, false, cpu), UsageError) << "an MPO as the state";
+  EXPECT_THROW(expect(psi, {h}, phi, true, cpu), UsageError) << "a variance with a bra";
 }
 
 }  // namespace

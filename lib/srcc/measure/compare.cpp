@@ -35,7 +35,7 @@ std::string Comparison::to_json() const {
   return o.str();
 }
 
-Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t host_memory, Backend& backend) {
+Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t host_memory, const BackendMaker& make) {
   auto readers = open_trains({a_ref, b_ref});
   TrainReader &ra = readers[0], &rb = readers[1];
   const auto &ia = ra.info(), &ib = rb.info();
@@ -60,6 +60,8 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
                           opt::kHostMemory.name() + ")");
   }
   TransferLog log;
+  const std::unique_ptr<Backend> made = make();
+  Backend& backend = *made;
   return visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
     auto& K = backend.kernels<T>();

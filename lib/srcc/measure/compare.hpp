@@ -1,6 +1,8 @@
 #pragma once
 // The `distance` command: how far apart two trains stored in files are.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "srcc/backend/backend.hpp"
@@ -22,10 +24,14 @@ struct Comparison {
   std::string to_json() const;
 };
 
-// Compares two trains on `backend` in the promoted type of the two, reading two sites of each at
-// a time (twice: once from each end). Throws InputError when their lengths or physical legs
-// differ, ResourceError when a step would need more than the host budget (`host_memory` bytes,
-// 0 = detected).
-Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory, Backend& backend);
+// The backend a measurement runs on, made once its inputs are open: their read check forks a
+// child process, which must happen before a backend starts its threads.
+using BackendMaker = std::function<std::unique_ptr<Backend>()>;
+
+// Compares two trains on the backend `make` gives, in the promoted type of the two, reading two
+// sites of each at a time (twice: once from each end). Throws InputError when their lengths or
+// physical legs differ, ResourceError when a step would need more than the host budget
+// (`host_memory` bytes, 0 = detected).
+Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory, const BackendMaker& make);
 
 }  // namespace srcc

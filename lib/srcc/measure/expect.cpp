@@ -27,7 +27,7 @@ std::string ExpectResult::to_json() const {
 }
 
 ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_refs,
-                    const std::optional<TrainRef>& bra_ref, bool variance, Backend& backend) {
+                    const std::optional<TrainRef>& bra_ref, bool variance, const BackendMaker& make) {
   if (variance && bra_ref)
     throw UsageError("--variance is the state's (⟨ψ|O²|ψ⟩ − ⟨ψ|O|ψ⟩²): give it without --bra");
   std::vector<TrainRef> refs = op_refs;
@@ -64,6 +64,8 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     }
   }
   TransferLog log;
+  const std::unique_ptr<Backend> made = make();
+  Backend& backend = *made;
   return visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
     auto& K = backend.kernels<T>();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "srcc/backend/backend.hpp"
+#include "srcc/measure/compare.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/train/train.hpp"
 
@@ -28,8 +29,9 @@ struct ExpectResult {
 
 // Throws InputError when lengths, physical legs or named bases do not match; UsageError when a
 // state is not an MPS or an operator not an MPO.
-// Contracted on `backend` (any: the sites are uploaded one at a time).
+// Contracted on the backend `make` gives once the inputs are open (any: the sites are uploaded
+// one at a time; measure/compare.hpp says why it is made late).
 ExpectResult expect(const TrainRef& ket, const std::vector<TrainRef>& ops, const std::optional<TrainRef>& bra,
-                    bool variance, Backend& backend);
+                    bool variance, const BackendMaker& make);
 
 }  // namespace srcc

@@ -3,13 +3,11 @@
 namespace srcc {
 
 ExpectResult expect(const ExpectOptions& o) {
-  const auto backend = measuring_backend(o.exec);
-  return expect(o.ket, o.ops, o.bra, o.variance, *backend);
+  return expect(o.ket, o.ops, o.bra, o.variance, [&] { return measuring_backend(o.exec); });
 }
 
 Comparison distance(const DistanceOptions& o) {
-  const auto backend = measuring_backend(o.exec);
-  return compare(o.a, o.b, o.exec.host_memory, *backend);
+  return compare(o.a, o.b, o.exec.host_memory, [&] { return measuring_backend(o.exec); });
 }
 
 }  // namespace srcc
