@@ -129,6 +129,20 @@ void ResultWriter::write_table(const std::string& path, const std::vector<TableC
 std::optional<std::uint64_t> ResultWriter::copy_from(const std::string& file, const std::string& path,
                                                      const std::optional<std::string>& run_id) {
   if (!run_id) return h5_->copy_from(file, path);
+  const std::string refusal = " since this run last wrote it; not taking that run's " + path +
+                              " into this one's output: use a different -o for concurrent runs";
+  try {
+    return copy_owned_from(file, path, *run_id, refusal);
+  } catch (const InputError& e) {
+    // Renamed over while this run opened it: only another run renames versions into place.
+    if (std::string(e.what()).find(h5::kReplacedWhileOpened) == std::string::npos) throw;
+    throw OutputError(file + " was replaced by another run (a new version renamed over it as this run opened it)" +
+                      refusal);
+  }
+}
+
+std::optional<std::uint64_t> ResultWriter::copy_owned_from(const std::string& file, const std::string& path,
+                                                           const std::string& run_id, const std::string& refusal) {
   return h5_->copy_from(file, path, [&](long long from) {
     std::string found;
     if (H5Lexists(from, h5names::kLog, H5P_DEFAULT) > 0) {
@@ -136,10 +150,9 @@ std::optional<std::uint64_t> ResultWriter::copy_from(const std::string& file, co
       if (log.valid() && h5::has_attr(log.get(), h5names::kAttrRunId))
         found = h5::read_string_attr(log.get(), h5names::kAttrRunId, file + ":" + h5names::kLog);
     }
-    if (found != *run_id)
-      throw OutputError(file + " was replaced by another run (run_id '" + found + "', this one's '" + *run_id +
-                        "') since this run last wrote it; not taking that run's " + path +
-                        " into this one's output: use a different -o for concurrent runs");
+    if (found != run_id)
+      throw OutputError(file + " was replaced by another run (run_id '" + found + "', this one's '" + run_id + "')" +
+                        refusal);
   });
 }
 

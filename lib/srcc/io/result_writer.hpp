@@ -89,6 +89,9 @@ class ResultWriter {
   void commit();
 
  private:
+  // copy_from of this run's own output, refused with `refusal` when another run wrote it last.
+  std::optional<std::uint64_t> copy_owned_from(const std::string& file, const std::string& path,
+                                               const std::string& run_id, const std::string& refusal);
   std::unique_ptr<FileLock> lock_;  // kAddGroup: held until after the rename
   bool tenpy_ = false;               // the result is a TeNPy train: /log must say TeNPy skips it
   std::unique_ptr<OutputFile> out_;
