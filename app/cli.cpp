@@ -183,6 +183,7 @@ void Cli::add_common_flags() {
   add(app, opt::kMethod, c.method)
       ->description(std::string(opt::kMethod.help) + ": " + method_summaries() + " (default: " +
                     std::string(opt::kMethod.fallback) + ")");
+  add(app, opt::kSymmetry, c.symmetry)->check(CLI::IsMember({"auto", "off"}));
   add(app, opt::kFitSweeps, c.sweep.fit_sweeps)->check(whole(0, 1000));
   add(app, opt::kFitTol, c.sweep.fit_tol);
   add(app, opt::kBlockStart, c.sweep.block_start)->check(whole(1, kMaxChi));
@@ -328,6 +329,9 @@ void Cli::add_generate() {
   add(*generate_cmd, opt::kPhys, g.phys)->check(whole(1, 1u << 12));
   add(*generate_cmd, opt::kCoupling, g.coupling);
   add(*generate_cmd, opt::kField, g.field);
+  add(*generate_cmd, opt::kDelta, g.delta);
+  add(*generate_cmd, opt::kSectorSpread, g.spread);
+  add(*generate_cmd, opt::kTotalCharge, g.total_charge);
   add(*generate_cmd, opt::kStepDt, g.dt);
   add_switch(*generate_cmd, opt::kImaginaryTime, g.imaginary);
 }
@@ -357,7 +361,7 @@ void Cli::describe_common_flags() {
   takes[compress_cmd] = every;
   takes[truncate_cmd] = except({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kOversample, &opt::kBlockStart,
                                 &opt::kBlockStep, &opt::kMethod, &opt::kFitSweeps, &opt::kFitTol});
-  takes[evolve_cmd] = except({&opt::kOutputFormat});
+  takes[evolve_cmd] = except({&opt::kOutputFormat, &opt::kSymmetry});
   // The measurements compute where and with what the products do.
   takes[distance_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});
   takes[expect_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});

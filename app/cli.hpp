@@ -20,6 +20,7 @@ struct CommonFlags {
                                        // --fit-sweeps, --fit-tol
   std::string oversample;              // --oversample[=F]: "" off, read by parse_oversample()
   std::string method = "src";          // --method, read by parse_method()
+  std::string symmetry = "auto";       // --symmetry, read by parse_symmetry()
   std::optional<std::uint64_t> seed;   // --seed
   std::optional<std::uint64_t> seed_base;  // --seed-base
   std::optional<std::uint64_t> task_id;    // --task-id
@@ -58,14 +59,16 @@ struct EvolveArgs {                   // flags described in srcc/core/options.hp
 };
 
 struct GenerateArgs {                  // flags described in srcc/core/options.hpp
-  std::string kind;                    // random-mps | random-mpo | identity | ising | ising-step |
-                                       // magnetization | product
+  std::string kind;                    // a row of the example table (train/examples.cpp)
   std::string output;                  // -o: FILE.h5[:/group]
   std::size_t sites = 10;              // --sites
   std::size_t bond = 4;                // --bond
   std::size_t phys = 2;                // --phys
   double coupling = 1.0;               // --J
-  double field = 1.0;                  // --h
+  std::optional<double> field;         // --h (ising: 1, xxz: 0 when not given)
+  double delta = 1.0;                  // --delta (xxz)
+  double spread = 2.0;                 // --sector-spread (charged-random)
+  std::optional<long long> total_charge;  // --total-charge (charged-random)
   double dt = 0;                       // --dt (ising-step)
   bool imaginary = false;              // --imaginary-time (ising-step)
 };

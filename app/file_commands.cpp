@@ -227,9 +227,11 @@ void cmd_generate(const Cli& cli) {
   const auto& g = cli.generate;
   const auto& c = cli.common;
   WriteExampleOptions o;
-  o.example = ExampleOptions{.example = parse_example(g.kind), .sites = g.sites, .bond = g.bond, .phys = g.phys,
-                             .coupling = g.coupling, .field = g.field, .dt = g.dt, .imaginary = g.imaginary,
-                             .dtype = resolve_dtype(c.dtype)};
+  const Example kind = parse_example(g.kind);
+  o.example = ExampleOptions{.example = kind, .sites = g.sites, .bond = g.bond, .phys = g.phys,
+                             .coupling = g.coupling, .field = g.field.value_or(kind == Example::kXxz ? 0.0 : 1.0),
+                             .delta = g.delta, .spread = g.spread, .total_charge = g.total_charge, .dt = g.dt,
+                             .imaginary = g.imaginary, .dtype = resolve_dtype(c.dtype)};
   o.output = parse_train_ref(g.output);
   o.force = c.force;
   o.host_memory = execution(c).host_memory;

@@ -137,6 +137,18 @@ template <class T> class Kernels {
                          std::size_t r, const T* in, T* out) = 0;
 
   virtual void copy(std::size_t n, const T* in, T* out) = 0;
+  // `count` runs of `len` contiguous elements, run i from in + i·ld_in to out + i·ld_out: how
+  // the blocks of a block-sparse tensor go into and out of a charge sector's matrix.
+  virtual void copy_runs(std::size_t count, std::size_t len, const T* in, std::size_t ld_in, T* out,
+                         std::size_t ld_out) {
+    for (std::size_t i = 0; i < count; ++i) copy(len, in + i * ld_in, out + i * ld_out);
+  }
+  // Sets n elements to zero (a sector's matrix before its blocks go in).
+  virtual void zero(std::size_t n, T* x) {
+    if (n == 0) return;
+    Buffer<T> z = adopt(std::vector<T>(n));
+    copy(n, z.data(), x);
+  }
   virtual void conj(std::size_t n, const T* in, T* out) = 0;  // element-wise conjugate
   virtual void scale(std::size_t n, R alpha, T* x) = 0;
   virtual void add(std::size_t n, R alpha, const T* x, T* y) = 0;  // y += alpha·x (the terms of a sum)
@@ -162,6 +174,14 @@ template <class T> class Kernels {
   // column-major with leading dimension = rows; the k singular values (descending) are
   // returned in host memory `s_host`, since the truncation decision is made on the host.
   virtual void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) = 0;
+  // Eigenvectors and eigenvalues of the Hermitian positive semi-definite n × n column-major
+  // matrix a (a Gram matrix): a is overwritten by the eigenvectors (columns), the n eigenvalues,
+  // descending, go to `w_host`. The default takes the SVD (the same for such a matrix).
+  virtual void psd_eig(std::size_t n, T* a, R* w_host) {
+    Buffer<T> u = allocate(n * n), vt = allocate(n * n);
+    svd(n, n, a, u.data(), w_host, vt.data());
+    copy(n * n, u.data(), a);
+  }
 };
 
 // A compute device: hands out the kernels for each scalar type.

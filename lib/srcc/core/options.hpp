@@ -46,6 +46,11 @@ inline constexpr Option kTol{"--tol", "REAL",
 // The methods and what each does are listed from their table (plan/methods.cpp).
 inline constexpr Option kMethod{"--method", "NAME",
     "How the left environments that sketch each cut are formed (docs/ALGORITHM.md compares the methods)", "src"};
+inline constexpr Option kSymmetry{"--symmetry", "auto|off",
+    "Charges in the computation: auto keeps the inputs' U(1)/Z_N charges (TeNPy, ITensor QN, our "
+    "format's charges) in block-sparse tensors wherever every input carries compatible ones and "
+    "the run is one that computes on them (src with --chi, --oversample, --cutoff; truncate), "
+    "else a one-line note says why the run is dense; off: always dense", "auto"};
 inline constexpr Option kFitSweeps{"--fit-sweeps", "INT",
     "After the method, at most this many one-site variational sweeps at the result's bonds, "
     "each lowering ‖Aψ − φ‖; 0 = none (with --fit-tol alone: at most 20)", "0"};
@@ -151,6 +156,11 @@ inline constexpr Option kBond{"--bond", "INT", "Inner bond dimension of a random
 inline constexpr Option kPhys{"--phys", "INT", "Physical dimension, >= 1 (ising: 2)", ""};
 inline constexpr Option kCoupling{"--J", "REAL", "Ising ZZ coupling J", ""};
 inline constexpr Option kField{"--h", "REAL", "Ising transverse field h", ""};
+inline constexpr Option kDelta{"--delta", "REAL", "xxz: the anisotropy Δ (1: the Heisenberg chain)", ""};
+inline constexpr Option kSectorSpread{"--sector-spread", "REAL",
+    "charged-random: the spread (in 2S^z) of each bond's sector sizes, > 0", ""};
+inline constexpr Option kTotalCharge{"--total-charge", "INT",
+    "charged-random: the state's total 2S^z, of the number of sites' parity", "the number of sites mod 2"};
 inline constexpr Option kStepDt{"--dt", "REAL", "ising-step: the step's time dt", ""};
 inline constexpr Option kImaginaryTime{"--imaginary-time", "",
     "ising-step: e^{-dt H} (imaginary time) instead of e^{-i dt H}; evolve --taylor: "

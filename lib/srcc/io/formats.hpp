@@ -6,11 +6,13 @@
 #include <hdf5.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "srcc/io/format_train.hpp"
 #include "srcc/io/pinned_file.hpp"
+#include "srcc/train/sectors.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -21,6 +23,8 @@ struct FormatRow {
   bool (*is_train)(hid_t g, const std::string& type, const std::string& where);
   // The train at `group` of the open `file`, described.
   std::unique_ptr<FormatTrain> (*open)(hid_t file, const PinnedFile& pin, const std::string& group);
+  // The charges of the described train's physical indices, or nothing where it has none.
+  std::optional<PhysicalCharges> (*charges)(const TrainInfo& info);
 };
 
 // In the order formats are tried (the first that recognises a group has it).

@@ -1,5 +1,7 @@
 #include "srcc/io/result_writer.hpp"
 
+#include "srcc/io/srcc/srcc_charges.hpp"
+
 #include <unistd.h>
 
 #include <ctime>
@@ -159,6 +161,10 @@ std::optional<std::uint64_t> ResultWriter::copy_owned_from(const std::string& fi
 void ResultWriter::string_attr(const std::string& object, const std::string& name, const std::string& value) {
   h5_->string_attr(object, name, value);
 }
+void ResultWriter::write_charges(const std::string& group, const PhysicalCharges& charges) {
+  write_srcc_charges(*h5_, group, charges);
+}
+
 void ResultWriter::int_attr(const std::string& object, const std::string& name, std::int64_t value) {
   h5_->int_attr(object, name, value);
 }

@@ -74,6 +74,8 @@ class ResultWriter {
   // when another run has replaced it meanwhile, so that a run never takes in another's data.
   std::optional<std::uint64_t> copy_from(const std::string& file, const std::string& path,
                                          const std::optional<std::string>& run_id = std::nullopt);
+  // The charges of the train at `group` (written before), as our format's extension stores them.
+  void write_charges(const std::string& group, const PhysicalCharges& charges);
   // A string attribute of an object written before.
   void string_attr(const std::string& object, const std::string& name, const std::string& value);
   void int_attr(const std::string& object, const std::string& name, std::int64_t value);

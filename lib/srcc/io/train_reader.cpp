@@ -26,6 +26,12 @@ std::unique_ptr<FormatTrain> open_format_train(hid_t file, const PinnedFile& pin
   return std::make_unique<SrccTrain>(file, pin, group);  // kAuto: ours
 }
 
+std::optional<PhysicalCharges> train_charges(const TrainInfo& info) {
+  for (const auto& row : format_table())
+    if (row.format == info.format) return row.charges(info);
+  return std::nullopt;
+}
+
 namespace {
 
 std::string list_of(const std::vector<FoundTrain>& found) {

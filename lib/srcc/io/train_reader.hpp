@@ -10,6 +10,7 @@
 #include "srcc/io/pinned_file.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/train/site_loader.hpp"
+#include "srcc/train/sectors.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -60,6 +61,10 @@ class TrainReader {
 // reader see the same file, whatever happens to its name meanwhile.
 // Throws InputError naming a file that crashes the HDF5 library or gets it stuck.
 std::vector<TrainReader> open_trains(const std::vector<TrainRef>& refs);
+
+// The charges of a described train's physical indices as its file gives them (TeNPy's legs,
+// ITensor's QN blocks, our format's extension), or nothing where it conserves none.
+std::optional<PhysicalCharges> train_charges(const TrainInfo& info);
 
 // Every site of `r` in the working type T, internal (l, r, u, d): a train held whole (a step's
 // MPOs, an observable, an evolution's state).

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/backend/gemm_rate.hpp"
@@ -23,6 +24,7 @@
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
 #include "srcc/plan/flops.hpp"
+#include "srcc/session/symmetric_run.hpp"
 #include "srcc/session/write_back.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
@@ -126,13 +128,14 @@ template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum,
 // /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
 // block structure may drop or truncate a little weight: that joins the error estimate.
 template <class T>
-void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& result, ResultWriter& out,
-                  TransferLog& log, RunSummary& sum, Reporter& reporter) {
+void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& result, const PhysicalCharges* charges,
+                  ResultWriter& out, TransferLog& log, RunSummary& sum, Reporter& reporter) {
   const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
   sum.output_format = std::string(train_format_name(format));
   if (format == TrainFormat::kSrcc) {
     out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
     if (result.log_scale != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, result.log_scale);
+    if (charges) out.write_charges(h5names::kResult, *charges);
     return;
   }
   if (result.log_scale != 0)
@@ -158,7 +161,7 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
 
 template <class T>
 RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::vector<Plan>& plans,
-                     const std::vector<std::unique_ptr<Backend>>& backends,
+                     const std::vector<std::unique_ptr<Backend>>& backends, const SymmetryChoice& sym,
                      Reporter& reporter,
                      const std::function<void()>& check_interrupt) {
   const auto wall0 = Clock::now();
@@ -185,10 +188,18 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   sum.threads_source = o.exec.threads_source;
   GemmProfiling profiling(*backend, o.profile_gemm, reporter);
   auto t0 = Clock::now();
-  SweepResult<T> result =
-      o.sweep.method != Method::kSvd
-          ? run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more)
-          : svd_truncate(ins.front().stack, *sources.front(), o.sweep, *backend, log);
+  std::optional<PhysicalCharges> charges;
+  SweepResult<T> result;
+  if (sym.keep) {
+    SymmetricOutcome<T> so = symmetric_run(ins.front().stack, *sources.front(), sym, o.sweep, *backend, reporter, check_interrupt);
+    result = std::move(so.result);
+    charges = std::move(so.charges);
+    sum.symmetry = sym.name;
+    sum.max_sectors = so.max_sectors;
+  } else {
+    result = o.sweep.method != Method::kSvd ? run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more)
+                                            : svd_truncate(ins.front().stack, *sources.front(), o.sweep, *backend, log);
+  }
   sum.sweep_seconds = since(t0);
   for (const auto& in : ins)
     for (const auto& r : in.readers) r.check_unchanged();
@@ -198,7 +209,7 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
 
   t0 = Clock::now();
   ResultWriter out(o.output, o.force);
-  write_result(o, ins.front().stack.layers.back(), result, out, log, sum, reporter);
+  write_result(o, ins.front().stack.layers.back(), result, charges ? &*charges : nullptr, out, log, sum, reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
@@ -277,8 +288,10 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   std::vector<std::string> notes;
   for (const auto& in : ins) notes.insert(notes.end(), in.notes.begin(), in.notes.end());
   before_work(notes, plans.front().budgets, reporter);
+  const SymmetryChoice sym = choose_symmetry(options, stacks);
+  if (!sym.note.empty()) reporter.note(sym.note);
   return visit_dtype(dt, [&](auto zero) {
-    return run_typed<decltype(zero)>(options, ins, plans, backend, reporter, check_interrupt);
+    return run_typed<decltype(zero)>(options, ins, plans, backend, sym, reporter, check_interrupt);
   });
 }
 

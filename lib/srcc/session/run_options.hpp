@@ -21,6 +21,10 @@ struct RunTerm {
   std::vector<TrainRef> trains;
 };
 
+// --symmetry: keep the inputs' charges where the run can (kAuto), or always compute dense.
+enum class Symmetry { kAuto, kOff };
+Symmetry parse_symmetry(const std::string& text);  // "auto" | "off", else a UsageError naming the flag
+
 struct RunOptions {
   std::string command = "apply";     // the subcommand, recorded in /log: apply, compress, truncate
   std::vector<TrainRef> trains;      // mathematical order: operators first, the state last
@@ -34,6 +38,7 @@ struct RunOptions {
   bool profile_gemm = false;         // time every GEMM by shape (RunSummary::gemm_profile)
   TrainFormat output_format = TrainFormat::kAuto;  // --output-format; kAuto: the state's format
   double max_time_seconds = 0;       // --max-time (0: none): a run predicted to outlast it is warned about
+  Symmetry symmetry = Symmetry::kAuto;  // --symmetry
 };
 
 }  // namespace srcc

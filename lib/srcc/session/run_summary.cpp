@@ -21,6 +21,8 @@ std::string RunSummary::to_json() const {
       .add("fit_sweeps", static_cast<std::uint64_t>(fit_sweeps))
       .add_raw("fit", fit_json.empty() ? "[]" : fit_json)
       .add("terms", static_cast<std::uint64_t>(terms))
+      .add("symmetry", symmetry.empty() ? std::string("dense") : symmetry)
+      .add("max_sectors", static_cast<std::uint64_t>(max_sectors))
       .add("output_format", output_format)
       .add("dropped_weight", dropped_weight)
       .add("truncated_weight", truncated_weight)

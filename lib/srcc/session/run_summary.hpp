@@ -30,6 +30,8 @@ struct RunSummary {
   std::string fit_json;              // the fit sweeps: [{"norm", "gain", "seconds"}, …]; "" = none
   std::size_t fit_sweeps = 0;        // how many ran
   std::size_t terms = 1;             // products summed (apply --term)
+  std::string symmetry;              // the charges the run computed on ("U(1)", "Z2"…); "" = dense
+  std::size_t max_sectors = 0;       // with charges: the most sectors on a bond of the result
   DType dtype = DType::kFloat64;
   std::uint64_t seed = 0;
   int threads = 0;

@@ -44,6 +44,7 @@ TrainRef write_example(const WriteExampleOptions& o) {
     for (std::size_t j = 0; j < e.sites; ++j)
       out.write_site(ref.group, row.kind, j, e.sites, example_site<T>(e, j, rng), unused, "generated site");
   });
+  if (const auto charges = example_charges(e)) out.write_charges(ref.group, *charges);
   out.commit();
   return ref;
 }

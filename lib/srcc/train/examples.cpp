@@ -1,10 +1,12 @@
 #include "srcc/train/examples.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/train/charged_examples.hpp"
 #include "srcc/train/generate.hpp"
 
 namespace srcc {
@@ -12,14 +14,22 @@ namespace srcc {
 namespace {
 
 const std::vector<ExampleRow> kTable = {
-    {Example::kRandomMps, "random-mps", TrainKind::kMps, "/psi", true, false, "random-mps / random-mpo (the SRC paper's recipe: entries Uniform[-0.5, 1], each site divided by its Frobenius norm)"},
-    {Example::kRandomMpo, "random-mpo", TrainKind::kMpo, "/A", true, false, ""},
-    {Example::kIdentity, "identity", TrainKind::kMpo, "/A", false, false, "identity (MPO)"},
-    {Example::kIsing, "ising", TrainKind::kMpo, "/H", false, true, "ising (H = -J Σ Z Z - h Σ X, an MPO of bond 3)"},
-    {Example::kIsingStep, "ising-step", TrainKind::kMpo, "/U", false, true, "ising-step (one second-order Trotter step e^{-i dt H}, or e^{-dt H} with --imaginary-time, an MPO of bond 2)"},
-    {Example::kMagnetization, "magnetization", TrainKind::kMpo, "/M", false, true, "magnetization (Σ Z, bond 2)"},
-    {Example::kProduct, "product", TrainKind::kMps, "/psi", false, false, "product (the MPS |0 0 … 0⟩: all spins up in Z)"},
+    {Example::kRandomMps, "random-mps", TrainKind::kMps, "/psi", true, false, false, "random-mps / random-mpo (the SRC paper's recipe: entries Uniform[-0.5, 1], each site divided by its Frobenius norm)"},
+    {Example::kRandomMpo, "random-mpo", TrainKind::kMpo, "/A", true, false, false, ""},
+    {Example::kIdentity, "identity", TrainKind::kMpo, "/A", false, false, false, "identity (MPO)"},
+    {Example::kIsing, "ising", TrainKind::kMpo, "/H", false, true, false, "ising (H = -J Σ Z Z - h Σ X, an MPO of bond 3)"},
+    {Example::kIsingStep, "ising-step", TrainKind::kMpo, "/U", false, true, false, "ising-step (one second-order Trotter step e^{-i dt H}, or e^{-dt H} with --imaginary-time, an MPO of bond 2)"},
+    {Example::kMagnetization, "magnetization", TrainKind::kMpo, "/M", false, true, true, "magnetization (Σ Z, bond 2)"},
+    {Example::kProduct, "product", TrainKind::kMps, "/psi", false, false, true, "product (the MPS |0 0 … 0⟩: all spins up in Z)"},
+    {Example::kXxz, "xxz", TrainKind::kMpo, "/H", false, true, true, "xxz (H = Σ J (Sx Sx + Sy Sy + Δ Sz Sz) - h Σ Sz, bond 5, with its U(1) charges; --delta Δ, --h defaults to 0)"},
+    {Example::kNeel, "neel", TrainKind::kMps, "/psi", false, true, true, "neel (|↑↓↑↓…⟩)"},
+    {Example::kDomainWall, "domain-wall", TrainKind::kMps, "/psi", false, true, true, "domain-wall (|↑…↑↓…↓⟩)"},
+    {Example::kChargedRandom, "charged-random", TrainKind::kMps, "/psi", true, true, true, "charged-random (a random MPS of total 2Sz --total-charge, its bonds split into S^z sectors of spread --sector-spread, about --bond in all)"},
 };
+
+ChargedRandomShape charged_shape(const ExampleOptions& o) {
+  return {o.sites, o.bond, o.spread, o.total_charge.value_or(static_cast<long long>(o.sites % 2))};
+}
 
 std::string text(double v) {
   char buf[32];
@@ -52,7 +62,16 @@ void check_example(const ExampleOptions& o) {
     throw UsageError(opt::kPhys.name() + ": " + std::string(row.name) + " is for spins 1/2 (phys 2), got " + std::to_string(o.phys));
   if (o.example == Example::kIsingStep && o.dt == 0)
     throw UsageError(opt::kStepDt.name() + ": ising-step needs the step's time");
-  for (const auto& [flag, value] : {std::pair{&opt::kCoupling, o.coupling}, {&opt::kField, o.field}, {&opt::kStepDt, o.dt}})
+  if (o.example == Example::kChargedRandom) {
+    if (!(o.spread > 0) || !std::isfinite(o.spread))
+      throw UsageError(opt::kSectorSpread.name() + " " + text(o.spread) + ": give a positive number");
+    const long long q = o.total_charge.value_or(static_cast<long long>(o.sites % 2)), n = static_cast<long long>(o.sites);
+    if (q < -n || q > n || (n + q) % 2 != 0)
+      throw UsageError(opt::kTotalCharge.name() + " " + std::to_string(q) + ": " + std::to_string(n) +
+                       " spins 1/2 have a total 2S^z in -" + std::to_string(n) + " … " + std::to_string(n) + " of their parity");
+  }
+  for (const auto& [flag, value] : {std::pair{&opt::kCoupling, o.coupling}, {&opt::kField, o.field}, {&opt::kStepDt, o.dt},
+                                    {&opt::kDelta, o.delta}})
     if (!std::isfinite(value)) throw UsageError(flag->name() + " " + text(value) + ": give a finite number");
 }
 
@@ -61,8 +80,21 @@ std::size_t example_bond(const ExampleOptions& o) {
     case Example::kRandomMps:
     case Example::kRandomMpo: return o.bond;
     case Example::kIsing: return 3;
+    case Example::kXxz: return 5;
+    case Example::kChargedRandom: {
+      std::size_t most = 1;
+      const ChargedRandomShape shape = charged_shape(o);
+      for (std::size_t j = 0; j <= o.sites; ++j) {
+        std::size_t b = 0;
+        for (const auto& [q, d] : charged_random_bond(shape, j)) b += d;
+        most = std::max(most, b);
+      }
+      return most;
+    }
     case Example::kIsingStep:
     case Example::kMagnetization: return 2;
+    case Example::kNeel:
+    case Example::kDomainWall:
     case Example::kIdentity:
     case Example::kProduct: break;
   }
@@ -73,6 +105,11 @@ DType example_dtype(const ExampleOptions& o) {
   // A real-time step is complex; everything else is real unless --dtype says otherwise.
   if (o.dtype) return *o.dtype;
   return o.example == Example::kIsingStep && !o.imaginary ? DType::kComplex128 : DType::kFloat64;
+}
+
+std::optional<PhysicalCharges> example_charges(const ExampleOptions& o) {
+  if (!example_row(o.example).conserves_sz || o.phys != 2) return std::nullopt;
+  return spin_half_charges(o.sites, example_row(o.example).kind);
 }
 
 template <class T> Tensor<T> example_site(const ExampleOptions& o, std::size_t j, Rng& rng) {
@@ -86,6 +123,10 @@ template <class T> Tensor<T> example_site(const ExampleOptions& o, std::size_t j
     case Example::kMagnetization: site = magnetization_site<T>(j, o.sites); break;
     case Example::kIsingStep: site = ising_step_site<T>(j, o.sites, o.coupling, o.field, o.dt, o.imaginary); break;
     case Example::kIsing: site = ising_site<T>(j, o.sites, o.coupling, o.field); break;
+    case Example::kXxz: site = xxz_site<T>(j, o.sites, o.coupling, o.delta, o.field); break;
+    case Example::kNeel: site = neel_site<T>(j); break;
+    case Example::kDomainWall: site = domain_wall_site<T>(j, o.sites); break;
+    case Example::kChargedRandom: site = charged_random_site<T>(charged_shape(o), j, rng); break;
   }
   // Finite flags can still overflow a site (e^{dt·h} of a huge imaginary-time step).
   for (const auto& v : site.data)

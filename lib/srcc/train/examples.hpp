@@ -12,10 +12,14 @@
 #include "srcc/core/rng.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/train/layout.hpp"
+#include "srcc/train/sectors.hpp"
 
 namespace srcc {
 
-enum class Example { kRandomMps, kRandomMpo, kIdentity, kIsing, kIsingStep, kMagnetization, kProduct };
+enum class Example {
+  kRandomMps, kRandomMpo, kIdentity, kIsing, kIsingStep, kMagnetization, kProduct,
+  kXxz, kNeel, kDomainWall, kChargedRandom
+};
 
 struct ExampleRow {
   Example example;
@@ -24,6 +28,7 @@ struct ExampleRow {
   std::string_view group;    // the group written when -o names none
   bool random;               // drawn from --seed (takes --bond)
   bool spins;                // spins 1/2 only (--phys 2)
+  bool conserves_sz;         // conserves S^z (with --phys 2): written with its U(1) charges
   std::string_view summary;  // for --help
 };
 
@@ -38,7 +43,10 @@ struct ExampleOptions {
   std::size_t bond = 4;       // random trains: the inner bond
   std::size_t phys = 2;       // physical dimension (spins: 2)
   double coupling = 1.0;      // Ising J
-  double field = 1.0;         // Ising h
+  double field = 1.0;         // Ising h; xxz: the field along z
+  double delta = 1.0;         // xxz: the anisotropy Δ
+  double spread = 2.0;        // charged-random: the sectors' spread in 2S^z (> 0)
+  std::optional<long long> total_charge;  // charged-random: total 2S^z (empty: n mod 2)
   double dt = 0;              // ising-step: the step's time (required)
   bool imaginary = false;     // ising-step: e^{−dt H}
   std::uint64_t seed = 0;     // random trains
@@ -49,6 +57,8 @@ struct ExampleOptions {
 void check_example(const ExampleOptions& o);
 std::size_t example_bond(const ExampleOptions& o);  // the train's inner bond
 DType example_dtype(const ExampleOptions& o);
+// The charges an example is written with (its row conserves S^z and its spins are 1/2), or none.
+std::optional<PhysicalCharges> example_charges(const ExampleOptions& o);
 // Site j (internal (l, r, u, d)); random trains draw from `rng` in site order.
 template <class T> Tensor<T> example_site(const ExampleOptions& o, std::size_t j, Rng& rng);
 

@@ -43,6 +43,14 @@ struct SectorTemplate {
   Charge right;                               // the right boundary bond's: the train's total
 };
 
+// The charges of one train's physical indices in the site's own order, per site: up (u) and down
+// (d; an MPS has one index of charge zero). With them the bonds' charges follow from the tensors
+// (symmetric/charged_stack.hpp).
+struct PhysicalCharges {
+  ChargeRule rule;
+  std::vector<std::vector<Charge>> up, down;
+};
+
 template <class T> struct SectorForm {
   std::vector<Tensor<T>> cores;              // (l, r, u, d); cores right-orthonormal, core 0 at unit norm
   std::vector<std::vector<Charge>> bonds;    // bonds 0 … n: each index's charge, sectors in order

@@ -189,6 +189,11 @@ template <class T> class CpuKernels final : public Kernels<T> {
   }
 
   void copy(std::size_t n, const T* in, T* out) override { std::copy_n(in, n, out); }
+  void copy_runs(std::size_t count, std::size_t len, const T* in, std::size_t ld_in, T* out,
+                 std::size_t ld_out) override {
+    for (std::size_t i = 0; i < count; ++i) std::copy_n(in + i * ld_in, len, out + i * ld_out);
+  }
+  void zero(std::size_t n, T* x) override { std::fill_n(x, n, T(0)); }
   void conj(std::size_t n, const T* in, T* out) override {
     for (std::size_t i = 0; i < n; ++i) out[i] = conj_of(in[i]);
   }
@@ -254,6 +259,12 @@ template <class T> class CpuKernels final : public Kernels<T> {
                                               static_cast<double>(std::min(m, n)));
     // (The complex overloads of gesdd work in padded copies: see complex_gesdd.)
     check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
+  }
+  void psd_eig(std::size_t n, T* a, R* w_host) override {
+    check_lapack(heevd(bi(n), a, w_host), "heevd", n, n);
+    // LAPACK gives them ascending: reversed, columns with them.
+    std::reverse(w_host, w_host + n);
+    for (std::size_t c = 0; c < n / 2; ++c) std::swap_ranges(a + c * n, a + (c + 1) * n, a + (n - 1 - c) * n);
   }
 
  private:

@@ -155,6 +155,18 @@ void H5Writer::double_attr(const std::string& object, const std::string& name, d
   impl_->attr(object, name, H5T_NATIVE_DOUBLE, &value);
 }
 
+void H5Writer::int_array(const std::string& path, const std::vector<std::int64_t>& values,
+                         const std::vector<std::size_t>& shape) {
+  std::vector<hsize_t> dims(shape.begin(), shape.end());
+  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Handle d(H5Dcreate2(impl_->file.get(), path.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                      H5P_DEFAULT),
+           H5Dclose);
+  if (!d.valid()) throw OutputError(impl_->label + ": cannot create dataset " + path);
+  if (!values.empty())
+    impl_->check(H5Dwrite(d.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "dataset " + path);
+}
+
 void H5Writer::begin_train(const std::string& group, TrainKind kind, std::size_t sites) {
   create_group(group);
   string_attr(group, h5names::kAttrType, std::string(train_kind_name(kind)));

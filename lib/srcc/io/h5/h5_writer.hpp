@@ -50,6 +50,8 @@ class H5Writer {
   void string_attr(const std::string& object, const std::string& name, const std::string& value);
   void int_attr(const std::string& object, const std::string& name, std::int64_t value);
   void double_attr(const std::string& object, const std::string& name, double value);
+  // An int64 dataset of `shape` (row-major values) at `path`.
+  void int_array(const std::string& path, const std::vector<std::int64_t>& values, const std::vector<std::size_t>& shape);
 
   void write_transfers(const std::string& path, const std::vector<TransferRecord>& rows);
   void write_sites(const std::string& path, const std::vector<SiteStats>& rows);

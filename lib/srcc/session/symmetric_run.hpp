@@ -1,0 +1,43 @@
+#pragma once
+// Whether a run computes on its inputs' charges (--symmetry), and the run that does: the charges
+// of each input from its file, the stack in charge blocks (symmetric/charged_stack.hpp) read one
+// site index at a time, and SRC (apply, compress) or the SVD truncation (truncate) on it
+// (symmetric/symmetric_sweep.hpp). Runs it does not cover yet are dense, saying why.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/session/run_options.hpp"
+#include "srcc/sweep/sweep_data.hpp"
+#include "srcc/train/sectors.hpp"
+
+namespace srcc {
+
+struct SymmetryChoice {
+  bool keep = false;                    // the run computes on the charges
+  std::vector<PhysicalCharges> layers;  // each layer's, top first (when kept)
+  std::string note;                     // why charged inputs are computed dense ("" otherwise)
+  std::string name;                     // the charges kept: "U(1)", "Z2", "U(1)×Z2"
+};
+
+// From the options and the inputs' files: keeps the charges when --symmetry is auto, the run is
+// one product (no sum of terms), every layer carries charges that agree where layers meet, the
+// method computes on them (src with a fixed χ̄, optionally oversampled; truncate's svd) and the
+// device is the CPU.
+SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks);
+
+// The run on charges: its result (dense cores, bonds in sector order) and the result's physical
+// charges (the top layer's up, the bottom layer's down), for writing them with it.
+template <class T> struct SymmetricOutcome {
+  SweepResult<T> result;
+  PhysicalCharges charges;
+  std::size_t max_sectors = 0;  // the most charge sectors on any bond of the result
+};
+template <class T>
+SymmetricOutcome<T> symmetric_run(const Stack& stack, SiteSource<T>& source, const SymmetryChoice& choice,
+                                  const SweepOptions& o, Backend& backend, Reporter& reporter,
+                                  const std::function<void()>& check_interrupt);
+
+}  // namespace srcc

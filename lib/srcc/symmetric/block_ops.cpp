@@ -1,0 +1,287 @@
+#include "srcc/symmetric/block_ops.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+
+namespace srcc {
+
+namespace {
+
+// A transposition of two axes as swap_axes takes it: out[p, y, q, x, r] = in[p, x, q, y, r].
+struct Swap {
+  std::size_t p, x, q, y, r;
+};
+
+// The transpositions that bring a row-major array of `shape` to the axis order `perm`
+// (out axis i = in axis perm[i]), leaving out those that move no element.
+std::vector<Swap> swaps_for(Shape shape, const std::vector<std::size_t>& perm) {
+  std::vector<std::size_t> cur(shape.size());
+  std::iota(cur.begin(), cur.end(), 0);
+  std::vector<Swap> out;
+  for (std::size_t i = 0; i < perm.size(); ++i) {
+    const std::size_t p = static_cast<std::size_t>(std::find(cur.begin(), cur.end(), perm[i]) - cur.begin());
+    if (p == i) continue;
+    auto prod = [&](std::size_t lo, std::size_t hi) {
+      std::size_t v = 1;
+      for (std::size_t k = lo; k < hi; ++k) v *= shape[k];
+      return v;
+    };
+    const Swap s{prod(0, i), shape[i], prod(i + 1, p), shape[p], prod(p + 1, shape.size())};
+    const bool moves = !(s.x == 1 && s.y == 1) && !(s.q == 1 && (s.x == 1 || s.y == 1));
+    if (moves) out.push_back(s);
+    std::swap(cur[i], cur[p]);
+    std::swap(shape[i], shape[p]);
+  }
+  return out;
+}
+
+}  // namespace
+
+template <class T> BlockTensor<T> permute_to(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& labels) {
+  if (labels == t.labels) return t;
+  std::vector<std::size_t> perm;
+  for (int l : labels) perm.push_back(t.axis(l));
+  if (perm.size() != t.rank()) throw std::logic_error("permute_to: not a permutation of the tensor's labels");
+  std::vector<Leg> legs;
+  for (std::size_t k : perm) legs.push_back(t.legs[k]);
+  std::vector<BlockKey> keys;
+  for (const auto& b : t.blocks) {
+    BlockKey key;
+    for (std::size_t k : perm) key.push_back(b.key[k]);
+    keys.push_back(std::move(key));
+  }
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), labels, keys);
+  std::size_t largest = 0;
+  for (const auto& b : t.blocks) largest = std::max(largest, b.size);
+  Buffer<T> tmp[2] = {K.allocate(largest), K.allocate(largest)};
+  for (std::size_t i = 0; i < t.blocks.size(); ++i) {
+    const auto& b = t.blocks[i];
+    const auto* dst = out.find(keys[i]);
+    const auto swaps = swaps_for(t.block_shape(b.key), perm);
+    if (swaps.empty()) {
+      K.copy(b.size, t.at(b), out.at(*dst));
+      continue;
+    }
+    const T* src = t.at(b);
+    for (std::size_t s = 0; s < swaps.size(); ++s) {
+      T* to = s + 1 == swaps.size() ? out.at(*dst) : tmp[s % 2].data();
+      K.swap_axes(swaps[s].p, swaps[s].x, swaps[s].q, swaps[s].y, swaps[s].r, src, to);
+      src = to;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// One operand of a contraction, laid out as a matrix per block: its free and contracted axes
+// as stored, or permuted into (free…, contracted…) / (contracted…, free…) order when neither
+// is a contiguous run. `op` is how a GEMM takes it with free axes as its rows (A) or columns (B).
+template <class T> struct Operand {
+  BlockTensor<T> t;
+  Op op = Op::kNone;
+  std::size_t free = 0;      // free axes (excluding a batch axis)
+  bool contracted_first = false;
+};
+
+// `t` as an operand: `batch` (0 or 1 leading batch axes kept in place), then either order of
+// its free axes and the contracted `over` (in that order); `free_first` is the order preferred
+// when a permutation is needed.
+template <class T>
+Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& over, std::size_t batch,
+                   bool free_first) {
+  std::vector<int> head(t.labels.begin(), t.labels.begin() + static_cast<std::ptrdiff_t>(batch)), fr;
+  for (std::size_t k = batch; k < t.rank(); ++k)
+    if (std::find(over.begin(), over.end(), t.labels[k]) == over.end()) fr.push_back(t.labels[k]);
+  std::vector<int> free_then = head, then_free = head;
+  free_then.insert(free_then.end(), fr.begin(), fr.end());
+  free_then.insert(free_then.end(), over.begin(), over.end());
+  then_free.insert(then_free.end(), over.begin(), over.end());
+  then_free.insert(then_free.end(), fr.begin(), fr.end());
+  Operand<T> o;
+  o.free = fr.size();
+  if (t.labels == free_then) {
+    o.t = t;
+  } else if (t.labels == then_free) {
+    o.t = t;
+    o.contracted_first = true;
+  } else {
+    o.t = permute_to(K, t, free_first ? free_then : then_free);
+    o.contracted_first = !free_first;
+  }
+  return o;
+}
+
+// The free and contracted parts of a block's key (after any batch axis).
+template <class T>
+std::pair<BlockKey, BlockKey> split_key(const Operand<T>& o, const BlockKey& key, std::size_t batch, std::size_t nc) {
+  const auto b = key.begin() + static_cast<std::ptrdiff_t>(batch);
+  if (o.contracted_first)
+    return {BlockKey(b + static_cast<std::ptrdiff_t>(nc), key.end()), BlockKey(b, b + static_cast<std::ptrdiff_t>(nc))};
+  return {BlockKey(b, b + static_cast<std::ptrdiff_t>(o.free)), BlockKey(b + static_cast<std::ptrdiff_t>(o.free), key.end())};
+}
+
+template <class T>
+BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b, const std::vector<int>& over,
+                             std::size_t batch, double* flops) {
+  for (int l : over)
+    if (!a.legs[a.axis(l)].same_sectors(b.legs[b.axis(l)]))
+      throw std::logic_error("contract: the legs labelled " + std::to_string(l) + " differ: " +
+                             a.legs[a.axis(l)].describe() + " and " + b.legs[b.axis(l)].describe());
+  const std::size_t nc = over.size();
+  const Operand<T> ap = operand(K, a, over, batch, true), bp = operand(K, b, over, batch, false);
+  // The result: the batch axis, a's free axes, b's free axes, each in its operand's order.
+  std::vector<int> out_labels;
+  std::vector<Leg> out_legs;
+  std::vector<std::size_t> a_free_axes, b_free_axes;
+  for (std::size_t k = 0; k < batch; ++k) {
+    out_labels.push_back(ap.t.labels[k]);
+    out_legs.push_back(ap.t.legs[k]);
+  }
+  auto add_free = [&](const Operand<T>& o) {
+    const std::size_t first = batch + (o.contracted_first ? nc : 0);
+    for (std::size_t k = first; k < first + o.free; ++k) {
+      out_labels.push_back(o.t.labels[k]);
+      out_legs.push_back(o.t.legs[k]);
+    }
+  };
+  add_free(ap);
+  add_free(bp);
+
+  std::map<BlockKey, std::vector<std::size_t>> b_by_contracted;
+  for (std::size_t i = 0; i < bp.t.blocks.size(); ++i)
+    b_by_contracted[split_key(bp, bp.t.blocks[i].key, batch, nc).second].push_back(i);
+  std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>> pairs;
+  for (std::size_t i = 0; i < ap.t.blocks.size(); ++i) {
+    const auto [fa, ca] = split_key(ap, ap.t.blocks[i].key, batch, nc);
+    const auto it = b_by_contracted.find(ca);
+    if (it == b_by_contracted.end()) continue;
+    for (std::size_t jb : it->second) {
+      BlockKey key(ap.t.blocks[i].key.begin(), ap.t.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(batch));
+      key.insert(key.end(), fa.begin(), fa.end());
+      const BlockKey fb = split_key(bp, bp.t.blocks[jb].key, batch, nc).first;
+      key.insert(key.end(), fb.begin(), fb.end());
+      pairs[key].emplace_back(i, jb);
+    }
+  }
+  std::vector<BlockKey> keys;
+  for (const auto& [key, list] : pairs) keys.push_back(key);
+  BlockTensor<T> out = allocate_blocks(K, std::move(out_legs), std::move(out_labels), keys);
+  auto part = [&](const Operand<T>& o, const BlockKey& key, bool contracted) {
+    std::size_t v = 1;
+    const auto [fr, co] = split_key(o, key, batch, nc);
+    const BlockKey& which = contracted ? co : fr;
+    const std::size_t first = batch + (o.contracted_first == contracted ? 0 : (contracted ? o.free : nc));
+    for (std::size_t k = 0; k < which.size(); ++k) v *= o.t.legs[first + k].dims[which[k]];
+    return v;
+  };
+  const std::size_t nb = batch ? ap.t.legs[0].size() : 1;
+  std::vector<double> task_flops(out.blocks.size(), 0.0);
+  auto one_block = [&](std::size_t o) {
+    const auto& ob = out.blocks[o];
+    const auto& list = pairs.at(ob.key);
+    for (std::size_t p = 0; p < list.size(); ++p) {
+      const auto& ba = ap.t.blocks[list[p].first];
+      const auto& bb = bp.t.blocks[list[p].second];
+      const std::size_t m = part(ap, ba.key, false), kk = part(ap, ba.key, true), n = part(bp, bb.key, false);
+      // A stored (m × k) or, contracted first, (k × m); B stored (k × n) or (n × k).
+      const Op op_a = ap.contracted_first ? Op::kTrans : Op::kNone, op_b = bp.contracted_first ? Op::kNone : Op::kTrans;
+      const std::size_t lda = ap.contracted_first ? m : kk, ldb = bp.contracted_first ? n : kk;
+      K.gemm(op_a, op_b, m, n, kk, T(1), ap.t.at(ba), lda, m * kk, bp.t.at(bb), ldb, kk * n, p == 0 ? T(0) : T(1),
+             out.at(ob), n, m * n, nb);
+      task_flops[o] += gemm_flops<T>(m, n, kk, nb);
+    }
+  };
+  // Many output blocks: one task each (each GEMM on one thread); few: in order, each GEMM with
+  // all the backend's threads.
+  if (out.blocks.size() >= 4 * K.concurrency())
+    K.for_each_task(out.blocks.size(), one_block);
+  else
+    for (std::size_t o = 0; o < out.blocks.size(); ++o) one_block(o);
+  if (flops)
+    for (double f : task_flops) *flops += f;
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+BlockTensor<T> contract(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b, const std::vector<int>& over,
+                        double* flops) {
+  return contract_impl(K, a, b, over, 0, flops);
+}
+
+template <class T>
+BlockTensor<T> contract_batched(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b,
+                                const std::vector<int>& over, double* flops) {
+  if (a.rank() == 0 || b.rank() == 0 || a.labels[0] != b.labels[0] || a.legs[0].sectors() != 1 ||
+      !a.legs[0].same_sectors(b.legs[0]))
+    throw std::logic_error("contract_batched: both operands need the same one-sector batch axis first");
+  return contract_impl(K, a, b, over, 1, flops);
+}
+
+template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& omega) {
+  if (omega.rank() != 3 || env.rank() < 1 || env.legs[0].size() != omega.legs[0].size())
+    throw std::logic_error("khatri_rao: a sketch environment (a, L…) and a test tensor (a, x, y) of the same columns");
+  const std::size_t s = env.legs[0].size();
+  std::vector<Leg> legs{env.legs[0], omega.legs[1]};
+  std::vector<int> labels{env.labels[0], omega.labels[1]};
+  for (std::size_t k = 1; k < env.rank(); ++k) {
+    legs.push_back(env.legs[k]);
+    labels.push_back(env.labels[k]);
+  }
+  legs.push_back(omega.legs[2]);
+  labels.push_back(omega.labels[2]);
+  std::vector<BlockKey> keys;
+  for (const auto& e : env.blocks)
+    for (const auto& w : omega.blocks) {
+      BlockKey key{0, w.key[1]};
+      key.insert(key.end(), e.key.begin() + 1, e.key.end());
+      key.push_back(w.key[2]);
+      keys.push_back(std::move(key));
+    }
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), keys);
+  std::size_t i = 0;
+  for (const auto& e : env.blocks)
+    for (const auto& w : omega.blocks) {
+      const std::size_t nx = omega.legs[1].dims[w.key[1]], ny = omega.legs[2].dims[w.key[2]];
+      K.khatri_rao(s, e.size / s, nx, ny, env.at(e), omega.at(w), out.at(*out.find(keys[i++])));
+    }
+  return out;
+}
+
+template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t) {
+  if constexpr (!is_complex_v<T>) {
+    return t;
+  } else {
+    BlockTensor<T> out = t;
+    out.data = K.allocate(std::max<std::size_t>(t.elements, 1));
+    K.conj(t.elements, t.data.data(), out.data.data());
+    return out;
+  }
+}
+
+template <class T> double norm_of(Kernels<T>& K, const BlockTensor<T>& t) {
+  return static_cast<double>(K.norm(t.elements, t.data.data()));
+}
+
+template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha) {
+  K.scale(t.elements, static_cast<real_t<T>>(alpha), t.data.data());
+}
+
+#define SRCC_INSTANTIATE(T)                                                                                   \
+  template BlockTensor<T> permute_to(Kernels<T>&, const BlockTensor<T>&, const std::vector<int>&);            \
+  template BlockTensor<T> contract(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&,                 \
+                                   const std::vector<int>&, double*);                                         \
+  template BlockTensor<T> contract_batched(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&,         \
+                                           const std::vector<int>&, double*);                                 \
+  template BlockTensor<T> khatri_rao(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&);              \
+  template BlockTensor<T> conj_of(Kernels<T>&, const BlockTensor<T>&);                                        \
+  template double norm_of(Kernels<T>&, const BlockTensor<T>&);                                                \
+  template void scale_by(Kernels<T>&, BlockTensor<T>&, double);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc

@@ -1,0 +1,39 @@
+#pragma once
+// The operations of the symmetric sweep on block-sparse tensors, all through the backend's
+// kernels (so they run wherever the dense sweep runs): axis permutations (block by block, as
+// transpositions of two axes), contractions (one GEMM per pair of blocks that meet, the pairs of
+// one output block accumulated in place, output blocks spread over the backend's threads), the
+// Khatri–Rao product of a sketch environment with a test tensor, conjugation and norms.
+#include <vector>
+
+#include "srcc/symmetric/block_tensor.hpp"
+
+namespace srcc {
+
+// t with its axes in the order of `labels` (a permutation of t.labels). Shares t's data when the
+// order is already right.
+template <class T> BlockTensor<T> permute_to(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& labels);
+
+// Σ over the axes labelled `over` (each in both, with the same sectors) of a·b: the result's axes
+// are a's other axes in order, then b's. An operand whose contracted axes already form its first
+// or last run (in the order of `over`) is used as it lies; another is permuted first. `flops` (when given) accumulates the GEMMs' real flops.
+template <class T>
+BlockTensor<T> contract(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b, const std::vector<int>& over,
+                        double* flops = nullptr);
+
+// The same for every index of a shared first axis (the sketch column, one sector in both), which
+// is kept, not summed: for each column, one matrix product (a batched GEMM per pair of blocks).
+// The result's axes are the batch axis, a's other free axes, then b's.
+template <class T>
+BlockTensor<T> contract_batched(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b,
+                                const std::vector<int>& over, double* flops = nullptr);
+
+// out[a, x, L…, y] = env[a, L…] · omega[a, x, y]: env's first axis and omega's are the sketch
+// leg (one sector); the result's labels are omega's x, env's and omega's y in that order.
+template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& omega);
+
+template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t);
+template <class T> double norm_of(Kernels<T>& K, const BlockTensor<T>& t);
+template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha);
+
+}  // namespace srcc

@@ -1,0 +1,68 @@
+#pragma once
+// A block-sparse tensor for abelian charges: its legs (leg.hpp), and the blocks present, each a
+// choice of one sector per leg (its key) stored row-major over those sectors' dimensions, all in
+// one backend allocation at the offsets of an offset table, so that every block is a ready GEMM
+// operand on any backend. Which blocks exist is decided where a tensor is made: a charge-
+// conserving site keeps the keys its rule allows, a sketch environment (dense in its sketch leg)
+// every key that arises. Each axis carries a label, by which contractions name their legs.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "srcc/backend/backend.hpp"
+#include "srcc/core/tensor.hpp"
+#include "srcc/symmetric/leg.hpp"
+
+namespace srcc {
+
+using BlockKey = std::vector<std::uint32_t>;  // one sector per leg
+
+template <class T> struct BlockTensor {
+  struct Block {
+    BlockKey key;
+    std::size_t offset = 0, size = 0;
+  };
+  std::vector<Leg> legs;
+  std::vector<int> labels;    // per axis
+  std::vector<Block> blocks;  // sorted by key
+  std::size_t elements = 0;   // Σ block sizes
+  Buffer<T> data;
+
+  std::size_t rank() const { return legs.size(); }
+  Shape block_shape(const BlockKey& key) const {
+    Shape s;
+    for (std::size_t k = 0; k < key.size(); ++k) s.push_back(legs[k].dims[key[k]]);
+    return s;
+  }
+  // The block of `key`, or null.
+  const Block* find(const BlockKey& key) const;
+  std::size_t axis(int label) const;  // the axis labelled `label` (throws when none)
+  T* at(const Block& b) { return data.data() + b.offset; }
+  const T* at(const Block& b) const { return data.data() + b.offset; }
+};
+
+// A tensor with blocks `keys` (any order; duplicates merged) laid out one after another and
+// allocated on `K`, contents not set.
+template <class T>
+BlockTensor<T> allocate_blocks(Kernels<T>& K, std::vector<Leg> legs, std::vector<int> labels,
+                               std::vector<BlockKey> keys);
+
+// Every key of `legs` (all sector combinations) for which `keep` says yes (null: all).
+std::vector<BlockKey> all_keys(const std::vector<Leg>& legs,
+                               const std::function<bool(const BlockKey&)>& keep = nullptr);
+
+// The blocks of a dense tensor whose axes are `legs` (dense index i of axis k lands at
+// legs[k].sector_of[i], position_of[i]; dropped indices are skipped), keeping the keys `keep`
+// allows. Elements outside the kept blocks are not looked at.
+template <class T>
+BlockTensor<T> blocks_of_dense(Kernels<T>& K, const Tensor<T>& dense, std::vector<Leg> legs,
+                               std::vector<int> labels,
+                               const std::function<bool(const BlockKey&)>& keep = nullptr);
+
+// The dense tensor: axis k has legs[k].sector_of.size() indices where the leg knows its dense
+// indices, else its sectors one after another; absent blocks are zero.
+template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>& t);
+
+}  // namespace srcc

@@ -1,0 +1,219 @@
+#include "srcc/symmetric/sector_svd.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+#include "srcc/sweep/truncation.hpp"
+#include "srcc/symmetric/block_ops.hpp"
+
+namespace srcc {
+
+template <class T>
+SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
+                        const std::vector<int>& row_signs, const ChargeRule& rule, bool left_only) {
+  SectorSvd<T> out;
+  out.row_labels = row_labels;
+  for (std::size_t k = 0; k < t.rank(); ++k)
+    if (std::find(row_labels.begin(), row_labels.end(), t.labels[k]) == row_labels.end())
+      out.col_labels.push_back(t.labels[k]);
+  // Each block, columns first, is a column-major (rows × columns) piece of its sector's matrix.
+  std::vector<int> order = out.col_labels;
+  order.insert(order.end(), row_labels.begin(), row_labels.end());
+  const BlockTensor<T> p = permute_to(K, t, order);
+  const std::size_t nc = out.col_labels.size();
+  for (std::size_t k = 0; k < p.rank(); ++k) (k < nc ? out.col_legs : out.row_legs).push_back(p.legs[k]);
+
+  const std::size_t nq = rule.count();
+  std::map<Charge, std::size_t, ChargeOrder> index;
+  std::vector<std::vector<std::size_t>> members;
+  for (std::size_t i = 0; i < p.blocks.size(); ++i) {
+    const BlockKey& key = p.blocks[i].key;
+    Charge q(nq, 0);
+    for (std::size_t r = 0; r < row_labels.size(); ++r)
+      q = add_charge(rule, q, out.row_legs[r].charges[key[nc + r]], row_signs[r]);
+    const auto [it, fresh] = index.emplace(q, index.size());
+    if (fresh) members.emplace_back();
+    members[it->second].push_back(i);
+  }
+  for (const auto& [q, gi] : index) {
+    typename SectorSvd<T>::Group g;
+    g.charge = q;
+    std::map<BlockKey, std::size_t> rows, cols;
+    for (std::size_t i : members[gi]) {
+      const BlockKey& key = p.blocks[i].key;
+      cols.emplace(BlockKey(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(nc)), 0);
+      rows.emplace(BlockKey(key.begin() + static_cast<std::ptrdiff_t>(nc), key.end()), 0);
+    }
+    auto lay_out = [](std::map<BlockKey, std::size_t>& m, const std::vector<Leg>& legs, std::size_t first,
+                      std::vector<BlockKey>& keys, std::vector<std::size_t>& offsets) {
+      std::size_t at = 0;
+      for (auto& [key, off] : m) {
+        off = at;
+        keys.push_back(key);
+        offsets.push_back(at);
+        std::size_t size = 1;
+        for (std::size_t k = 0; k < key.size(); ++k) size *= legs[k].dims[key[k]];
+        at += size;
+      }
+      (void)first;
+      return at;
+    };
+    g.m = lay_out(rows, out.row_legs, nc, g.row_keys, g.row_offset);
+    g.n = lay_out(cols, out.col_legs, 0, g.col_keys, g.col_offset);
+    Buffer<T> a = K.allocate(g.m * g.n);
+    K.zero(g.m * g.n, a.data());
+    for (std::size_t i : members[gi]) {
+      const auto& b = p.blocks[i];
+      const BlockKey ck(b.key.begin(), b.key.begin() + static_cast<std::ptrdiff_t>(nc));
+      const BlockKey rk(b.key.begin() + static_cast<std::ptrdiff_t>(nc), b.key.end());
+      const std::size_t ro = rows.at(rk), co = cols.at(ck);
+      std::size_t rb = 1;
+      for (std::size_t k = 0; k < rk.size(); ++k) rb *= out.row_legs[k].dims[rk[k]];
+      const std::size_t cb = b.size / rb;
+      K.copy_runs(cb, rb, p.at(b), rb, a.data() + co * g.m + ro, g.m);
+    }
+    if (left_only && g.m <= g.n) {
+      // U and σ from the Gram matrix A·Aᴴ (m × m; as a row-major product, Aᵀ stored is Aᴴ's
+      // conjugate: the product lands column-major): m²n multiply-adds in one GEMM where the SVD
+      // of A takes several times that in LAPACK's small panels. σ below about √ε·σ_max comes out
+      // as rounding, so those directions are kept or dropped as noise (their weight is below it).
+      Buffer<T> gram = K.allocate(g.m * g.m);
+      K.gemm(Op::kConjTrans, Op::kNone, g.m, g.m, g.n, T(1), a.data(), g.m, 0, a.data(), g.m, 0, T(0), gram.data(), g.m, 0, 1);
+      g.sigma.resize(g.m);
+      K.psd_eig(g.m, gram.data(), g.sigma.data());
+      g.u = std::move(gram);
+      for (auto& v : g.sigma) v = std::sqrt(std::max(v, real_t<T>(0)));
+    } else {
+      const std::size_t k = std::min(g.m, g.n);
+      g.u = K.allocate(g.m * k);
+      g.vt = K.allocate(k * g.n);
+      g.sigma.resize(k);
+      K.svd(g.m, g.n, a.data(), g.u.data(), g.sigma.data(), g.vt.data());
+    }
+    out.groups.push_back(std::move(g));
+  }
+  return out;
+}
+
+template <class T> double choose_ranks(SectorSvd<T>& svd, std::size_t cap, double cutoff, double tol, double& total) {
+  using R = real_t<T>;
+  struct Value {
+    R sigma;
+    std::size_t group, index;
+  };
+  std::vector<Value> all;
+  for (std::size_t g = 0; g < svd.groups.size(); ++g)
+    for (std::size_t i = 0; i < svd.groups[g].sigma.size(); ++i) all.push_back({svd.groups[g].sigma[i], g, i});
+  // Descending; ties in group then index order, so that the choice is reproducible.
+  std::stable_sort(all.begin(), all.end(), [](const Value& a, const Value& b) { return a.sigma > b.sigma; });
+  std::vector<R> sigma;
+  for (const auto& v : all) sigma.push_back(v.sigma);
+  const std::size_t rank = all.empty() ? 0 : truncation_rank(sigma, cutoff, tol, cap);
+  for (auto& g : svd.groups) g.keep = 0;
+  for (std::size_t i = 0; i < rank; ++i) ++svd.groups[all[i].group].keep;
+  double kept2 = 0, dropped2 = 0;
+  for (std::size_t i = 0; i < sigma.size(); ++i) (i < rank ? kept2 : dropped2) += double(sigma[i]) * double(sigma[i]);
+  total = std::sqrt(kept2 + dropped2);
+  return std::sqrt(dropped2);
+}
+
+namespace {
+
+template <class T> Leg kept_leg(const SectorSvd<T>& svd, const std::vector<Charge>& new_charges) {
+  Leg leg;
+  for (std::size_t g = 0; g < svd.groups.size(); ++g)
+    if (svd.groups[g].keep > 0) {
+      leg.charges.push_back(new_charges.at(g));
+      leg.dims.push_back(svd.groups[g].keep);
+    }
+  // The sectors must be in charge order for a leg: new charges are a bijection of group charges,
+  // so sort them together.
+  std::vector<std::size_t> idx(leg.charges.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return ChargeOrder()(leg.charges[a], leg.charges[b]); });
+  Leg sorted;
+  for (std::size_t i : idx) {
+    sorted.charges.push_back(leg.charges[i]);
+    sorted.dims.push_back(leg.dims[i]);
+  }
+  return sorted;
+}
+
+}  // namespace
+
+template <class T>
+BlockTensor<T> left_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges) {
+  const Leg leg = kept_leg(svd, new_charges);
+  std::vector<Leg> legs{leg};
+  legs.insert(legs.end(), svd.row_legs.begin(), svd.row_legs.end());
+  std::vector<int> labels{label};
+  labels.insert(labels.end(), svd.row_labels.begin(), svd.row_labels.end());
+  std::vector<BlockKey> keys;
+  std::vector<std::pair<std::size_t, std::size_t>> from;  // group, row combo
+  for (std::size_t g = 0; g < svd.groups.size(); ++g) {
+    if (svd.groups[g].keep == 0) continue;
+    const auto s = static_cast<std::uint32_t>(leg.find(new_charges[g]));
+    for (std::size_t r = 0; r < svd.groups[g].row_keys.size(); ++r) {
+      BlockKey key{s};
+      key.insert(key.end(), svd.groups[g].row_keys[r].begin(), svd.groups[g].row_keys[r].end());
+      keys.push_back(std::move(key));
+      from.emplace_back(g, r);
+    }
+  }
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), keys);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto& g = svd.groups[from[i].first];
+    const auto* b = out.find(keys[i]);
+    const std::size_t rb = b->size / g.keep;
+    // Block (kept × rb) row-major: element (l, x) = U[offset + x, l].
+    K.copy_runs(g.keep, rb, g.u.data() + g.row_offset[from[i].second], g.m, out.at(*b), rb);
+  }
+  return out;
+}
+
+template <class T>
+BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges) {
+  const Leg leg = kept_leg(svd, new_charges);
+  std::vector<Leg> legs{leg};
+  legs.insert(legs.end(), svd.col_legs.begin(), svd.col_legs.end());
+  std::vector<int> labels{label};
+  labels.insert(labels.end(), svd.col_labels.begin(), svd.col_labels.end());
+  std::vector<BlockKey> keys;
+  std::vector<std::pair<std::size_t, std::size_t>> from;  // group, column combo
+  for (std::size_t g = 0; g < svd.groups.size(); ++g) {
+    if (svd.groups[g].keep == 0) continue;
+    const auto s = static_cast<std::uint32_t>(leg.find(new_charges[g]));
+    for (std::size_t c = 0; c < svd.groups[g].col_keys.size(); ++c) {
+      BlockKey key{s};
+      key.insert(key.end(), svd.groups[g].col_keys[c].begin(), svd.groups[g].col_keys[c].end());
+      keys.push_back(std::move(key));
+      from.emplace_back(g, c);
+    }
+  }
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), keys);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto& g = svd.groups[from[i].first];
+    const auto* b = out.find(keys[i]);
+    const std::size_t nb = b->size / g.keep, k = g.sigma.size();
+    // Vᵀ's columns of this combo are a row-major (nb × k) array: transposed, its first `keep`
+    // rows are the block, each scaled by its σ.
+    Buffer<T> tr = K.allocate(nb * k);
+    K.swap_axes(1, nb, 1, k, 1, g.vt.data() + g.col_offset[from[i].second] * k, tr.data());
+    K.copy(g.keep * nb, tr.data(), out.at(*b));
+    for (std::size_t l = 0; l < g.keep; ++l) K.scale(nb, g.sigma[l], out.at(*b) + l * nb);
+  }
+  return out;
+}
+
+#define SRCC_INSTANTIATE(T)                                                                                   \
+  template SectorSvd<T> sector_svd(Kernels<T>&, const BlockTensor<T>&, const std::vector<int>&,               \
+                                   const std::vector<int>&, const ChargeRule&, bool);                         \
+  template double choose_ranks(SectorSvd<T>&, std::size_t, double, double, double&);                          \
+  template BlockTensor<T> left_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);     \
+  template BlockTensor<T> right_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc

@@ -1,0 +1,54 @@
+#pragma once
+// A block-sparse tensor read as a matrix — some axes the rows, the others the columns — is block
+// diagonal in the rows' charge (Σ sign·q over the row axes): one dense matrix per charge sector,
+// factorised on its own. This unit gathers each sector's blocks into one column-major matrix,
+// takes its SVD, chooses how many singular values each sector keeps (the largest over all
+// sectors, so that a bond of χ̄ goes where the weight is), and gives back the kept factors as
+// block tensors with a new leg whose sectors are the kept ones.
+#include <cstddef>
+#include <vector>
+
+#include "srcc/symmetric/block_tensor.hpp"
+
+namespace srcc {
+
+template <class T> struct SectorSvd {
+  using R = real_t<T>;
+  struct Group {
+    Charge charge;                             // the rows' charge
+    std::size_t m = 0, n = 0;                  // the sector's matrix: rows × columns
+    std::vector<BlockKey> row_keys, col_keys;  // over the row (column) axes, with their offsets
+    std::vector<std::size_t> row_offset, col_offset;
+    Buffer<T> u, vt;                           // m × k and k × n, column-major, k = min(m, n) (left_only: k = m, no vt)
+    std::vector<R> sigma;                      // k values, descending
+    std::size_t keep = 0;                      // set by choose_ranks
+  };
+  std::vector<Leg> row_legs, col_legs;
+  std::vector<int> row_labels, col_labels;
+  std::vector<Group> groups;  // in charge order
+};
+
+// The SVD of each sector of `t` with the axes `row_labels` as rows (their charge signs in
+// `row_signs`) and the other axes, in t's order, as columns. `left_only`: U and σ are enough (no
+// right_factor), and a sector with no more rows than columns takes them from its Gram matrix,
+// resolving σ down to about √ε·σ_max (a sketch's values, which only choose ranks).
+template <class T>
+SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
+                        const std::vector<int>& row_signs, const ChargeRule& rule, bool left_only = false);
+
+// How many values each sector keeps: the largest over all sectors, at most `cap` (0: no cap), none
+// below cutoff·σ_max, and no tail of relative norm ≤ tol dropped beyond that (truncation.hpp's
+// rules on the merged values); at least one over all. Returns the discarded norm √Σσ² and sets
+// `total` to the norm of all values.
+template <class T> double choose_ranks(SectorSvd<T>& svd, std::size_t cap, double cutoff, double tol, double& total);
+
+// The kept left factors as a tensor (new, rows…): a new leg (labelled `label`) of one sector per
+// group that keeps something, its charge `charge_of(group charge)`; blocks Uᵀ restricted to the
+// kept columns. Its rows are orthonormal.
+template <class T>
+BlockTensor<T> left_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges);
+// The kept diag(σ)·Vᵀ as a tensor (new, columns…), the new leg as in left_factor.
+template <class T>
+BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges);
+
+}  // namespace srcc

@@ -1,0 +1,42 @@
+#pragma once
+// SRC on a charged stack (docs/ALGORITHM.md, "Charges"): the sweep of sweep/sweep.hpp with every
+// tensor kept in its charge blocks. The test tensors Ω_j are the dense sweep's (same seed, same
+// numbers); each environment C_j[a, L] is dense in its sketch column a and split by the charge of
+// L, so a column restricted to one charge sector of a cut is a Gaussian test of that sector: every
+// sector of every cut is sketched by all s columns at once. At cut j the sketch Y_j is block
+// diagonal in the charge of its rows; each sector's block gets an SVD, and the χ̄ largest singular
+// values over all sectors decide how much of the bond each sector keeps (the error estimate of
+// the cut is the relative norm of the rest). The result conserves the charges exactly: no weight
+// leaks out of the inputs' sectors, and the bonds come out with their charges.
+#include <functional>
+
+#include "srcc/log/reporter.hpp"
+#include "srcc/plan/sweep_options.hpp"
+#include "srcc/sweep/sweep_data.hpp"
+#include "srcc/symmetric/charged_stack.hpp"
+
+namespace srcc {
+
+// A result with its bonds' charges: cores as block tensors (l, r, u, d), labels as the result's.
+template <class T> struct ChargedResult {
+  std::vector<BlockTensor<T>> cores;
+  SweepResult<T> sweep;  // the same cores dense (sectors one after another on each bond), figures
+};
+
+// The product of the stack by SRC (or, for oversampling, SRC then the SVD truncation sweep), on
+// `K`. Methods other than src, tolerance mode and fit sweeps are not taken (UsageError): the
+// session densifies for those.
+template <class T>
+ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
+                                 Reporter& reporter, const std::function<void()>& check_interrupt);
+
+// The SVD truncation of a charged train (cores (l, r, u, d), any form) to at most `chi` (0: no
+// cap) per cut with `cutoff` and `tol` (truncation.hpp's rules over all sectors at once): a right-to-left sweep to B form, then left to right truncating each
+// cut on its Schmidt values per sector, then back to B form (cores 1 … n−1 right-orthonormal).
+// Per cut, the relative norm truncated lands in `truncated[j]` (cut j between sites j−1 and j).
+template <class T>
+std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockTensor<T>> cores, std::size_t chi,
+                                               double cutoff, double tol, bool numerical_zeros, std::vector<double>& truncated,
+                                               const ChargeRule& rule, bool from_b_form);
+
+}  // namespace srcc

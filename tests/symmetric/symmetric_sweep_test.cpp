@@ -1,0 +1,186 @@
+// The symmetric sweep against dense references: exact products at full bond for U(1), Z2 and
+// U(1)×Z2 charges, MPO·MPS and MPO·MPO; truncated products near the optimal truncation; the
+// result's charges exact; an input that breaks its charges refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/core/error.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/symmetric/symmetric_sweep.hpp"
+#include "srcc/train/charged_examples.hpp"
+#include "../support/dense.hpp"
+
+namespace srcc {
+namespace {
+
+using test::DenseTrain;
+
+template <class T> std::vector<Tensor<T>> xxz(std::size_t n, double delta = 0.7, double h = 0.3) {
+  std::vector<Tensor<T>> out;
+  for (std::size_t j = 0; j < n; ++j) out.push_back(xxz_site<T>(j, n, 1.0, delta, h));
+  return out;
+}
+
+template <class T> std::vector<Tensor<T>> random_charged(std::size_t n, std::size_t bond, long long total, std::uint64_t seed) {
+  ChargedRandomShape s{n, bond, 1.5, total};
+  Rng rng(seed);
+  std::vector<Tensor<T>> out;
+  for (std::size_t j = 0; j < n; ++j) out.push_back(charged_random_site<T>(s, j, rng));
+  return out;
+}
+
+// The spins' charges as U(1) (2S^z), Z2 (the number of down spins mod 2) or both.
+enum class Rule { kU1, kZ2, kU1Z2 };
+PhysicalCharges charges(std::size_t n, TrainKind kind, Rule r) {
+  PhysicalCharges u1 = spin_half_charges(n, kind);
+  if (r == Rule::kU1) return u1;
+  PhysicalCharges out;
+  out.rule.moduli = r == Rule::kZ2 ? std::vector<long long>{2} : std::vector<long long>{1, 2};
+  auto map = [&](const std::vector<std::vector<Charge>>& in) {
+    std::vector<std::vector<Charge>> o;
+    for (const auto& site : in) {
+      std::vector<Charge> s;
+      for (const auto& q : site) {
+        const long long parity = q[0] < 0 ? 1 : 0;
+        s.push_back(r == Rule::kZ2 ? Charge{parity} : Charge{q[0], parity});
+      }
+      o.push_back(s);
+    }
+    return o;
+  };
+  out.up = map(u1.up);
+  out.down = map(u1.down);
+  return out;
+}
+
+template <class T>
+ChargedStack<T> stack_of(Kernels<T>& K, const std::vector<std::vector<Tensor<T>>>& layers, const std::vector<TrainKind>& kinds,
+                         Rule r) {
+  ChargedStack<T> st;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const PhysicalCharges pc = charges(layers[i].size(), kinds[i], r);
+    st.rule = pc.rule;
+    st.sites.push_back(charged_layer(K, layers[i], pc, i, "layer " + std::to_string(i)));
+  }
+  return st;
+}
+
+template <class T>
+DenseTrain dense_reference(const std::vector<std::vector<Tensor<T>>>& layers) {
+  std::vector<DenseTrain> d;
+  for (const auto& l : layers) d.push_back(test::dense_train(l));
+  return test::dense_product(d);
+}
+
+SweepOptions src(std::size_t chi, std::uint64_t seed, double oversample = 0) {
+  SweepOptions o;
+  o.chi = chi;
+  o.seed = seed;
+  o.oversample = oversample;
+  return o;
+}
+
+template <class T> class SymmetricSweep : public ::testing::Test {};
+using Scalars = ::testing::Types<double, cdouble>;
+TYPED_TEST_SUITE(SymmetricSweep, Scalars);
+
+TYPED_TEST(SymmetricSweep, FullBondProductsAreExactForEveryRule) {
+  using T = TypeParam;
+  auto backend = make_cpu_backend(1);
+  Kernels<T>& K = backend->kernels<T>();
+  SilentReporter reporter;
+  const std::size_t n = 8;
+  const auto h = xxz<T>(n);
+  const auto psi = random_charged<T>(n, 12, 0, 5);
+  for (Rule r : {Rule::kU1, Rule::kZ2, Rule::kU1Z2}) {
+    for (bool mpo_mpo : {false, true}) {
+      std::vector<std::vector<Tensor<T>>> layers{h, mpo_mpo ? xxz<T>(n, 1.3, -0.2) : psi};
+      const std::vector<TrainKind> kinds{TrainKind::kMpo, mpo_mpo ? TrainKind::kMpo : TrainKind::kMps};
+      const ChargedStack<T> st = stack_of(K, layers, kinds, r);
+      const auto got = symmetric_sweep(st, kinds[1], src(80, 11), K, reporter, [] {});
+      const DenseTrain ref = dense_reference(layers);
+      const double err = test::relative_error(test::dense_train(got.sweep.cores).v, ref.v);
+      EXPECT_LT(err, 1e-12) << "rule " << static_cast<int>(r) << (mpo_mpo ? ", MPO·MPO" : ", MPO·MPS");
+      EXPECT_LT(test::right_orthonormality_defect(got.sweep.cores), 1e-12);
+      EXPECT_LT(got.sweep.error_estimate, 1e-12);
+    }
+  }
+}
+
+TYPED_TEST(SymmetricSweep, ResultKeepsTheStatesTotalChargeExactly) {
+  using T = TypeParam;
+  auto backend = make_cpu_backend(1);
+  Kernels<T>& K = backend->kernels<T>();
+  SilentReporter reporter;
+  const std::size_t n = 10;
+  const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 16, 2, 7)};
+  const ChargedStack<T> st = stack_of(K, layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
+  const auto got = symmetric_sweep(st, TrainKind::kMps, src(6, 3), K, reporter, [] {});
+  const auto v = test::dense_train(got.sweep.cores).v;
+  // Index (s_0, 0, s_1, 0, …): the amplitude of every configuration with 2S^z ≠ 2 is exactly zero.
+  double outside = 0, inside = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    long long sz = 0;
+    for (std::size_t j = 0; j < n; ++j) sz += ((i >> (n - 1 - j)) & 1) ? -1 : 1;
+    (sz == 2 ? inside : outside) += std::norm(v[i]);
+  }
+  EXPECT_EQ(outside, 0.0);
+  EXPECT_GT(inside, 0.0);
+}
+
+TYPED_TEST(SymmetricSweep, TruncatedProductIsNearTheOptimalTruncation) {
+  using T = TypeParam;
+  auto backend = make_cpu_backend(1);
+  Kernels<T>& K = backend->kernels<T>();
+  SilentReporter reporter;
+  const std::size_t n = 10;
+  const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 16, 0, 9)};
+  const ChargedStack<T> st = stack_of(K, layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
+  const DenseTrain ref = dense_reference(layers);
+  for (std::size_t chi : {8, 16, 24}) {
+    const double optimal = test::svd_sweep_error(ref, chi);
+    const auto plain = symmetric_sweep(st, TrainKind::kMps, src(chi, 21), K, reporter, [] {});
+    const auto over = symmetric_sweep(st, TrainKind::kMps, src(chi, 21, 2), K, reporter, [] {});
+    const double e_plain = test::relative_error(test::dense_train(plain.sweep.cores).v, ref.v);
+    const double e_over = test::relative_error(test::dense_train(over.sweep.cores).v, ref.v);
+    std::printf("χ̄ %zu: plain %.3g× optimal, oversampled %.3g×\n", chi, e_plain / optimal, e_over / optimal);
+    if (false) ::testing::Test::RecordProperty("chi" + std::to_string(chi), std::to_string(e_plain / optimal) + " " + std::to_string(e_over / optimal));
+    EXPECT_LE(e_plain, 3 * optimal) << "χ̄ " << chi << ": plain " << e_plain << ", SVD sweep " << optimal;
+    EXPECT_LE(e_over, 1.05 * optimal) << "χ̄ " << chi << ": oversampled " << e_over << ", SVD sweep " << optimal;
+    for (const auto& c : plain.sweep.cores) EXPECT_LE(c.shape[kLegL], chi);
+    // The estimate sees what the sketch saw: within a factor of the true error.
+    EXPECT_GT(plain.sweep.error_estimate, 0.3 * e_plain);
+    EXPECT_LT(plain.sweep.error_estimate, 3 * e_plain);
+  }
+}
+
+TEST(ChargedLayer, AnElementOutsideTheChargeBlocksIsRefusedNamingSiteAndElement) {
+  auto backend = make_cpu_backend(1);
+  Kernels<double>& K = backend->kernels<double>();
+  const std::size_t n = 6;
+  auto psi = random_charged<double>(n, 8, 0, 1);
+  // Site 3: an element that would send spin up into the bond sector of spin down.
+  Tensor<double>& w = psi[3];
+  const std::size_t dr = w.shape[kLegR];
+  std::size_t placed = 0;
+  for (std::size_t a = 0; a < w.shape[kLegL] && !placed; ++a)
+    for (std::size_t b = 0; b < dr && !placed; ++b)
+      if (w.data[(a * dr + b) * 2] == 0 && w.data[(a * dr + b) * 2 + 1] == 0) {
+        w.data[(a * dr + b) * 2] = 0.5;
+        placed = 1;
+      }
+  ASSERT_TRUE(placed);
+  try {
+    charged_layer(K, psi, spin_half_charges(n, TrainKind::kMps), 0, "psi.h5:/psi");
+    FAIL() << "accepted a charge-breaking element";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("psi.h5:/psi, site 3"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("breaks the charges"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace srcc
