@@ -1,0 +1,126 @@
+// Runs on charged inputs as a user runs them (--symmetry auto, the default): TeNPy and ITensor
+// files and our own charged examples are computed in their charge blocks, nothing is dropped at
+// write-back, results keep their charges for the next run; inputs that cannot be kept charged
+// say why and are computed dense; an input that breaks its own charges is refused (exit 3).
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "../support/cli_runner.hpp"
+
+namespace srcc::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string data(const std::string& name) { return (fs::path(source_dir()) / "tests/data" / name).string(); }
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(CliSymmetry, TenpyProductIsComputedOnChargesAndBeatsTheDenseSketch) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o exact.h5 --chi 64 --seed 1 --output-format srcc -q").code, 0);
+  double sym_err = 0, dense_err = 0;
+  for (const char* seed : {"1", "2", "3"}) {
+    const auto s = run_cli(dir, "apply " + h + " " + psi + " -o s.h5 --force --chi 16 --seed " + std::string(seed) + " --json");
+    ASSERT_EQ(s.code, 0) << s.err;
+    EXPECT_TRUE(has(s.out, "\"symmetry\": \"U(1)\"")) << s.out;
+    EXPECT_EQ(json_number(s.out, "dropped_weight"), 0.0);  // written back to TeNPy: nothing outside the charge
+    const double e = relative_distance(dir, "s.h5:/psi", "exact.h5:/result");
+    // The held-out estimate sees the error it reports.
+    EXPECT_GT(json_number(s.out, "error_estimate"), 0.3 * e);
+    EXPECT_LT(json_number(s.out, "error_estimate"), 3.0 * e);
+    sym_err += e;
+    const auto d = run_cli(dir, "apply " + h + " " + psi + " -o d.h5 --force --chi 16 --seed " + std::string(seed) +
+                                    " --symmetry off --output-format srcc --json");
+    ASSERT_EQ(d.code, 0) << d.err;
+    EXPECT_TRUE(has(d.out, "\"symmetry\": \"dense\"")) << d.out;
+    dense_err += relative_distance(dir, "d.h5:/result", "exact.h5:/result");
+  }
+  // Every sector sketched by all the columns, the bond shared out by singular values: closer.
+  EXPECT_LT(sym_err, dense_err) << "symmetric " << sym_err / 3 << ", dense " << dense_err / 3;
+}
+
+TEST(CliSymmetry, ItensorQnStateIsTruncatedOnChargesAsTheDenseSvdDoes) {
+  TempDir dir;
+  const std::string psi = data("itensor_xxz_L12_qn.h5") + ":/psi";
+  const auto s = run_cli(dir, "truncate " + psi + " -o s.h5 --chi 6 --output-format srcc --json");
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_TRUE(has(s.out, "\"symmetry\": \"U(1)\"")) << s.out;
+  ASSERT_EQ(run_cli(dir, "truncate " + psi + " -o d.h5 --chi 6 --output-format srcc --symmetry off -q").code, 0);
+  const double es = relative_distance(dir, "s.h5:/result", psi), ed = relative_distance(dir, "d.h5:/result", psi);
+  // Both are the SVD truncation; the symmetric one within the charge sectors (optimal there).
+  EXPECT_NEAR(es, ed, 1e-6 * ed + 1e-12) << "symmetric " << es << ", dense " << ed;
+  EXPECT_NEAR(json_number(s.out, "error_estimate"), es, 0.05 * es);
+}
+
+TEST(CliSymmetry, GeneratedChargedTrainsAndResultsStayCharged) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate xxz --sites 10 --delta 0.5 -o h.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate charged-random --sites 10 --bond 12 --sector-spread 1.5 --total-charge 2 --seed 4 -o psi.h5 -q").code, 0);
+  // One product, then the next on its result: both on charges (the result carries its own).
+  const auto a = run_cli(dir, "apply h.h5 psi.h5 -o r1.h5 --chi 40 --seed 2 --json");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_TRUE(has(a.out, "\"symmetry\": \"U(1)\"")) << a.out;
+  const auto b = run_cli(dir, "apply h.h5 r1.h5:/result -o r2.h5 --chi 200 --seed 2 --json");
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_TRUE(has(b.out, "\"symmetry\": \"U(1)\"")) << b.out;
+  // H·H·ψ exactly, dense, as the reference: χ̄ 40 holds H·ψ (bond ≤ 60) to its sketch's error.
+  ASSERT_EQ(run_cli(dir, "apply h.h5 h.h5 psi.h5 -o ref.h5 --chi 400 --seed 2 --symmetry off -q").code, 0);
+  EXPECT_LT(relative_distance(dir, "r2.h5:/result", "ref.h5:/result"), 1e-2);
+  // The Néel and domain-wall states are eigenstates of S^z: H·ψ at full bond is exact.
+  for (const char* kind : {"neel", "domain-wall"}) {
+    ASSERT_EQ(run_cli(dir, std::string("generate ") + kind + " --sites 10 -o p.h5 -q --force").code, 0);
+    ASSERT_EQ(run_cli(dir, "apply h.h5 p.h5 -o hs.h5 --chi 8 --seed 1 --force -q").code, 0);
+    ASSERT_EQ(run_cli(dir, "apply h.h5 p.h5 -o hd.h5 --chi 8 --seed 1 --force -q --symmetry off").code, 0);
+    EXPECT_LT(relative_distance(dir, "hs.h5:/result", "hd.h5:/result"), 1e-13) << kind;
+  }
+}
+
+TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate xxz --sites 8 -o h.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate random-mps --sites 8 --bond 4 --seed 1 -o psi.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate neel --sites 8 -o neel.h5 -q").code, 0);
+  const auto mixed = run_cli(dir, "apply h.h5 psi.h5 -o m.h5 --chi 8 --seed 1 --json");
+  ASSERT_EQ(mixed.code, 0) << mixed.err;
+  EXPECT_TRUE(has(mixed.err, "psi.h5:/psi carries no charges; the run is dense")) << mixed.err;
+  EXPECT_TRUE(has(mixed.out, "\"symmetry\": \"dense\"")) << mixed.out;
+  const auto sdc = run_cli(dir, "apply h.h5 neel.h5 -o s.h5 --chi 8 --seed 1 --method sdc --json");
+  ASSERT_EQ(sdc.code, 0) << sdc.err;
+  EXPECT_TRUE(has(sdc.err, "--method sdc is not computed on charges yet")) << sdc.err;
+  const auto off = run_cli(dir, "apply h.h5 neel.h5 -o o.h5 --chi 8 --seed 1 --symmetry off --json");
+  ASSERT_EQ(off.code, 0) << off.err;
+  EXPECT_FALSE(has(off.err, "charges")) << off.err;
+  const auto bad = run_cli(dir, "apply h.h5 neel.h5 -o b.h5 --chi 8 --symmetry sometimes");
+  expect_clean_failure(bad, 2, "--symmetry", dir);
+}
+
+// An input whose stored charges its tensors break: exit 3 naming the file, the site and the
+// element; nothing written.
+TEST(CliSymmetry, AnInputThatBreaksItsChargesIsRefused) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate charged-random --sites 6 --bond 8 --seed 1 -o psi.h5 -q").code, 0);
+  // Site 3's up and down states swap charges: its blocks no longer fit them.
+  hid_t f = H5Fopen((dir / "psi.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t d = H5Dopen2(f, "/psi/charges/up", H5P_DEFAULT);
+  std::vector<long long> up(12);
+  H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, up.data());
+  std::swap(up[6], up[7]);
+  H5Dwrite(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, up.data());
+  H5Dclose(d);
+  H5Fclose(f);
+  const auto r = run_cli(dir, "compress psi.h5 -o out.h5 --chi 4 --seed 1");
+  expect_clean_failure(r, 3, "psi.h5:/psi, site 3: element", dir);
+  EXPECT_TRUE(has(r.err, "breaks the charges")) << r.err;
+  // Without charges the same numbers are a train like any other.
+  EXPECT_EQ(run_cli(dir, "compress psi.h5 -o out.h5 --chi 4 --seed 1 --symmetry off -q").code, 0);
+}
+
+}  // namespace
+}  // namespace srcc::test
