@@ -46,6 +46,24 @@ TEST(CliSymmetry, TenpyProductIsComputedOnChargesAndBeatsTheDenseSketch) {
   EXPECT_LT(sym_err, dense_err) << "symmetric " << sym_err / 3 << ", dense " << dense_err / 3;
 }
 
+// At the small errors of a physical state (singular values spanning 10^8) the oversampled
+// symmetric product is the optimal truncation of the exact one: the sectors' factorisations
+// resolve every value the truncation decides on.
+TEST(CliSymmetry, OversampledProductIsTheOptimalTruncationAtSmallErrors) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o exact.h5 --chi 64 --seed 1 --output-format srcc -q").code, 0);
+  for (const char* chi : {"32", "40"}) {
+    ASSERT_EQ(run_cli(dir, std::string("truncate exact.h5 -o t.h5 --force -q --chi ") + chi).code, 0);
+    const double optimal = relative_distance(dir, "t.h5:/result", "exact.h5:/result");
+    ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o s.h5 --force -q --seed 3 --oversample --output-format srcc --chi " + chi).code, 0);
+    const double over = relative_distance(dir, "s.h5:/result", "exact.h5:/result");
+    EXPECT_LT(optimal, 1e-6) << "χ̄ " << chi;
+    EXPECT_LT(over, 1.01 * optimal) << "χ̄ " << chi << ": oversampled " << over << ", optimal " << optimal;
+  }
+}
+
 TEST(CliSymmetry, ItensorQnStateIsTruncatedOnChargesAsTheDenseSvdDoes) {
   TempDir dir;
   const std::string psi = data("itensor_xxz_L12_qn.h5") + ":/psi";

@@ -174,14 +174,6 @@ template <class T> class Kernels {
   // column-major with leading dimension = rows; the k singular values (descending) are
   // returned in host memory `s_host`, since the truncation decision is made on the host.
   virtual void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) = 0;
-  // Eigenvectors and eigenvalues of the Hermitian positive semi-definite n × n column-major
-  // matrix a (a Gram matrix): a is overwritten by the eigenvectors (columns), the n eigenvalues,
-  // descending, go to `w_host`. The default takes the SVD (the same for such a matrix).
-  virtual void psd_eig(std::size_t n, T* a, R* w_host) {
-    Buffer<T> u = allocate(n * n), vt = allocate(n * n);
-    svd(n, n, a, u.data(), w_host, vt.data());
-    copy(n * n, u.data(), a);
-  }
 };
 
 // A compute device: hands out the kernels for each scalar type.

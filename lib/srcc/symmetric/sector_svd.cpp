@@ -74,17 +74,21 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
       const std::size_t cb = b.size / rb;
       K.copy_runs(cb, rb, p.at(b), rb, a.data() + co * g.m + ro, g.m);
     }
-    if (left_only && g.m <= g.n) {
-      // U and σ from the Gram matrix A·Aᴴ (m × m; as a row-major product, Aᵀ stored is Aᴴ's
-      // conjugate: the product lands column-major): m²n multiply-adds in one GEMM where the SVD
-      // of A takes several times that in LAPACK's small panels. σ below about √ε·σ_max comes out
-      // as rounding, so those directions are kept or dropped as noise (their weight is below it).
-      Buffer<T> gram = K.allocate(g.m * g.m);
-      K.gemm(Op::kConjTrans, Op::kNone, g.m, g.m, g.n, T(1), a.data(), g.m, 0, a.data(), g.m, 0, T(0), gram.data(), g.m, 0, 1);
+    if (left_only && g.m < g.n) {
+      // Only U and σ: A = R^H Q^H from the QR of A^H (n × m), then the SVD of the m × m R^H. No
+      // n-long right factor is formed, and the values are as accurate as A's own SVD (a Gram
+      // matrix, cheaper still, loses every σ below √ε·σ_max: the very values a truncation of a
+      // physical state decides on).
+      Buffer<T> ah = K.allocate(g.n * g.m), r = K.allocate(g.m * g.m), rh = K.allocate(g.m * g.m);
+      K.swap_axes(1, g.n, 1, g.m, 1, a.data(), ah.data());  // Aᵀ, column-major n × m
+      K.conj(g.n * g.m, ah.data(), ah.data());
+      K.qr(g.n, g.m, ah.data(), r.data());
+      K.swap_axes(1, g.m, 1, g.m, 1, r.data(), rh.data());
+      K.conj(g.m * g.m, rh.data(), rh.data());
+      g.u = K.allocate(g.m * g.m);
+      Buffer<T> w = K.allocate(g.m * g.m);
       g.sigma.resize(g.m);
-      K.psd_eig(g.m, gram.data(), g.sigma.data());
-      g.u = std::move(gram);
-      for (auto& v : g.sigma) v = std::sqrt(std::max(v, real_t<T>(0)));
+      K.svd(g.m, g.m, rh.data(), g.u.data(), g.sigma.data(), w.data());
     } else {
       const std::size_t k = std::min(g.m, g.n);
       g.u = K.allocate(g.m * k);

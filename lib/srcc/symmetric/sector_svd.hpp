@@ -30,8 +30,7 @@ template <class T> struct SectorSvd {
 
 // The SVD of each sector of `t` with the axes `row_labels` as rows (their charge signs in
 // `row_signs`) and the other axes, in t's order, as columns. `left_only`: U and σ are enough (no
-// right_factor), and a sector with no more rows than columns takes them from its Gram matrix,
-// resolving σ down to about √ε·σ_max (a sketch's values, which only choose ranks).
+// right_factor): a sector with fewer rows than columns takes them from the QR of its adjoint.
 template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
                         const std::vector<int>& row_signs, const ChargeRule& rule, bool left_only = false);

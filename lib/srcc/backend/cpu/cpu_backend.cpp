@@ -260,12 +260,6 @@ template <class T> class CpuKernels final : public Kernels<T> {
     // (The complex overloads of gesdd work in padded copies: see complex_gesdd.)
     check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
   }
-  void psd_eig(std::size_t n, T* a, R* w_host) override {
-    check_lapack(heevd(bi(n), a, w_host), "heevd", n, n);
-    // LAPACK gives them ascending: reversed, columns with them.
-    std::reverse(w_host, w_host + n);
-    for (std::size_t c = 0; c < n / 2; ++c) std::swap_ranges(a + c * n, a + (c + 1) * n, a + (n - 1 - c) * n);
-  }
 
  private:
   // gemm(), adding Σ |C_i|² of the results to `*sum_squares` when it is given.

@@ -138,28 +138,6 @@ lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, 
   return complex_gesdd(m, n, a, s, u, vt);
 }
 
-lapack_int heevd(lapack_int n, float* a, float* w) { return LAPACKE_ssyevd(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w); }
-lapack_int heevd(lapack_int n, double* a, double* w) { return LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', n, a, n, w); }
-namespace {
-template <class T> lapack_int complex_heevd(lapack_int n, T* a, real_t<T>* w) {
-  const std::size_t nn = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  std::vector<T> pa(nn + static_cast<std::size_t>(n) + 64 / sizeof(T));
-  std::vector<real_t<T>> pw(static_cast<std::size_t>(n) + 64);
-  std::copy(a, a + nn, pa.begin());
-  lapack_int info = 0;
-  if constexpr (std::is_same_v<T, cfloat>)
-    info = LAPACKE_cheevd(LAPACK_COL_MAJOR, 'V', 'L', n, reinterpret_cast<lapack_complex_float*>(pa.data()), n, pw.data());
-  else
-    info = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', n, reinterpret_cast<lapack_complex_double*>(pa.data()), n, pw.data());
-  if (info != 0) return info;
-  std::copy(pa.begin(), pa.begin() + static_cast<std::ptrdiff_t>(nn), a);
-  std::copy(pw.begin(), pw.begin() + n, w);
-  return 0;
-}
-}  // namespace
-lapack_int heevd(lapack_int n, cfloat* a, float* w) { return complex_heevd(n, a, w); }
-lapack_int heevd(lapack_int n, cdouble* a, double* w) { return complex_heevd(n, a, w); }
-
 lapack_int trtri(lapack_int k, float* a) {
   return LAPACKE_strtri(LAPACK_COL_MAJOR, 'U', 'N', k, a, k);
 }

@@ -43,13 +43,6 @@ lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float
 lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt);
 lapack_int gesdd(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt);
 lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt);
-// Eigenvalues (ascending, into w) and eigenvectors (over a, column-major) of the Hermitian
-// n × n matrix a (syevd / heevd, the lower triangle read). The complex ones work in padded
-// copies, as the complex gesdd does (complex_gesdd's note).
-lapack_int heevd(lapack_int n, float* a, float* w);
-lapack_int heevd(lapack_int n, double* a, double* w);
-lapack_int heevd(lapack_int n, cfloat* a, float* w);
-lapack_int heevd(lapack_int n, cdouble* a, double* w);
 lapack_int trtri(lapack_int k, float* a);
 lapack_int trtri(lapack_int k, double* a);
 lapack_int trtri(lapack_int k, cfloat* a);
