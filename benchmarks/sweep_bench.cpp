@@ -1,6 +1,7 @@
 // Speed of the hot path next to the machine's GEMM rate.
 //   build/benchmarks/srcc_bench --benchmark_counters_tabular=true
-// BM_Zgemm: ZGEMM of n × n matrices (the machine's peak for complex128 in practice).
+// BM_Zgemm: ZGEMM of n × n matrices (the machine's peak for complex128 in practice); BM_Dgemm
+// the same for float64.
 // BM_FirstTouch: mapping fresh memory, as the sweep's environments are mapped (anonymous, 4 KiB
 // pages): the cost of the first write to each page (per_page). A fresh process pays this for every
 // environment it keeps (200 MB at n = 100, N = 50); it depends on the kernel and on the
@@ -40,6 +41,19 @@ void BM_Zgemm(benchmark::State& state) {
       benchmark::Counter(8.0 * n * n * n * state.iterations() / 1e9, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Zgemm)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same for float64 (the rate a real run, such as a charged XXZ product, is held to).
+void BM_Dgemm(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  std::vector<double> a(n * n, 0.5), b(n * n, -0.3), c(n * n);
+  for (auto _ : state) {
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Dgemm)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_FirstTouch(benchmark::State& state) {
   const std::size_t bytes = static_cast<std::size_t>(state.range(0)) << 20;

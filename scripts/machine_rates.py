@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Reads srcc_bench's JSON (--benchmark_format=json) on stdin, run with
---benchmark_filter='BM_Zgemm/(1024|2048)|BM_FirstTouch', and prints two numbers: the best ZGEMM
-rate in GFLOP/s and the cost of the first write to a fresh 4 KiB page in µs. Used by
-scripts/bench.sh and scripts/gpu-check.sh to put a machine's own limits next to the sweep."""
+--benchmark_filter='BM_Zgemm/(1024|2048)|BM_FirstTouch' (or BM_Dgemm for float64), and prints two
+numbers: the best GEMM rate in GFLOP/s and the cost of the first write to a fresh 4 KiB page in
+µs. Used by scripts/bench.sh, bench_symmetric.sh and gpu-check.sh to put a machine's own limits
+next to the sweep."""
 import json
 import sys
 

@@ -167,6 +167,8 @@ template <class T> class Kernels {
   // k = min(m, n), orthonormal columns) and r the upper-triangular k × n factor (column-major,
   // ld = k).
   virtual void qr(std::size_t m, std::size_t n, T* y, T* r) = 0;
+  // The same R alone (y is left overwritten): a backend that can skips forming Q.
+  virtual void qr_r(std::size_t m, std::size_t n, T* y, T* r) { qr(m, n, y, r); }
   // In-place inverse of the upper-triangular k × k column-major matrix r (ld = k); throws
   // NumericalError when r is singular.
   virtual void upper_inverse(std::size_t k, T* r) = 0;

@@ -12,7 +12,7 @@ namespace srcc {
 
 template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
-                        const std::vector<int>& row_signs, const ChargeRule& rule, bool left_only) {
+                        const std::vector<int>& row_signs, const ChargeRule& rule, Factorization how) {
   SectorSvd<T> out;
   out.row_labels = row_labels;
   for (std::size_t k = 0; k < t.rank(); ++k)
@@ -74,7 +74,13 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
       const std::size_t cb = b.size / rb;
       K.copy_runs(cb, rb, p.at(b), rb, a.data() + co * g.m + ro, g.m);
     }
-    if (left_only && g.m < g.n) {
+    if (how == Factorization::kQr) {
+      const std::size_t k = std::min(g.m, g.n);
+      g.vt = K.allocate(k * g.n);
+      K.qr(g.m, g.n, a.data(), g.vt.data());
+      g.u = std::move(a);
+      g.sigma.assign(k, real_t<T>(1));
+    } else if (how == Factorization::kSvdLeft && g.m < g.n) {
       // Only U and σ: A = R^H Q^H from the QR of A^H (n × m), then the SVD of the m × m R^H. No
       // n-long right factor is formed, and the values are as accurate as A's own SVD (a Gram
       // matrix, cheaper still, loses every σ below √ε·σ_max: the very values a truncation of a
@@ -82,7 +88,7 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
       Buffer<T> ah = K.allocate(g.n * g.m), r = K.allocate(g.m * g.m), rh = K.allocate(g.m * g.m);
       K.swap_axes(1, g.n, 1, g.m, 1, a.data(), ah.data());  // Aᵀ, column-major n × m
       K.conj(g.n * g.m, ah.data(), ah.data());
-      K.qr(g.n, g.m, ah.data(), r.data());
+      K.qr_r(g.n, g.m, ah.data(), r.data());
       K.swap_axes(1, g.m, 1, g.m, 1, r.data(), rh.data());
       K.conj(g.m * g.m, rh.data(), rh.data());
       g.u = K.allocate(g.m * g.m);
@@ -213,7 +219,7 @@ BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, c
 
 #define SRCC_INSTANTIATE(T)                                                                                   \
   template SectorSvd<T> sector_svd(Kernels<T>&, const BlockTensor<T>&, const std::vector<int>&,               \
-                                   const std::vector<int>&, const ChargeRule&, bool);                         \
+                                   const std::vector<int>&, const ChargeRule&, Factorization);                         \
   template double choose_ranks(SectorSvd<T>&, std::size_t, double, double, double&);                          \
   template BlockTensor<T> left_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);     \
   template BlockTensor<T> right_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);

@@ -19,7 +19,7 @@ template <class T> struct SectorSvd {
     std::size_t m = 0, n = 0;                  // the sector's matrix: rows × columns
     std::vector<BlockKey> row_keys, col_keys;  // over the row (column) axes, with their offsets
     std::vector<std::size_t> row_offset, col_offset;
-    Buffer<T> u, vt;                           // m × k and k × n, column-major, k = min(m, n) (left_only: k = m, no vt)
+    Buffer<T> u, vt;                           // m × k and k × n, column-major, k = min(m, n) (kSvdLeft: no vt)
     std::vector<R> sigma;                      // k values, descending
     std::size_t keep = 0;                      // set by choose_ranks
   };
@@ -28,12 +28,18 @@ template <class T> struct SectorSvd {
   std::vector<Group> groups;  // in charge order
 };
 
-// The SVD of each sector of `t` with the axes `row_labels` as rows (their charge signs in
-// `row_signs`) and the other axes, in t's order, as columns. `left_only`: U and σ are enough (no
-// right_factor): a sector with fewer rows than columns takes them from the QR of its adjoint.
+// How each sector's matrix A is factorised: the SVD; the SVD's U and σ alone (no right_factor
+// after it: a sector with fewer rows than columns takes them from the QR of Aᴴ, without forming
+// the long right factor); or a QR, A = Q·R, as U = Q, σ = 1, Vᵀ = R (nothing to choose: an
+// orthonormal basis of every sector, as a sweep to canonical form needs).
+enum class Factorization { kSvd, kSvdLeft, kQr };
+
+// Each sector of `t` factorised, with the axes `row_labels` as rows (their charge signs in
+// `row_signs`) and the other axes, in t's order, as columns.
 template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
-                        const std::vector<int>& row_signs, const ChargeRule& rule, bool left_only = false);
+                        const std::vector<int>& row_signs, const ChargeRule& rule,
+                        Factorization how = Factorization::kSvd);
 
 // How many values each sector keeps: the largest over all sectors, at most `cap` (0: no cap), none
 // below cutoff·σ_max, and no tail of relative norm ≤ tol dropped beyond that (truncation.hpp's

@@ -162,10 +162,10 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
   const std::size_t n = cores.size();
   truncated.assign(n, 0.0);
   const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
-  // Right to left, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
+  // Right to left by QRs, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
   auto to_b_form = [&] {
     for (std::size_t j = n; j-- > 1;) {
-      SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule);
+      SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
       double total = 0;
       choose_ranks(svd, 0, 0.0, 0.0, total);
       const auto charges = group_charges(charges_of(svd), rule, true);
@@ -237,7 +237,7 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, cons
     for (std::size_t i = 0; i < k; ++i) ls.push_back(L(i));
     const BlockTensor<T> y = contract(K, env[j], z, ls, &res.flops);
     env[j] = BlockTensor<T>();
-    SectorSvd<T> svd = sector_svd(K, y, {kOut, X(0), X(k)}, {-1, +1, -1}, st.rule, true);
+    SectorSvd<T> svd = sector_svd(K, y, {kOut, X(0), X(k)}, {-1, +1, -1}, st.rule, Factorization::kSvdLeft);
     double total = 0;
     choose_ranks(svd, keep_cap, cut, 0.0, total);
     res.sites[j].sketch_columns = static_cast<std::int64_t>(s);

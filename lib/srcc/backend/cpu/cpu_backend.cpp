@@ -240,14 +240,10 @@ template <class T> class CpuKernels final : public Kernels<T> {
           small_qr::householder_qr(m, n, y, r))
         return;
     }
-    const std::size_t k = std::min(m, n);
-    BlasThreadsFor blas(work_->threads(), static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
-    std::vector<T> tau(k);
-    check_lapack(geqrf(bi(m), bi(n), y, tau.data()), "geqrf", m, n);
-    for (std::size_t j = 0; j < n; ++j)
-      for (std::size_t i = 0; i < k; ++i) r[j * k + i] = i <= j ? y[j * m + i] : T{};
-    check_lapack(orgqr(bi(m), bi(k), y, tau.data()), "orgqr/ungqr", m, k);
+    const std::vector<T> tau = factor_r(m, n, y, r);
+    check_lapack(orgqr(bi(m), bi(std::min(m, n)), y, tau.data()), "orgqr/ungqr", m, std::min(m, n));
   }
+  void qr_r(std::size_t m, std::size_t n, T* y, T* r) override { factor_r(m, n, y, r); }
 
   void upper_inverse(std::size_t k, T* r) override {
     BlasThreadsFor blas(work_->threads(), static_cast<double>(k) * static_cast<double>(k) * static_cast<double>(k) / 3);
@@ -262,6 +258,17 @@ template <class T> class CpuKernels final : public Kernels<T> {
   }
 
  private:
+  // geqrf of y, R copied out (column-major k × n, k = min(m, n)); returns the reflectors' τ.
+  std::vector<T> factor_r(std::size_t m, std::size_t n, T* y, T* r) {
+    const std::size_t k = std::min(m, n);
+    BlasThreadsFor blas(work_->threads(), static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
+    std::vector<T> tau(k);
+    check_lapack(geqrf(bi(m), bi(n), y, tau.data()), "geqrf", m, n);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < k; ++i) r[j * k + i] = i <= j ? y[j * m + i] : T{};
+    return tau;
+  }
+
   // gemm(), adding Σ |C_i|² of the results to `*sum_squares` when it is given.
   void gemm_summing(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
                     const T* a, std::size_t lda, std::size_t stride_a, const T* b,

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Products of charged trains, ours on charges (--symmetry auto), ours dense (--symmetry off) and
+# TeNPy's MPO.apply (SVD, zip_up, variational), side by side on TeNPy's own DMRG ground states of
+# the XXZ chain (scripts/make_xxz_inputs.py writes them: L = 64, χ = 128, 256, 512). For each
+# input: H·ψ and one W^II step at χ̄ = the state's bond; time (ours: the sweep with reading;
+# TeNPy: the apply alone), peak memory of the process, achieved GFLOP/s next to the machine's
+# measured GEMM rate, and the error against a reference (ours on charges at 2χ̄, oversampled, whose
+# own error is far below the ones compared) by our own `distance`. One thread each, pinned to one
+# core, one run at a time.
+#
+#   TENPY=/path/to/tenpy scripts/bench_symmetric.sh IN128.h5 [IN256.h5 …]
+#   LIMIT=600 …   # seconds a run may take before it is killed (default 1200)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-build/app/src-compress}
+[ -x "$BIN" ] || cmake --build build --target src-compress >/dev/null
+: "${TENPY:?set TENPY to a TeNPy source tree (fetch tenpy/tenpy)}"
+PY="env TENPY_NO_CYTHON=true PYTHONPATH=$TENPY OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 taskset -c 0 /usr/bin/python3"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+json() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+dist() { "$BIN" distance "$1" "$2" --json | json "'%.2e' % d['relative_distance']"; }
+
+echo "# $(date -u +%F) $(lscpu | sed -n 's/^Model name: *//p'), one thread"
+"$BIN" --version | head -1
+[ -x build/benchmarks/srcc_bench ] || cmake --build build --target srcc_bench >/dev/null
+read -r dgemm _ < <(OPENBLAS_NUM_THREADS=1 taskset -c 0 build/benchmarks/srcc_bench \
+        --benchmark_filter='BM_Dgemm/(1024|2048)|BM_FirstTouch' --benchmark_format=json 2>/dev/null |
+        /usr/bin/python3 scripts/machine_rates.py)
+echo "# the machine's DGEMM on one core (best of 1024³ and 2048³): $dgemm GFLOP/s"
+printf '%-12s %-5s %-4s %-22s %9s %9s %9s %10s\n' input op chi run seconds GFLOP/s peak_MB error
+for input in "$@"; do
+  chi=$("$BIN" inspect "$input:/psi" --json | json "d[0]['max_bond']")
+  for op in H_MPO U_II; do
+    ref="$WORK/ref.h5"
+    taskset -c 0 "$BIN" apply "$input:/$op" "$input:/psi" -o "$ref" --chi $((2 * chi)) --oversample --seed 7 \
+      --output-format srcc --threads 1 -q --force
+    row() { printf '%-12s %-5s %-4s %-22s %9s %9s %9s %10s\n' "$(basename "$input" .h5)" "$op" "$chi" "$@"; }
+    for sym in auto off; do
+      for over in "" "--oversample"; do
+        name="ours $([ $sym = auto ] && echo charges || echo dense)${over:+ oversampled}"
+        if ! out=$(timeout "${LIMIT:-1200}" taskset -c 0 "$BIN" apply "$input:/$op" "$input:/psi" -o "$WORK/o.h5" \
+                   --chi "$chi" --seed 1 $over --symmetry $sym --output-format srcc --threads 1 --force --json -q); then
+          row "$name" killed; continue
+        fi
+        read -r s r p < <(echo "$out" | json "'%.2f %.1f %d' % (d['sweep_seconds'], d['gflops_per_second'], d['peak_rss_bytes'] / 2**20)")
+        row "$name" "$s" "$r" "$p" "$(dist "$WORK/o.h5" "$ref")"
+      done
+    done
+    for method in zip_up SVD variational; do
+      if ! out=$(timeout "${LIMIT:-1200}" $PY scripts/tenpy_apply.py "$input" "$op" $method "$chi" "$WORK/t.h5"); then
+        row "TeNPy $method" killed; continue
+      fi
+      read -r s p < <(echo "$out" | json "'%.2f %d' % (d['seconds'], d['peak_rss_bytes'] / 2**20)")
+      row "TeNPy $method" "$s" "-" "$p" "$(dist "$WORK/t.h5:/psi" "$ref")"
+    done
+  done
+done
