@@ -100,6 +100,20 @@ TEST(CliSymmetry, GeneratedChargedTrainsAndResultsStayCharged) {
   }
 }
 
+// A Taylor step (1 − iτH − τ²H²/2)ψ of a TeNPy state as a sum of --term products, on charges:
+// at a bond that holds it, the dense sum.
+TEST(CliSymmetry, SumOfTermsIsComputedOnCharges) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  const std::string sum = " --term 1 " + psi + " --term -0.05i " + h + " " + psi + " --term -0.00125 " + h + " " + h + " " + psi;
+  const auto s = run_cli(dir, "apply" + sum + " -o s.h5 --chi 64 --seed 2 --output-format srcc --json");
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_TRUE(has(s.out, "\"symmetry\": \"U(1)\"")) << s.out;
+  ASSERT_EQ(run_cli(dir, "apply" + sum + " -o d.h5 --chi 64 --seed 2 --output-format srcc --symmetry off -q").code, 0);
+  EXPECT_LT(relative_distance(dir, "s.h5:/result", "d.h5:/result"), 1e-12);
+}
+
 TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {
   TempDir dir;
   ASSERT_EQ(run_cli(dir, "generate xxz --sites 8 -o h.h5 -q").code, 0);

@@ -191,7 +191,9 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   std::optional<PhysicalCharges> charges;
   SweepResult<T> result;
   if (sym.keep) {
-    SymmetricOutcome<T> so = symmetric_run(ins.front().stack, *sources.front(), sym, o.sweep, *backend, reporter, check_interrupt);
+    std::vector<SymmetricInput<T>> inputs;
+    for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight});
+    SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt);
     result = std::move(so.result);
     charges = std::move(so.charges);
     sum.symmetry = sym.name;

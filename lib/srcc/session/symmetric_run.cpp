@@ -25,13 +25,24 @@ std::string rule_name(const ChargeRule& r) {
 }
 
 // Why the run cannot compute on charges, whatever the inputs ("" when it can).
-std::string unsupported(const RunOptions& o, std::size_t terms) {
+std::string unsupported(const RunOptions& o) {
   const SweepOptions& s = o.sweep;
-  if (terms > 1) return "a sum of --term products";
   if (o.exec.device.gpu) return "a run on the GPU";
   if (s.method != Method::kSrc && s.method != Method::kSvd) return opt::kMethod.name() + " " + method_name(s.method);
   if (s.method == Method::kSrc && s.tolerance_mode()) return opt::kTol.name();
   if (s.fit_sweep_cap() > 0) return opt::kFitSweeps.name();
+  return "";
+}
+
+// Whether the terms of a sum meet the same physical legs: "" when they do, else why not.
+std::string terms_compatible(const std::vector<std::vector<PhysicalCharges>>& terms) {
+  const auto& a = terms.front();
+  for (std::size_t k = 1; k < terms.size(); ++k) {
+    const auto& b = terms[k];
+    if (b.front().rule.moduli != a.front().rule.moduli) return "terms 1 and " + std::to_string(k + 1) + " conserve different charges";
+    if (b.front().up != a.front().up || b.back().down != a.back().down)
+      return "the physical charges of terms 1 and " + std::to_string(k + 1) + " differ";
+  }
   return "";
 }
 
@@ -40,24 +51,37 @@ std::string unsupported(const RunOptions& o, std::size_t terms) {
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks) {
   SymmetryChoice c;
   if (o.symmetry == Symmetry::kOff || stacks.empty()) return c;
-  const Stack& st = *stacks.front();
   std::vector<std::string> plain;
-  for (const auto& layer : st.layers) {
-    auto q = train_charges(layer);
-    if (q) c.layers.push_back(std::move(*q));
-    else plain.push_back(layer.where());
+  bool any = false;
+  for (const Stack* st : stacks) {
+    std::vector<PhysicalCharges> layers;
+    for (const auto& layer : st->layers) {
+      auto q = train_charges(layer);
+      if (q) {
+        layers.push_back(std::move(*q));
+        any = true;
+      } else {
+        plain.push_back(layer.where());
+      }
+    }
+    c.terms.push_back(std::move(layers));
   }
-  if (c.layers.empty()) return c;  // nothing charged: nothing to say
-  c.name = rule_name(c.layers.front().rule);
-  const std::string why = unsupported(o, stacks.size());
+  if (!any) {  // nothing charged: nothing to say
+    c.terms.clear();
+    return c;
+  }
+  for (const auto& t : c.terms)
+    if (!t.empty()) c.name = rule_name(t.front().rule);
+  const std::string why = unsupported(o);
   std::string reason;
   if (!plain.empty()) reason = plain.front() + " carries no charges";
   else if (!why.empty()) reason = why + " is not computed on charges yet";
-  else reason = charges_compatible(c.layers);
+  for (std::size_t k = 0; k < c.terms.size() && reason.empty(); ++k) reason = charges_compatible(c.terms[k]);
+  if (reason.empty()) reason = terms_compatible(c.terms);
   if (!reason.empty()) {
     c.note = "the inputs' " + c.name + " charges are not kept: " + reason + "; the run is dense (" +
              opt::kSymmetry.name() + " off says so without this note)";
-    c.layers.clear();
+    c.terms.clear();
     return c;
   }
   c.keep = true;
@@ -65,32 +89,38 @@ SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stac
 }
 
 template <class T>
-SymmetricOutcome<T> symmetric_run(const Stack& stack, SiteSource<T>& source, const SymmetryChoice& choice,
+SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
                                   const std::function<void()>& check_interrupt) {
   Kernels<T>& K = backend.kernels<T>();
-  std::vector<std::string> where;
-  for (const auto& l : stack.layers) where.push_back(l.where());
-  const ChargedStack<T> st = charged_stack(K, source, stack.length(), choice.layers, where);
+  std::vector<ChargedStack<T>> stacks;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    std::vector<std::string> where;
+    for (const auto& l : inputs[k].stack->layers) where.push_back(l.where());
+    stacks.push_back(charged_stack(K, *inputs[k].source, inputs[k].stack->length(), choice.terms[k], where));
+  }
+  const Stack& first = *inputs.front().stack;
   SymmetricOutcome<T> out;
-  out.charges.rule = st.rule;
-  out.charges.up = choice.layers.front().up;
-  out.charges.down = choice.layers.back().down;
+  out.charges.rule = stacks.front().rule;
+  out.charges.up = choice.terms.front().front().up;
+  out.charges.down = choice.terms.front().back().down;
   std::vector<BlockTensor<T>> cores;
   if (o.method == Method::kSvd) {
-    std::vector<BlockTensor<T>> train = st.sites.front();
-    for (std::size_t j = 0; j < train.size(); ++j)
-      train[j].labels = {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD};
+    std::vector<BlockTensor<T>> train = stacks.front().sites.front();
+    for (auto& site : train) site.labels = {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD};
     std::vector<double> truncated;
-    cores = symmetric_truncate(K, std::move(train), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated, st.rule, false);
+    cores = symmetric_truncate(K, std::move(train), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated,
+                               stacks.front().rule, false);
     SweepResult<T>& r = out.result;
-    r.kind = stack.result_kind();
+    r.kind = first.result_kind();
     r.sites.assign(cores.size(), SiteStats{});
     for (const auto& c : cores) r.cores.push_back(dense_of_blocks(K, c));
     for (std::size_t j = 1; j < cores.size(); ++j) r.sites[j].truncation_error = r.sites[j].error_estimate = truncated[j];
     r.finish_sites();
   } else {
-    ChargedResult<T> res = symmetric_sweep(st, stack.result_kind(), o, K, reporter, check_interrupt);
+    std::vector<ChargedTerm<T>> terms;
+    for (std::size_t k = 0; k < inputs.size(); ++k) terms.push_back({&stacks[k], inputs[k].weight});
+    ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt);
     out.result = std::move(res.sweep);
     cores = std::move(res.cores);
   }
@@ -99,7 +129,7 @@ SymmetricOutcome<T> symmetric_run(const Stack& stack, SiteSource<T>& source, con
 }
 
 #define SRCC_INSTANTIATE(T)                                                                                  \
-  template SymmetricOutcome<T> symmetric_run(const Stack&, SiteSource<T>&, const SymmetryChoice&,            \
+  template SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>&, const SymmetryChoice&,  \
                                              const SweepOptions&, Backend&, Reporter&,                       \
                                              const std::function<void()>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

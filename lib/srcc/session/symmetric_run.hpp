@@ -16,16 +16,16 @@
 namespace srcc {
 
 struct SymmetryChoice {
-  bool keep = false;                    // the run computes on the charges
-  std::vector<PhysicalCharges> layers;  // each layer's, top first (when kept)
+  bool keep = false;  // the run computes on the charges
+  std::vector<std::vector<PhysicalCharges>> terms;  // per term of the sum, each layer's, top first (when kept)
   std::string note;                     // why charged inputs are computed dense ("" otherwise)
   std::string name;                     // the charges kept: "U(1)", "Z2", "U(1)×Z2"
 };
 
-// From the options and the inputs' files: keeps the charges when --symmetry is auto, the run is
-// one product (no sum of terms), every layer carries charges that agree where layers meet, the
-// method computes on them (src with a fixed χ̄, optionally oversampled; truncate's svd) and the
-// device is the CPU.
+// From the options and the inputs' files: keeps the charges when --symmetry is auto, every layer
+// of every term carries charges that agree where layers meet (and the terms of a sum agree on
+// their outer physical legs), the method computes on them (src with a fixed χ̄, optionally
+// oversampled; truncate's svd) and the device is the CPU.
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks);
 
 // The run on charges: its result (dense cores, bonds in sector order) and the result's physical
@@ -35,8 +35,14 @@ template <class T> struct SymmetricOutcome {
   PhysicalCharges charges;
   std::size_t max_sectors = 0;  // the most charge sectors on any bond of the result
 };
+// One term w·(stack) of the run, its sites from `source`.
+template <class T> struct SymmetricInput {
+  const Stack* stack = nullptr;
+  SiteSource<T>* source = nullptr;
+  T weight = T(1);
+};
 template <class T>
-SymmetricOutcome<T> symmetric_run(const Stack& stack, SiteSource<T>& source, const SymmetryChoice& choice,
+SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
                                   const std::function<void()>& check_interrupt);
 

@@ -252,6 +252,26 @@ template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>
   return out;
 }
 
+template <class T>
+BlockTensor<T> add_blocks(Kernels<T>& K, const std::vector<std::pair<const BlockTensor<T>*, double>>& parts) {
+  const BlockTensor<T>& first = *parts.front().first;
+  std::vector<BlockKey> keys;
+  for (const auto& [t, alpha] : parts) {
+    if (t->labels != first.labels)
+      throw std::logic_error("add_blocks: tensors with different axes");
+    for (std::size_t k = 0; k < t->rank(); ++k)
+      if (!t->legs[k].same_sectors(first.legs[k]))
+        throw std::logic_error("add_blocks: the legs labelled " + std::to_string(first.labels[k]) + " differ: " +
+                               first.legs[k].describe() + " and " + t->legs[k].describe());
+    for (const auto& b : t->blocks) keys.push_back(b.key);
+  }
+  BlockTensor<T> out = allocate_blocks(K, first.legs, first.labels, keys);
+  K.zero(out.elements, out.data.data());
+  for (const auto& [t, alpha] : parts)
+    for (const auto& b : t->blocks) K.add(b.size, static_cast<real_t<T>>(alpha), t->at(b), out.at(*out.find(b.key)));
+  return out;
+}
+
 template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t) {
   if constexpr (!is_complex_v<T>) {
     return t;
@@ -278,6 +298,7 @@ template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha)
   template BlockTensor<T> contract_batched(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&,         \
                                            const std::vector<int>&, double*);                                 \
   template BlockTensor<T> khatri_rao(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&);              \
+  template BlockTensor<T> add_blocks(Kernels<T>&, const std::vector<std::pair<const BlockTensor<T>*, double>>&); \
   template BlockTensor<T> conj_of(Kernels<T>&, const BlockTensor<T>&);                                        \
   template double norm_of(Kernels<T>&, const BlockTensor<T>&);                                                \
   template void scale_by(Kernels<T>&, BlockTensor<T>&, double);

@@ -32,6 +32,11 @@ BlockTensor<T> contract_batched(Kernels<T>& K, const BlockTensor<T>& a, const Bl
 // leg (one sector); the result's labels are omega's x, env's and omega's y in that order.
 template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& omega);
 
+// Σ_i alpha_i·t_i of tensors with the same labels in the same order and the same legs: the union
+// of their blocks (a block one of them lacks is zero there).
+template <class T>
+BlockTensor<T> add_blocks(Kernels<T>& K, const std::vector<std::pair<const BlockTensor<T>*, double>>& parts);
+
 template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t);
 template <class T> double norm_of(Kernels<T>& K, const BlockTensor<T>& t);
 template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha);

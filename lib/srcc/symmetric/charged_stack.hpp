@@ -21,6 +21,8 @@ namespace srcc {
 // the output's right bond and the new left bond a factorisation makes.
 namespace axis {
 inline constexpr int kSketch = 1, kOut = 2, kNew = 3;
+// The bottom layer's down leg of any stack (X(k) for k layers), where stacks of several depths meet.
+inline constexpr int kDown = 4;
 // A result's cores: (l, r, u, d).
 inline constexpr int kCoreL = 11, kCoreR = 12, kCoreU = 13, kCoreD = 14;
 inline int L(std::size_t i) { return 1000 + static_cast<int>(i); }

@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
@@ -95,10 +97,12 @@ BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j
 }
 
 // The environments C_0 … C_{n−1} of the test tensors `omega` (s columns), each (kSketch, L(0) …
-// L(k−1)) at norm √s (one product's sketch does not depend on the scale).
+// L(k−1)) kept at norm √s: the stored C_j is e^{log_scale[j]} times the true one (one product's
+// sketch does not depend on the scale; the terms of a sum are brought to a common one with it).
 template <class T>
 std::vector<BlockTensor<T>> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, const std::vector<BlockTensor<T>>& omega,
-                                       SweepResult<T>& res, Reporter& reporter, const std::function<void()>& check_interrupt) {
+                                       std::vector<double>& log_scale, SweepResult<T>& res, Reporter& reporter,
+                                       const std::function<void()>& check_interrupt) {
   using namespace axis;
   const std::size_t n = st.length(), k = st.depth(), s = omega.front().legs[0].size();
   std::vector<BlockTensor<T>> env;
@@ -113,13 +117,16 @@ std::vector<BlockTensor<T>> sweep_left(Kernels<T>& K, const ChargedStack<T>& st,
   BlockTensor<T> c0 = allocate_blocks(K, legs, labels, all_keys(legs));
   c0.data = K.adopt(std::vector<T>(c0.elements, T(1)));
   env.push_back(std::move(c0));
+  log_scale.assign(1, 0.0);
   for (std::size_t j = 0; j + 1 < n; ++j) {
     const auto t0 = Clock::now();
     BlockTensor<T> c = relabelled(permute_to(K, left_step(K, st, j, env.back(), omega[j], res.flops), order), next);
     const double norm = norm_of(K, c);
     if (!(norm > 0) || !std::isfinite(norm))
       throw NumericalError("the sketch of the product vanished or overflowed at cut " + std::to_string(j + 1));
-    scale_by(K, c, std::sqrt(static_cast<double>(s)) / norm);
+    const double factor = std::sqrt(static_cast<double>(s)) / norm;
+    scale_by(K, c, factor);
+    log_scale.push_back(log_scale.back() + std::log(factor));
     env.push_back(std::move(c));
     res.sites[j].seconds += since(t0);
     reporter.progress("left sweep", j + 1, n - 1);
@@ -128,28 +135,28 @@ std::vector<BlockTensor<T>> sweep_left(Kernels<T>& K, const ChargedStack<T>& st,
   return env;
 }
 
-// The relative norm of the part of the held-out sketch y_h (kSketch, L…)·z outside the rows of eta:
-// an unbiased estimate of the cut's relative error (the held-out columns chose nothing).
-template <class T>
-double held_out_error(Kernels<T>& K, const BlockTensor<T>& env_h, const BlockTensor<T>& z, const BlockTensor<T>& eta,
-                      const std::vector<int>& ls, double& flops) {
+// The relative norm of the part of the held-out sketch y (kSketch, kOut, X(0), kDown) outside the
+// rows of eta: an unbiased estimate of the cut's relative error (those columns chose nothing).
+template <class T> double held_out_error(Kernels<T>& K, const BlockTensor<T>& y, const BlockTensor<T>& eta, double& flops) {
   using namespace axis;
-  const std::vector<int> rows{kOut, X(0), X(static_cast<std::size_t>(ls.size()))};
-  std::vector<int> order{kSketch};
-  order.insert(order.end(), rows.begin(), rows.end());
-  BlockTensor<T> y = permute_to(K, contract(K, env_h, z, ls, &flops), order);
   const double total = norm_of(K, y);
   if (!(total > 0)) return 0.0;
-  const BlockTensor<T> coef = contract(K, conj_of(K, eta), y, rows, &flops);
-  const BlockTensor<T> back = permute_to(K, contract(K, coef, eta, {kNew}, &flops), order);
-  BlockTensor<T> rest = y;
-  rest.data = K.allocate(std::max<std::size_t>(y.elements, 1));
-  K.copy(y.elements, y.data.data(), rest.data.data());
-  for (const auto& b : back.blocks) {
-    const auto* at = rest.find(b.key);
-    if (at) K.add(b.size, real_t<T>(-1), back.at(b), rest.at(*at));
-  }
-  return norm_of(K, rest) / total;
+  const BlockTensor<T> coef = contract(K, conj_of(K, eta), y, {kOut, X(0), kDown}, &flops);
+  const BlockTensor<T> back = permute_to(K, contract(K, coef, eta, {kNew}, &flops), y.labels);
+  return norm_of(K, add_blocks<T>(K, {{&y, 1.0}, {&back, -1.0}})) / total;
+}
+
+// One term's sketch at cut j, (kSketch, kOut, X(0), kDown), at the sum's common scale.
+template <class T>
+BlockTensor<T> term_sketch(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& z, std::size_t depth, double scale,
+                           double& flops) {
+  using namespace axis;
+  std::vector<int> ls;
+  for (std::size_t i = 0; i < depth; ++i) ls.push_back(L(i));
+  BlockTensor<T> y =
+      relabelled(permute_to(K, contract(K, env, z, ls, &flops), {kSketch, kOut, X(0), X(depth)}), {kSketch, kOut, X(0), kDown});
+  if (scale != 1) scale_by(K, y, scale);
+  return y;
 }
 
 }  // namespace
@@ -192,95 +199,141 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
 }
 
 template <class T>
-ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
-                                 Reporter& reporter, const std::function<void()>& check_interrupt) {
+ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
+                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt) {
   using namespace axis;
   if (o.method != Method::kSrc || o.tolerance_mode() || o.fit_sweep_cap() > 0)
     throw UsageError("the symmetric sweep takes src with --chi (and --oversample, --cutoff)");
-  const std::size_t n = st.length(), k = st.depth(), s = o.sketch_columns();
+  const ChargedStack<T>& first = *terms.front().stack;
+  const std::size_t n = first.length(), s = o.sketch_columns(), nt = terms.size();
   const std::size_t keep_cap = o.final_truncation() ? s : o.chi;
+  const ChargeRule& rule = first.rule;
   ChargedResult<T> out;
   SweepResult<T>& res = out.sweep;
   res.kind = kind;
   res.sites.assign(n, SiteStats{});
   const double cut = effective_cutoff<real_t<T>>(o.cutoff, o.numerical_zeros);
 
-  // Left: the environments of the sketch and of the held-out columns.
-  const std::vector<BlockTensor<T>> omega = test_tensors(K, st, s, o.seed);
-  const std::vector<BlockTensor<T>> omega_h = test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream));
-  std::vector<BlockTensor<T>> env = sweep_left(K, st, omega, res, reporter, check_interrupt);
-  SilentReporter quiet;  // the held-out columns' sweep is part of the one above
-  std::vector<BlockTensor<T>> env_h = sweep_left(K, st, omega_h, res, quiet, check_interrupt);
-
-  // Right: S_{j} (kOut, R(0) … R(k−1)), the output core of each cut from its sketch's sectors.
-  BlockTensor<T> s_env;
-  {
-    Charge right(st.rule.count(), 0);
+  // Each term: its environments of the sketch and of the held-out columns (the same test tensors
+  // for all: one sketch of the sum), with their scales, and its S, which starts as its weight.
+  struct Term {
+    const ChargedStack<T>* st;
+    std::vector<BlockTensor<T>> env, env_h;
+    std::vector<double> scale, scale_h;
+    BlockTensor<T> s_env;
+  };
+  std::vector<Term> t(nt);
+  SilentReporter quiet;  // the sweeps after the first are part of it
+  Charge right_charge;
+  for (std::size_t k = 0; k < nt; ++k) {
+    const ChargedStack<T>& st = *terms[k].stack;
+    const std::size_t depth = st.depth();
+    t[k].st = &st;
+    t[k].env = sweep_left(K, st, test_tensors(K, st, s, o.seed), t[k].scale, res, k == 0 ? reporter : quiet, check_interrupt);
+    t[k].env_h = sweep_left(K, st, test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream)), t[k].scale_h,
+                            res, quiet, check_interrupt);
+    Charge right(rule.count(), 0);
     std::vector<Leg> legs{Leg{}};
     std::vector<int> labels{kOut};
-    for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t i = 0; i < depth; ++i) {
       const Leg& r = st.sites[i][n - 1].legs[1];
-      right = add_charge(st.rule, right, r.charges.at(0));
+      right = add_charge(rule, right, r.charges.at(0));
       legs.push_back(r);
       labels.push_back(R(i));
     }
+    // A sum conserves the charges only where its terms have one total charge.
+    if (k == 0) right_charge = right;
+    else if (right != right_charge)
+      throw InputError("the terms of the sum have different total charges (term 1 and term " + std::to_string(k + 1) +
+                       "): their sum conserves none; run it with " + opt::kSymmetry.name() + " off");
     legs[0] = single_sector_leg(1, right);
-    s_env = allocate_blocks(K, legs, labels, all_keys(legs));
-    s_env.data = K.adopt(std::vector<T>(s_env.elements, T(1)));
+    t[k].s_env = allocate_blocks(K, legs, labels, all_keys(legs));
+    t[k].s_env.data = K.adopt(std::vector<T>(t[k].s_env.elements, terms[k].weight));
   }
+
+  // Right: the sum's sketch at each cut (each term's at a common scale), its sectors' SVDs, the
+  // output core, and each term's S projected on it.
   std::vector<BlockTensor<T>> cores(n);
   const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
+  auto common = [&](const std::vector<double> Term::*scale, std::size_t j) {
+    double most = -std::numeric_limits<double>::infinity();
+    for (const auto& term : t) most = std::max(most, -(term.*scale)[j]);
+    std::vector<double> f;
+    for (const auto& term : t) f.push_back(std::exp(-(term.*scale)[j] - most));
+    return f;
+  };
   for (std::size_t j = n; j-- > 1;) {
     const auto t0 = Clock::now();
-    BlockTensor<T> z = right_block(K, st, j, s_env, res.flops);
-    std::vector<int> ls;
-    for (std::size_t i = 0; i < k; ++i) ls.push_back(L(i));
-    const BlockTensor<T> y = contract(K, env[j], z, ls, &res.flops);
-    env[j] = BlockTensor<T>();
-    SectorSvd<T> svd = sector_svd(K, y, {kOut, X(0), X(k)}, {-1, +1, -1}, st.rule, Factorization::kSvdLeft);
+    std::vector<BlockTensor<T>> z(nt), y(nt), yh(nt);
+    const auto f = common(&Term::scale, j), fh = common(&Term::scale_h, j);
+    std::vector<std::pair<const BlockTensor<T>*, double>> parts, parts_h;
+    for (std::size_t k = 0; k < nt; ++k) {
+      const std::size_t depth = t[k].st->depth();
+      z[k] = right_block(K, *t[k].st, j, t[k].s_env, res.flops);
+      y[k] = term_sketch(K, t[k].env[j], z[k], depth, f[k], res.flops);
+      yh[k] = term_sketch(K, t[k].env_h[j], z[k], depth, fh[k], res.flops);
+      t[k].env[j] = BlockTensor<T>();
+      t[k].env_h[j] = BlockTensor<T>();
+      parts.emplace_back(&y[k], 1.0);
+      parts_h.emplace_back(&yh[k], 1.0);
+    }
+    const BlockTensor<T> sketch = nt == 1 ? y[0] : add_blocks(K, parts);
+    SectorSvd<T> svd = sector_svd(K, sketch, {kOut, X(0), kDown}, {-1, +1, -1}, rule, Factorization::kSvdLeft);
     double total = 0;
     choose_ranks(svd, keep_cap, cut, 0.0, total);
     res.sites[j].sketch_columns = static_cast<std::int64_t>(s);
-    BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(charges_of(svd), st.rule, true));
+    const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(charges_of(svd), rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
     // columns); the held-out columns do not.
-    res.sites[j].error_estimate = held_out_error(K, env_h[j], z, eta, ls, res.flops);
-    env_h[j] = BlockTensor<T>();
-    std::vector<int> next{kOut};
-    for (std::size_t i = 0; i < k; ++i) next.push_back(R(i));
-    std::vector<int> order{kNew};
-    order.insert(order.end(), ls.begin(), ls.end());
-    s_env = relabelled(permute_to(K, contract(K, conj_of(K, eta), z, {kOut, X(0), X(k)}, &res.flops), order), next);
+    res.sites[j].error_estimate = held_out_error(K, nt == 1 ? yh[0] : add_blocks(K, parts_h), eta, res.flops);
+    const BlockTensor<T> bra = conj_of(K, eta);
+    for (std::size_t k = 0; k < nt; ++k) {
+      const std::size_t depth = t[k].st->depth();
+      std::vector<int> order{kNew}, next{kOut};
+      for (std::size_t i = 0; i < depth; ++i) {
+        order.push_back(L(i));
+        next.push_back(R(i));
+      }
+      const BlockTensor<T> b = relabelled(bra, {kNew, kOut, X(0), X(depth)});
+      t[k].s_env = relabelled(permute_to(K, contract(K, b, z[k], {kOut, X(0), X(depth)}, &res.flops), order), next);
+    }
     cores[j] = relabelled(eta, core);
     res.sites[j].seconds += since(t0);
     reporter.progress("right sweep", n - j, n);
     check_interrupt();
   }
   {
-    // Site 0: W_0·S with its unit left bonds made one.
-    BlockTensor<T> z = right_block(K, st, 0, s_env, res.flops);
-    std::vector<int> order;
-    for (std::size_t i = 0; i < k; ++i) order.push_back(L(i));
-    order.insert(order.end(), {kOut, X(0), X(k)});
-    z = permute_to(K, z, order);
-    Charge left(st.rule.count(), 0);
-    for (std::size_t i = 0; i < k; ++i) left = add_charge(st.rule, left, z.legs[i].charges.at(0));
-    BlockTensor<T> c;
-    c.legs = {single_sector_leg(1, left), z.legs[k], z.legs[k + 1], z.legs[k + 2]};
-    c.labels = core;
-    for (const auto& b : z.blocks) {
-      auto nb = b;
-      nb.key = BlockKey{0, b.key[k], b.key[k + 1], b.key[k + 2]};
-      c.blocks.push_back(std::move(nb));
+    // Site 0: Σ W_0·S over the terms, each with its unit left bonds made one.
+    std::vector<BlockTensor<T>> z0;
+    for (const auto& term : t) {
+      const std::size_t depth = term.st->depth();
+      BlockTensor<T> z = right_block(K, *term.st, 0, term.s_env, res.flops);
+      std::vector<int> order;
+      for (std::size_t i = 0; i < depth; ++i) order.push_back(L(i));
+      order.insert(order.end(), {kOut, X(0), X(depth)});
+      z = permute_to(K, z, order);
+      Charge left(rule.count(), 0);
+      for (std::size_t i = 0; i < depth; ++i) left = add_charge(rule, left, z.legs[i].charges.at(0));
+      BlockTensor<T> c;
+      c.legs = {single_sector_leg(1, left), z.legs[depth], z.legs[depth + 1], z.legs[depth + 2]};
+      c.labels = core;
+      for (const auto& b : z.blocks) {
+        auto nb = b;
+        nb.key = BlockKey{0, b.key[depth], b.key[depth + 1], b.key[depth + 2]};
+        c.blocks.push_back(std::move(nb));
+      }
+      c.elements = z.elements;
+      c.data = z.data;
+      z0.push_back(std::move(c));
     }
-    c.elements = z.elements;
-    c.data = z.data;
-    cores[0] = std::move(c);
+    std::vector<std::pair<const BlockTensor<T>*, double>> parts;
+    for (const auto& c : z0) parts.emplace_back(&c, 1.0);
+    cores[0] = nt == 1 ? z0[0] : add_blocks(K, parts);
     reporter.progress("right sweep", n, n);
   }
   if (o.final_truncation()) {
     std::vector<double> truncated;
-    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, 0.0, o.numerical_zeros, truncated, st.rule, true);
+    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, 0.0, o.numerical_zeros, truncated, rule, true);
     for (std::size_t j = 1; j < n; ++j) {
       res.sites[j].truncation_error = truncated[j];
       const double e = res.sites[j].error_estimate;
@@ -293,9 +346,17 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, cons
   return out;
 }
 
+template <class T>
+ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
+                                 Reporter& reporter, const std::function<void()>& check_interrupt) {
+  return symmetric_sweep(std::vector<ChargedTerm<T>>{{&st, T(1)}}, kind, o, K, reporter, check_interrupt);
+}
+
 #define SRCC_INSTANTIATE(T)                                                                                       \
   template ChargedResult<T> symmetric_sweep(const ChargedStack<T>&, TrainKind, const SweepOptions&, Kernels<T>&, \
                                             Reporter&, const std::function<void()>&);                            \
+  template ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>&, TrainKind, const SweepOptions&,   \
+                                            Kernels<T>&, Reporter&, const std::function<void()>&);               \
   template std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>&, std::vector<BlockTensor<T>>, std::size_t,   \
                                                           double, double, bool, std::vector<double>&, const ChargeRule&,  \
                                                           bool);

@@ -30,6 +30,19 @@ template <class T>
 ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
                                  Reporter& reporter, const std::function<void()>& check_interrupt);
 
+// One term w·(stack) of a sum.
+template <class T> struct ChargedTerm {
+  const ChargedStack<T>* stack = nullptr;
+  T weight = T(1);
+};
+// The sum Σ_k w_k·(stack k) in one sweep, as sweep.hpp's sums: one sketch (the same test tensors)
+// of every term, the terms' sketches added at each cut before its sectors' SVDs, each term's S
+// projected on the shared output core. The stacks may differ in depth but share their physical
+// legs and total charge (InputError when the totals differ: such a sum conserves no charge).
+template <class T>
+ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
+                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt);
+
 // The SVD truncation of a charged train (cores (l, r, u, d), any form) to at most `chi` (0: no
 // cap) per cut with `cutoff` and `tol` (truncation.hpp's rules over all sectors at once): a right-to-left sweep to B form, then left to right truncating each
 // cut on its Schmidt values per sector, then back to B form (cores 1 … n−1 right-orthonormal).
