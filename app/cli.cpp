@@ -361,7 +361,7 @@ void Cli::describe_common_flags() {
   takes[compress_cmd] = every;
   takes[truncate_cmd] = except({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kOversample, &opt::kBlockStart,
                                 &opt::kBlockStep, &opt::kMethod, &opt::kFitSweeps, &opt::kFitTol});
-  takes[evolve_cmd] = except({&opt::kOutputFormat, &opt::kSymmetry});
+  takes[evolve_cmd] = except({&opt::kOutputFormat});
   // The measurements compute where and with what the products do.
   takes[distance_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});
   takes[expect_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});

@@ -125,6 +125,7 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   execution_options(c, o);
   o.command_line = command_line;
   o.profile_gemm = c.profile_gemm;
+  o.symmetry = parse_symmetry(c.symmetry);
   if (c.dry_run) {
     e.run.sweep.seed = c.seed.value_or(0);
     const std::vector<Plan> plans = plan_evolve(e);

@@ -114,6 +114,21 @@ TEST(CliSymmetry, SumOfTermsIsComputedOnCharges) {
   EXPECT_LT(relative_distance(dir, "s.h5:/result", "d.h5:/result"), 1e-12);
 }
 
+// Time evolution of a TeNPy state on its charges: Taylor steps (a sum per step) and product
+// steps, at the chain's full bond the dense evolution's states.
+TEST(CliSymmetry, EvolutionStepsAreComputedOnCharges) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  for (const std::string how : {"--taylor 2 --dt 0.05", "--dt 0.1 --normalize"}) {
+    const auto s = run_cli(dir, "evolve " + h + " " + psi + " " + how + " --steps 2 --chi 64 --seed 3 -o s.h5 --force --json");
+    ASSERT_EQ(s.code, 0) << s.err;
+    EXPECT_TRUE(has(s.out, "\"symmetry\": \"U(1)\"")) << s.out;
+    ASSERT_EQ(run_cli(dir, "evolve " + h + " " + psi + " " + how + " --steps 2 --chi 64 --seed 3 -o d.h5 --force -q --symmetry off").code, 0);
+    EXPECT_LT(relative_distance(dir, "s.h5:/result", "d.h5:/result"), 1e-10) << how;
+  }
+}
+
 TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {
   TempDir dir;
   ASSERT_EQ(run_cli(dir, "generate xxz --sites 8 -o h.h5 -q").code, 0);

@@ -12,6 +12,7 @@
 #include "srcc/symmetric/symmetric_sweep.hpp"
 #include "srcc/train/charged_examples.hpp"
 #include "../support/dense.hpp"
+#include "../support/fake_device.hpp"
 
 namespace srcc {
 namespace {
@@ -189,6 +190,24 @@ TYPED_TEST(SymmetricSweep, SumsOfTermsOfEveryDepthAreExactAtFullBond) {
   const ChargedStack<T> shifted = stack_of(K, {other}, {TrainKind::kMps}, Rule::kU1);
   const std::vector<ChargedTerm<T>> mixed{{&stacks[0], T(1)}, {&shifted, T(1)}};
   EXPECT_THROW(symmetric_sweep(mixed, TrainKind::kMps, src(20, 5), K, reporter, [] {}), InputError);
+}
+
+// The symmetric sweep works only through the kernels: on the stand-in device (adopt and
+// download copy, as a GPU's do) it gives the CPU's result for the same seed, to rounding.
+TEST(SymmetricSweepDevice, StandInDeviceGivesTheCpuResult) {
+  auto cpu = make_cpu_backend(1);
+  test::FakeDevice device(std::size_t{1} << 30);
+  SilentReporter reporter;
+  const std::size_t n = 8;
+  const std::vector<std::vector<Tensor<cdouble>>> layers{xxz<cdouble>(n), random_charged<cdouble>(n, 12, 0, 5)};
+  const std::vector<TrainKind> kinds{TrainKind::kMpo, TrainKind::kMps};
+  SweepOptions o = src(10, 4, 1.5);
+  const auto a = symmetric_sweep(stack_of(cpu->kernels<cdouble>(), layers, kinds, Rule::kU1Z2), TrainKind::kMps, o,
+                                 cpu->kernels<cdouble>(), reporter, [] {});
+  const auto b = symmetric_sweep(stack_of(device.kernels<cdouble>(), layers, kinds, Rule::kU1Z2), TrainKind::kMps, o,
+                                 device.kernels<cdouble>(), reporter, [] {});
+  EXPECT_LT(test::relative_error(test::dense_train(b.sweep.cores).v, test::dense_train(a.sweep.cores).v), 1e-12);
+  EXPECT_NEAR(b.sweep.error_estimate, a.sweep.error_estimate, 1e-12);
 }
 
 TEST(ChargedLayer, AnElementOutsideTheChargeBlocksIsRefusedNamingSiteAndElement) {

@@ -24,6 +24,7 @@
 #include "srcc/session/evolve_record.hpp"
 #include "srcc/session/observables.hpp"
 #include "srcc/session/stages.hpp"
+#include "srcc/session/symmetric_run.hpp"
 #include "srcc/session/taylor_step.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/site_loader.hpp"
@@ -173,6 +174,10 @@ template <class T> class Evolution {
     plan0_ = std::move(planned.first);
     backends_ = std::move(planned.second);
     before_work(notes_, plan0_.budgets, reporter_);
+    // The charges, once: the state's physical legs keep theirs from step to step.
+    sym_ = choose_symmetry(ro_, {&stack_});
+    if (!sym_.note.empty()) reporter_.note(sym_.note);
+    sum_.symmetry = sym_.keep ? sym_.name : "";
     // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
     checkpoints_.limit_held(plan0_.budgets.host_bytes / kHeldStatesShare);
@@ -181,6 +186,7 @@ template <class T> class Evolution {
   }
 
   Backend& backend() { return *backends_.front(); }
+  SymmetryChoice sym_;  // whether the steps compute on the charges (--symmetry)
 
   // The steps to come at the first one's cost (its bonds grow or shrink from there): the warning
   // apply gives before a run that would outlast --max-time or an hour.
@@ -209,7 +215,14 @@ template <class T> class Evolution {
       data_.sites.pop_back();
     };
     try {
-      SweepResult<T> result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
+      SweepResult<T> result;
+      if (sym_.keep) {
+        MemorySiteSource<T> source(data_.sites);
+        result = symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
+                                  check_interrupt_).result;
+      } else {
+        result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
+      }
       put_back();
       return result;
     } catch (...) {
@@ -233,6 +246,21 @@ template <class T> class Evolution {
       sum.push_back({&t.stacks[m], sources.back().get(), scalar_weight<T>(weights[m]), &t.plans[m]});
     }
     last_plan_ = plans_json(t.plans);
+    if (sym_.keep) {
+      // Term m is H^m ψ: the charges of H's layers m times over, then the state's.
+      SymmetryChoice choice = sym_;
+      const std::vector<PhysicalCharges>& hs = sym_.terms.front();
+      choice.terms.clear();
+      std::vector<SymmetricInput<T>> inputs;
+      for (std::size_t m = 0; m < sum.size(); ++m) {
+        std::vector<PhysicalCharges> layers;
+        for (std::size_t r = 0; r < m; ++r) layers.insert(layers.end(), hs.begin(), hs.end() - 1);
+        layers.push_back(hs.back());
+        choice.terms.push_back(std::move(layers));
+        inputs.push_back({sum[m].stack, sum[m].source, sum[m].weight});
+      }
+      return symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_).result;
+    }
     return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_);
   }
 

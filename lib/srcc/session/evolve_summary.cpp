@@ -9,6 +9,7 @@ std::string EvolveSummary::to_json() const {
   o.add("output", output)
       .add("steps", steps)
       .add("steps_done", steps_done)
+      .add("symmetry", symmetry.empty() ? std::string("dense") : symmetry)
       .add("resumed_from", resumed_from)
       .add("norm", norm)
       .add("log10_norm", log10_norm)

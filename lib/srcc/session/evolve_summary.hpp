@@ -12,6 +12,7 @@ namespace srcc {
 struct EvolveSummary {
   std::string output;
   std::size_t steps = 0, steps_done = 0, resumed_from = 0;
+  std::string symmetry;  // the charges the steps computed on ("U(1)"…); "" = dense
   double norm = 0;                 // of the last state, before any normalisation (inf/0 beyond a double)
   double log10_norm = 0;           // its base-10 logarithm
   bool normalized = false;         // --normalize: the last state was then scaled to norm 1
