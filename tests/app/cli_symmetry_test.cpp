@@ -6,6 +6,7 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -61,6 +62,29 @@ TEST(CliSymmetry, OversampledProductIsTheOptimalTruncationAtSmallErrors) {
     const double over = relative_distance(dir, "s.h5:/result", "exact.h5:/result");
     EXPECT_LT(optimal, 1e-6) << "χ̄ " << chi;
     EXPECT_LT(over, 1.01 * optimal) << "χ̄ " << chi << ": oversampled " << over << ", optimal " << optimal;
+  }
+}
+
+// --tol on charges: the sketch grows until every cut's held-out estimate is well within the
+// tolerance, then the truncation keeps the fewest values that meet it: the dense run's bonds and
+// error.
+TEST(CliSymmetry, ToleranceModeMeetsTheToleranceWithTheDenseBonds) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o exact.h5 --chi 64 --seed 1 --output-format srcc -q").code, 0);
+  for (const char* tol : {"1e-4", "1e-7"}) {
+    const auto s = run_cli(dir, "apply " + h + " " + psi + " -o s.h5 --force --seed 3 --output-format srcc --json --tol " + tol);
+    ASSERT_EQ(s.code, 0) << s.err;
+    EXPECT_TRUE(has(s.out, "\"symmetry\": \"U(1)\"")) << s.out;
+    const auto d = run_cli(dir, "apply " + h + " " + psi + " -o d.h5 --force --seed 3 --output-format srcc --json --symmetry off --tol " + tol);
+    ASSERT_EQ(d.code, 0) << d.err;
+    const double es = relative_distance(dir, "s.h5:/result", "exact.h5:/result");
+    const double ed = relative_distance(dir, "d.h5:/result", "exact.h5:/result");
+    EXPECT_LT(es, std::sqrt(11.0) * std::atof(tol)) << tol;
+    EXPECT_LT(es, 1.2 * ed) << tol;
+    EXPECT_LE(json_number(s.out, "max_bond"), json_number(d.out, "max_bond") + 2) << tol;
+    EXPECT_NEAR(json_number(s.out, "error_estimate"), es, 0.2 * es) << tol;
   }
 }
 

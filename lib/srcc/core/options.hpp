@@ -49,8 +49,8 @@ inline constexpr Option kMethod{"--method", "NAME",
 inline constexpr Option kSymmetry{"--symmetry", "auto|off",
     "Charges in the computation: auto keeps the inputs' U(1)/Z_N charges (TeNPy, ITensor QN, our "
     "format's charges) in block-sparse tensors wherever every input carries compatible ones and "
-    "the run is one that computes on them (src with --chi, --oversample, --cutoff, sums of --term "
-    "products, evolve's steps; truncate), else a one-line note says why the run is dense; off: "
+    "the run is one that computes on them (src with --chi or --tol, --oversample, --cutoff, sums "
+    "of --term products, evolve's steps; truncate), else a one-line note says why the run is dense; off: "
     "always dense", "auto"};
 inline constexpr Option kFitSweeps{"--fit-sweeps", "INT",
     "After the method, at most this many one-site variational sweeps at the result's bonds, "

@@ -29,7 +29,6 @@ std::string unsupported(const RunOptions& o) {
   const SweepOptions& s = o.sweep;
   if (o.exec.device.gpu) return "a run on the GPU";
   if (s.method != Method::kSrc && s.method != Method::kSvd) return opt::kMethod.name() + " " + method_name(s.method);
-  if (s.method == Method::kSrc && s.tolerance_mode()) return opt::kTol.name();
   if (s.fit_sweep_cap() > 0) return opt::kFitSweeps.name();
   return "";
 }

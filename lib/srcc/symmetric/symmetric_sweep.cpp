@@ -198,20 +198,18 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
   return cores;
 }
 
+namespace {
+
+// The SRC sweep of the sum with s sketch columns, each cut keeping at most `keep_cap` directions:
+// the cores (B form, the norm in core 0) and, in `res`, each cut's figures and the flops.
 template <class T>
-ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
-                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt) {
+std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& terms, const SweepOptions& o, std::size_t s,
+                                         std::size_t keep_cap, Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
+                                         const std::function<void()>& check_interrupt) {
   using namespace axis;
-  if (o.method != Method::kSrc || o.tolerance_mode() || o.fit_sweep_cap() > 0)
-    throw UsageError("the symmetric sweep takes src with --chi (and --oversample, --cutoff)");
   const ChargedStack<T>& first = *terms.front().stack;
-  const std::size_t n = first.length(), s = o.sketch_columns(), nt = terms.size();
-  const std::size_t keep_cap = o.final_truncation() ? s : o.chi;
+  const std::size_t n = first.length(), nt = terms.size();
   const ChargeRule& rule = first.rule;
-  ChargedResult<T> out;
-  SweepResult<T>& res = out.sweep;
-  res.kind = kind;
-  res.sites.assign(n, SiteStats{});
   const double cut = effective_cutoff<real_t<T>>(o.cutoff, o.numerical_zeros);
 
   // Each term: its environments of the sketch and of the held-out columns (the same test tensors
@@ -331,9 +329,73 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     cores[0] = nt == 1 ? z0[0] : add_blocks(K, parts);
     reporter.progress("right sweep", n, n);
   }
+  return cores;
+}
+
+// The most a cut's bond can be: the fused bond of the stacks there, and the physical dimensions
+// on either side (a sketch beyond it is exact).
+template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& terms) {
+  const ChargedStack<T>& st = *terms.front().stack;
+  const std::size_t n = st.length();
+  std::size_t most = 1;
+  auto capped = [](double v) { return v > 1e18 ? std::size_t{1} << 60 : static_cast<std::size_t>(v); };
+  for (std::size_t j = 1; j < n; ++j) {
+    double fused = 0, left = 1, right = 1;
+    for (const auto& t : terms) {
+      double f = 1;
+      for (const auto& layer : t.stack->sites) f *= static_cast<double>(layer[j].legs[0].size());
+      fused += f;  // a sum's bond is at most the sum of its terms'
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      (i < j ? left : right) *= static_cast<double>(st.top_up(i).size() * st.bottom_down(i).size());
+    most = std::max(most, capped(std::min({fused, left, right})));
+  }
+  return most;
+}
+
+}  // namespace
+
+template <class T>
+ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
+                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt) {
+  if (o.method != Method::kSrc || o.fit_sweep_cap() > 0)
+    throw UsageError("the symmetric sweep takes src with --chi or --tol (and --oversample, --cutoff)");
+  const std::size_t n = terms.front().stack->length();
+  ChargedResult<T> out;
+  SweepResult<T>& res = out.sweep;
+  res.kind = kind;
+  std::vector<BlockTensor<T>> cores;
+  if (!o.tolerance_mode()) {
+    res.sites.assign(n, SiteStats{});
+    const std::size_t s = o.sketch_columns();
+    cores = sketch_terms(terms, o, s, o.final_truncation() ? s : o.chi, K, res, reporter, check_interrupt);
+  } else {
+    // Tolerance mode: whole sweeps with a growing sketch (each round at least doubles it) until
+    // every cut's held-out estimate is within kSketchTolFraction·tol, or the sketch reaches its
+    // cap (--chi, or the exact bond); rounds cost at most about twice the last one.
+    const std::size_t exact = exact_bond(terms), cap = o.chi > 0 ? std::min(o.chi, exact) : exact;
+    std::size_t s = std::min(cap, std::max<std::size_t>(o.block_start, 1));
+    double flops = 0;
+    while (true) {
+      res.sites.assign(n, SiteStats{});
+      res.flops = 0;
+      cores = sketch_terms(terms, o, s, s, K, res, reporter, check_interrupt);
+      flops += res.flops;
+      double worst = 0;
+      for (const auto& site : res.sites) worst = std::max(worst, std::isfinite(site.error_estimate) ? site.error_estimate : 0.0);
+      if (worst <= kSketchTolFraction * o.tol) break;
+      if (s >= cap) {
+        if (o.chi > 0 && s < exact) res.capped_cuts = static_cast<std::int64_t>(n - 1);
+        break;
+      }
+      s = std::min(cap, s + std::max(o.block_step, s));
+    }
+    res.flops = flops;
+  }
   if (o.final_truncation()) {
     std::vector<double> truncated;
-    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, 0.0, o.numerical_zeros, truncated, rule, true);
+    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated,
+                               terms.front().stack->rule, true);
     for (std::size_t j = 1; j < n; ++j) {
       res.sites[j].truncation_error = truncated[j];
       const double e = res.sites[j].error_estimate;
