@@ -84,6 +84,8 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.symmetry = parse_symmetry(c.symmetry);
   if (c.dry_run) {
     o.sweep.seed = c.seed.value_or(0);
+    const std::string note = symmetry_note(o);
+    if (!note.empty() && !c.quiet) spdlog::info("{}", note);
     print_plans(plan_terms(o), o, c.json);
     return;
   }

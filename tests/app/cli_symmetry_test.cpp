@@ -151,6 +151,14 @@ TEST(CliSymmetry, EvolutionStepsAreComputedOnCharges) {
     ASSERT_EQ(run_cli(dir, "evolve " + h + " " + psi + " " + how + " --steps 2 --chi 64 --seed 3 -o d.h5 --force -q --symmetry off").code, 0);
     EXPECT_LT(relative_distance(dir, "s.h5:/result", "d.h5:/result"), 1e-10) << how;
   }
+  // The evolved state keeps its charges for the next run.
+  const auto next = run_cli(dir, "apply " + h + " s.h5:/result -o n.h5 --chi 16 --seed 1 --json");
+  ASSERT_EQ(next.code, 0) << next.err;
+  EXPECT_TRUE(has(next.out, "\"symmetry\": \"U(1)\"")) << next.out;
+  // A dry run says it.
+  const auto dry = run_cli(dir, "apply " + h + " " + psi + " -o x.h5 --chi 16 --dry-run");
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  EXPECT_TRUE(has(dry.err, "computed on the inputs' U(1) charges")) << dry.err;
 }
 
 TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {

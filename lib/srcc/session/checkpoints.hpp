@@ -7,6 +7,7 @@
 // behind as dead space). docs/FORMAT.md, "The output of evolve", describes the file.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "srcc/io/h5/h5_writer.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/log/folded_log.hpp"
+#include "srcc/train/sectors.hpp"
 
 namespace srcc {
 
@@ -24,6 +26,9 @@ template <class T> class Checkpoints {
 
   // --resume: the output holds `steps` steps of the run `owner`, and the states `saved`.
   void resume(std::size_t steps, std::string owner, const std::vector<long long>& saved);
+  // The states' physical charges (a run on charges): written with each, so that the saved states
+  // and /result are charged inputs of later runs.
+  void set_charges(const PhysicalCharges& charges) { charges_ = charges; }
   // States held for the next checkpoint bring it forward once they reach `bytes`.
   void limit_held(std::uint64_t bytes) { held_limit_ = bytes; }
   // State `step` (e^{scale}·cores), saved as /states/step at the next checkpoint.
@@ -55,6 +60,7 @@ template <class T> class Checkpoints {
 
   std::string output_;
   bool force_;
+  std::optional<PhysicalCharges> charges_;
   const std::string run_id_;  // this evolution's name in the versions of its output
   std::string owner_;         // the run whose version the output holds (this one, or the one --resume continues)
   bool written_ = false;

@@ -266,6 +266,13 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
   return dry_run_plans(given, stacks, working_dtype(fitted(given, stacks, nullptr), stacks));
 }
 
+std::string symmetry_note(const RunOptions& given) {
+  std::vector<Inputs> ins = open_inputs(given);
+  const SymmetryChoice sym = choose_symmetry(given, stacks_of(ins));
+  if (!sym.keep) return sym.note;
+  return "computed on the inputs' " + sym.name + " charges: the plan below is the dense run's, a bound on its memory and flops";
+}
+
 Plan plan_run(const RunOptions& given) {
   if (!given.terms.empty()) throw UsageError("a sum of products has a plan per term (plan_terms)");
   return plan_terms(given).front();

@@ -21,6 +21,9 @@ Plan plan_run(const RunOptions& options);
 // The same for each term of a sum (one plan for a product): the terms share the budgets in
 // equal parts.
 std::vector<Plan> plan_terms(const RunOptions& options);
+// What a dry run says of the charges: that the run computes on them (its plan being the dense
+// run's, a bound on memory and flops), or why charged inputs are computed dense; "" otherwise.
+std::string symmetry_note(const RunOptions& options);
 // Computes the product and writes it; throws an srcc::Error on failure, leaving no output
 // under the final name. `check_interrupt` is called between sites and throws to stop.
 RunSummary run(const RunOptions& options, Reporter& reporter,
