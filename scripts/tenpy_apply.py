@@ -4,7 +4,7 @@
     TENPY_NO_CYTHON=true PYTHONPATH=/path/to/tenpy python3 scripts/tenpy_apply.py IN.h5 OP METHOD CHI OUT.h5
 
 Reads IN.h5 (scripts/make_xxz_inputs.py: psi, H_MPO, U_II), applies the MPO named OP to psi with
-MPO.apply(compression_method=METHOD: SVD, zip_up or variational, chi_max=CHI, svd_min=0) and
+MPO.apply(compression_method=METHOD: SVD, zip_up or variational, chi_max=CHI, svd_min=1e-30: no cut but χ̄) and
 writes the result to OUT.h5 as `psi` (hdf5_io.save), so that src-compress's `distance` measures
 its error. Prints one JSON line: the seconds of the apply alone and the process's peak memory.
 """
@@ -22,7 +22,7 @@ def main():
     with h5py.File(src, "r") as f:
         psi = hdf5_io.load_from_hdf5(f, "/psi")
         mpo = hdf5_io.load_from_hdf5(f, "/" + op)
-    options = {"compression_method": method, "trunc_params": {"chi_max": chi, "svd_min": 0.0}}
+    options = {"compression_method": method, "trunc_params": {"chi_max": chi, "svd_min": 1e-30}}
     if method == "variational":
         options["max_sweeps"] = 2
     t0 = time.perf_counter()

@@ -107,15 +107,20 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
   return out;
 }
 
-template <class T> double choose_ranks(SectorSvd<T>& svd, std::size_t cap, double cutoff, double tol, double& total) {
+template <class T>
+double choose_ranks(SectorSvd<T>& svd, std::size_t cap, double cutoff, double tol, double& total,
+                    const std::vector<std::size_t>& sector_caps) {
   using R = real_t<T>;
   struct Value {
     R sigma;
     std::size_t group, index;
   };
   std::vector<Value> all;
-  for (std::size_t g = 0; g < svd.groups.size(); ++g)
-    for (std::size_t i = 0; i < svd.groups[g].sigma.size(); ++i) all.push_back({svd.groups[g].sigma[i], g, i});
+  for (std::size_t g = 0; g < svd.groups.size(); ++g) {
+    const auto& sg = svd.groups[g].sigma;
+    const std::size_t most = sector_caps.empty() ? sg.size() : std::min(sg.size(), sector_caps[g]);
+    for (std::size_t i = 0; i < most; ++i) all.push_back({sg[i], g, i});
+  }
   // Descending; ties in group then index order, so that the choice is reproducible.
   std::stable_sort(all.begin(), all.end(), [](const Value& a, const Value& b) { return a.sigma > b.sigma; });
   std::vector<R> sigma;
@@ -220,7 +225,8 @@ BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, c
 #define SRCC_INSTANTIATE(T)                                                                                   \
   template SectorSvd<T> sector_svd(Kernels<T>&, const BlockTensor<T>&, const std::vector<int>&,               \
                                    const std::vector<int>&, const ChargeRule&, Factorization);                         \
-  template double choose_ranks(SectorSvd<T>&, std::size_t, double, double, double&);                          \
+  template double choose_ranks(SectorSvd<T>&, std::size_t, double, double, double&,                           \
+                               const std::vector<std::size_t>&);                                             \
   template BlockTensor<T> left_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);     \
   template BlockTensor<T> right_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

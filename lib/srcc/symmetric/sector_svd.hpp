@@ -43,9 +43,12 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
 
 // How many values each sector keeps: the largest over all sectors, at most `cap` (0: no cap), none
 // below cutoff·σ_max, and no tail of relative norm ≤ tol dropped beyond that (truncation.hpp's
-// rules on the merged values); at least one over all. Returns the discarded norm √Σσ² and sets
+// rules on the merged values); at least one over all. `sector_caps` (per group, when given) bound
+// what a sector may keep: the rank its structure allows. Returns the discarded norm √Σσ² and sets
 // `total` to the norm of all values.
-template <class T> double choose_ranks(SectorSvd<T>& svd, std::size_t cap, double cutoff, double tol, double& total);
+template <class T>
+double choose_ranks(SectorSvd<T>& svd, std::size_t cap, double cutoff, double tol, double& total,
+                    const std::vector<std::size_t>& sector_caps = {});
 
 // The kept left factors as a tensor (new, rows…): a new leg (labelled `label`) of one sector per
 // group that keeps something, its charge `charge_of(group charge)`; blocks Uᵀ restricted to the
