@@ -84,15 +84,22 @@ SweepOptions src(std::size_t chi, std::uint64_t seed, double oversample = 0) {
   return o;
 }
 
+// The CPU kernels of one thread and a reporter that says nothing, for each test.
+template <class T> struct OneThread {
+  std::unique_ptr<Backend> backend = make_cpu_backend(1);
+  SilentReporter reporter;
+  Kernels<T>& K() { return backend->kernels<T>(); }
+};
+
 template <class T> class SymmetricSweep : public ::testing::Test {};
 using Scalars = ::testing::Types<double, cdouble>;
 TYPED_TEST_SUITE(SymmetricSweep, Scalars);
 
 TYPED_TEST(SymmetricSweep, FullBondProductsAreExactForEveryRule) {
   using T = TypeParam;
-  auto backend = make_cpu_backend(1);
-  Kernels<T>& K = backend->kernels<T>();
-  SilentReporter reporter;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  SilentReporter& reporter = cpu.reporter;
   const std::size_t n = 8;
   const auto h = xxz<T>(n);
   const auto psi = random_charged<T>(n, 12, 0, 5);
@@ -113,9 +120,9 @@ TYPED_TEST(SymmetricSweep, FullBondProductsAreExactForEveryRule) {
 
 TYPED_TEST(SymmetricSweep, ResultKeepsTheStatesTotalChargeExactly) {
   using T = TypeParam;
-  auto backend = make_cpu_backend(1);
-  Kernels<T>& K = backend->kernels<T>();
-  SilentReporter reporter;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  SilentReporter& reporter = cpu.reporter;
   const std::size_t n = 10;
   const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 16, 2, 7)};
   const ChargedStack<T> st = stack_of(K, layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
@@ -134,9 +141,9 @@ TYPED_TEST(SymmetricSweep, ResultKeepsTheStatesTotalChargeExactly) {
 
 TYPED_TEST(SymmetricSweep, TruncatedProductIsNearTheOptimalTruncation) {
   using T = TypeParam;
-  auto backend = make_cpu_backend(1);
-  Kernels<T>& K = backend->kernels<T>();
-  SilentReporter reporter;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  SilentReporter& reporter = cpu.reporter;
   const std::size_t n = 10;
   const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 16, 0, 9)};
   const ChargedStack<T> st = stack_of(K, layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
@@ -161,9 +168,9 @@ TYPED_TEST(SymmetricSweep, TruncatedProductIsNearTheOptimalTruncation) {
 // (1 − iτH)ψ + c·H²ψ as one sweep over terms of depths 1, 2 and 3: at full bond the dense sum.
 TYPED_TEST(SymmetricSweep, SumsOfTermsOfEveryDepthAreExactAtFullBond) {
   using T = TypeParam;
-  auto backend = make_cpu_backend(1);
-  Kernels<T>& K = backend->kernels<T>();
-  SilentReporter reporter;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  SilentReporter& reporter = cpu.reporter;
   const std::size_t n = 8;
   const auto h = xxz<T>(n);
   const auto psi = random_charged<T>(n, 10, 0, 3);

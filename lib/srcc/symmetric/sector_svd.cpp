@@ -158,68 +158,66 @@ template <class T> Leg kept_leg(const SectorSvd<T>& svd, const std::vector<Charg
 
 }  // namespace
 
-template <class T>
-BlockTensor<T> left_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges) {
-  const Leg leg = kept_leg(svd, new_charges);
-  std::vector<Leg> legs{leg};
-  legs.insert(legs.end(), svd.row_legs.begin(), svd.row_legs.end());
-  std::vector<int> labels{label};
-  labels.insert(labels.end(), svd.row_labels.begin(), svd.row_labels.end());
-  std::vector<BlockKey> keys;
-  std::vector<std::pair<std::size_t, std::size_t>> from;  // group, row combo
-  for (std::size_t g = 0; g < svd.groups.size(); ++g) {
-    if (svd.groups[g].keep == 0) continue;
-    const auto s = static_cast<std::uint32_t>(leg.find(new_charges[g]));
-    for (std::size_t r = 0; r < svd.groups[g].row_keys.size(); ++r) {
-      BlockKey key{s};
-      key.insert(key.end(), svd.groups[g].row_keys[r].begin(), svd.groups[g].row_keys[r].end());
-      keys.push_back(std::move(key));
-      from.emplace_back(g, r);
-    }
-  }
-  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), keys);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    const auto& g = svd.groups[from[i].first];
-    const auto* b = out.find(keys[i]);
-    const std::size_t rb = b->size / g.keep;
-    // Block (kept × rb) row-major: element (l, x) = U[offset + x, l].
-    K.copy_runs(g.keep, rb, g.u.data() + g.row_offset[from[i].second], g.m, out.at(*b), rb);
-  }
-  return out;
-}
+namespace {
 
-template <class T>
-BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges) {
+// A factor as a tensor (new, side…): the new leg of the kept sectors, then the row (or column)
+// axes, one block per kept group and row (column) combination; `fill(group, combo, block, size)`
+// writes each block.
+template <class T, class Fill>
+BlockTensor<T> factor_tensor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges,
+                             bool rows, Fill fill) {
   const Leg leg = kept_leg(svd, new_charges);
   std::vector<Leg> legs{leg};
-  legs.insert(legs.end(), svd.col_legs.begin(), svd.col_legs.end());
+  const auto& side_legs = rows ? svd.row_legs : svd.col_legs;
+  const auto& side_labels = rows ? svd.row_labels : svd.col_labels;
+  legs.insert(legs.end(), side_legs.begin(), side_legs.end());
   std::vector<int> labels{label};
-  labels.insert(labels.end(), svd.col_labels.begin(), svd.col_labels.end());
+  labels.insert(labels.end(), side_labels.begin(), side_labels.end());
   std::vector<BlockKey> keys;
-  std::vector<std::pair<std::size_t, std::size_t>> from;  // group, column combo
+  std::vector<std::pair<std::size_t, std::size_t>> from;  // group, combination
   for (std::size_t g = 0; g < svd.groups.size(); ++g) {
     if (svd.groups[g].keep == 0) continue;
-    const auto s = static_cast<std::uint32_t>(leg.find(new_charges[g]));
-    for (std::size_t c = 0; c < svd.groups[g].col_keys.size(); ++c) {
-      BlockKey key{s};
-      key.insert(key.end(), svd.groups[g].col_keys[c].begin(), svd.groups[g].col_keys[c].end());
+    const auto sector = static_cast<std::uint32_t>(leg.find(new_charges[g]));
+    const auto& combos = rows ? svd.groups[g].row_keys : svd.groups[g].col_keys;
+    for (std::size_t c = 0; c < combos.size(); ++c) {
+      BlockKey key{sector};
+      key.insert(key.end(), combos[c].begin(), combos[c].end());
       keys.push_back(std::move(key));
       from.emplace_back(g, c);
     }
   }
   BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), keys);
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    const auto& g = svd.groups[from[i].first];
     const auto* b = out.find(keys[i]);
-    const std::size_t nb = b->size / g.keep, k = g.sigma.size();
-    // Vᵀ's columns of this combo are a row-major (nb × k) array: transposed, its first `keep`
-    // rows are the block, each scaled by its σ.
-    Buffer<T> tr = K.allocate(nb * k);
-    K.swap_axes(1, nb, 1, k, 1, g.vt.data() + g.col_offset[from[i].second] * k, tr.data());
-    K.copy(g.keep * nb, tr.data(), out.at(*b));
-    for (std::size_t l = 0; l < g.keep; ++l) K.scale(nb, g.sigma[l], out.at(*b) + l * nb);
+    fill(svd.groups[from[i].first], from[i].second, out.at(*b), b->size);
   }
   return out;
+}
+
+}  // namespace
+
+template <class T>
+BlockTensor<T> left_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges) {
+  return factor_tensor(K, svd, label, new_charges, true,
+                       [&](const typename SectorSvd<T>::Group& g, std::size_t combo, T* block, std::size_t size) {
+                         // Block (kept × rb) row-major: element (l, x) = U[offset + x, l].
+                         const std::size_t rb = size / g.keep;
+                         K.copy_runs(g.keep, rb, g.u.data() + g.row_offset[combo], g.m, block, rb);
+                       });
+}
+
+template <class T>
+BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, const std::vector<Charge>& new_charges) {
+  return factor_tensor(K, svd, label, new_charges, false,
+                       [&](const typename SectorSvd<T>::Group& g, std::size_t combo, T* block, std::size_t size) {
+                         // Vᵀ's columns of this combination are a row-major (nb × k) array:
+                         // transposed, its first `keep` rows are the block, each scaled by its σ.
+                         const std::size_t nb = size / g.keep, k = g.sigma.size();
+                         Buffer<T> tr = K.allocate(nb * k);
+                         K.swap_axes(1, nb, 1, k, 1, g.vt.data() + g.col_offset[combo] * k, tr.data());
+                         K.copy(g.keep * nb, tr.data(), block);
+                         for (std::size_t l = 0; l < g.keep; ++l) K.scale(nb, g.sigma[l], block + l * nb);
+                       });
 }
 
 #define SRCC_INSTANTIATE(T)                                                                                   \
