@@ -31,9 +31,9 @@ std::size_t size_class(std::size_t n) {
 
 }  // namespace
 
+// The blocks `keys` (any order; duplicates merged) laid out one after another, no data.
 template <class T>
-BlockTensor<T> allocate_blocks(Kernels<T>& K, std::vector<Leg> legs, std::vector<int> labels,
-                               std::vector<BlockKey> keys) {
+BlockTensor<T> laid_out(std::vector<Leg> legs, std::vector<int> labels, std::vector<BlockKey> keys) {
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   BlockTensor<T> t;
@@ -47,6 +47,13 @@ BlockTensor<T> allocate_blocks(Kernels<T>& K, std::vector<Leg> legs, std::vector
     t.elements += b.size;
     t.blocks.push_back(std::move(b));
   }
+  return t;
+}
+
+template <class T>
+BlockTensor<T> allocate_blocks(Kernels<T>& K, std::vector<Leg> legs, std::vector<int> labels,
+                               std::vector<BlockKey> keys) {
+  BlockTensor<T> t = laid_out<T>(std::move(legs), std::move(labels), std::move(keys));
   t.data = K.allocate(size_class(t.elements));
   return t;
 }
@@ -125,7 +132,8 @@ BlockTensor<T> blocks_of_dense(Kernels<T>& K, const Tensor<T>& dense, std::vecto
                            shape_string(dense.shape));
   const auto idx = dense_indices(legs);
   std::vector<BlockKey> keys = all_keys(legs, keep);
-  BlockTensor<T> t = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
+  // Gathered on the host and handed over once: the backend allocates nothing else for it.
+  BlockTensor<T> t = laid_out<T>(std::move(legs), std::move(labels), std::move(keys));
   std::vector<T> host(t.elements);
   for (const auto& b : t.blocks)
     for_each_element(idx, dense_shape, b.key, t.block_shape(b.key),

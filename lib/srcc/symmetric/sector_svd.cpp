@@ -46,7 +46,7 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
       cols.emplace(BlockKey(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(nc)), 0);
       rows.emplace(BlockKey(key.begin() + static_cast<std::ptrdiff_t>(nc), key.end()), 0);
     }
-    auto lay_out = [](std::map<BlockKey, std::size_t>& m, const std::vector<Leg>& legs, std::size_t first,
+    auto lay_out = [](std::map<BlockKey, std::size_t>& m, const std::vector<Leg>& legs,
                       std::vector<BlockKey>& keys, std::vector<std::size_t>& offsets) {
       std::size_t at = 0;
       for (auto& [key, off] : m) {
@@ -57,11 +57,10 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
         for (std::size_t k = 0; k < key.size(); ++k) size *= legs[k].dims[key[k]];
         at += size;
       }
-      (void)first;
       return at;
     };
-    g.m = lay_out(rows, out.row_legs, nc, g.row_keys, g.row_offset);
-    g.n = lay_out(cols, out.col_legs, 0, g.col_keys, g.col_offset);
+    g.m = lay_out(rows, out.row_legs, g.row_keys, g.row_offset);
+    g.n = lay_out(cols, out.col_legs, g.col_keys, g.col_offset);
     Buffer<T> a = K.allocate(g.m * g.n);
     K.zero(g.m * g.n, a.data());
     for (std::size_t i : members[gi]) {

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/sweep/sketch.hpp"
@@ -192,6 +193,7 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
   // Right to left by QRs, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
   auto to_b_form = [&] {
     for (std::size_t j = n; j-- > 1;) {
+      poll_interrupt();  // a stop (SIGTERM, --max-time) between sites, as the dense truncation
       SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
       double total = 0;
       choose_ranks(svd, 0, 0.0, 0.0, total);
@@ -205,6 +207,7 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
   if (!from_b_form) to_b_form();
   const double cut = effective_cutoff<real_t<T>>(cutoff, numerical_zeros);
   for (std::size_t j = 0; j + 1 < n; ++j) {
+    poll_interrupt();
     SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreL, kCoreU, kCoreD}, {+1, +1, -1}, rule);
     double total = 0;
     const double dropped = choose_ranks(svd, chi, cut, tol, total);
