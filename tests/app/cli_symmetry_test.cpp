@@ -65,6 +65,42 @@ TEST(CliSymmetry, OversampledProductIsTheOptimalTruncationAtSmallErrors) {
   }
 }
 
+// sdc, sdcr and the fit sweeps on charges, as a user runs them on a TeNPy state: computed in the
+// charge blocks, written back with nothing dropped; sdc is the dense run's sdc, the others within
+// their usual distance of the optimal truncation.
+TEST(CliSymmetry, EveryMethodRunsOnChargesBesideTheDenseRun) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o exact.h5 --chi 64 --seed 1 --output-format srcc -q").code, 0);
+  auto run = [&](const std::string& out, const std::string& flags) {
+    const auto r = run_cli(dir, "apply " + h + " " + psi + " -o " + out + " --force --seed 2 --json " + flags);
+    EXPECT_EQ(r.code, 0) << flags << ": " << r.err;
+    return r;
+  };
+  for (const char* chi : {"8", "16"}) {
+    const std::string c = std::string(" --chi ") + chi;
+    ASSERT_EQ(run_cli(dir, "truncate exact.h5 -o t.h5 --force -q" + c).code, 0);
+    const double optimal = relative_distance(dir, "t.h5:/result", "exact.h5:/result");
+    for (const char* m : {"sdc", "sdcr"}) {
+      const auto r = run("m.h5", std::string("--method ") + m + c);
+      EXPECT_TRUE(has(r.out, "\"symmetry\": \"U(1)\"")) << r.out;
+      EXPECT_EQ(json_number(r.out, "dropped_weight"), 0.0);
+      EXPECT_LT(relative_distance(dir, "m.h5:/psi", "exact.h5:/result"), 2.5 * optimal) << m << c;
+    }
+    run("sdc.h5", "--method sdc --output-format srcc" + c);
+    run("sdc_dense.h5", "--method sdc --output-format srcc --symmetry off" + c);
+    EXPECT_LT(relative_distance(dir, "sdc.h5:/result", "sdc_dense.h5:/result"), 1e-8) << c;
+    run("over.h5", "--method sdc --oversample --output-format srcc" + c);
+    EXPECT_LT(relative_distance(dir, "over.h5:/result", "exact.h5:/result"), 1.01 * optimal) << c;
+    run("plain.h5", "--output-format srcc" + c);
+    const auto fitted = run("fit.h5", "--fit-sweeps 2 --output-format srcc" + c);
+    EXPECT_TRUE(has(fitted.out, "\"symmetry\": \"U(1)\"")) << fitted.out;
+    EXPECT_LT(relative_distance(dir, "fit.h5:/result", "exact.h5:/result"),
+              relative_distance(dir, "plain.h5:/result", "exact.h5:/result")) << c;
+  }
+}
+
 // --tol on charges: the sketch grows until every cut's held-out estimate is well within the
 // tolerance, then the truncation keeps the fewest values that meet it: the dense run's bonds and
 // error.
@@ -170,9 +206,6 @@ TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {
   ASSERT_EQ(mixed.code, 0) << mixed.err;
   EXPECT_TRUE(has(mixed.err, "psi.h5:/psi carries no charges; the run is dense")) << mixed.err;
   EXPECT_TRUE(has(mixed.out, "\"symmetry\": \"dense\"")) << mixed.out;
-  const auto sdc = run_cli(dir, "apply h.h5 neel.h5 -o s.h5 --chi 8 --seed 1 --method sdc --json");
-  ASSERT_EQ(sdc.code, 0) << sdc.err;
-  EXPECT_TRUE(has(sdc.err, "--method sdc is not computed on charges yet")) << sdc.err;
   const auto off = run_cli(dir, "apply h.h5 neel.h5 -o o.h5 --chi 8 --seed 1 --symmetry off --json");
   ASSERT_EQ(off.code, 0) << off.err;
   EXPECT_FALSE(has(off.err, "charges")) << off.err;

@@ -49,9 +49,9 @@ inline constexpr Option kMethod{"--method", "NAME",
 inline constexpr Option kSymmetry{"--symmetry", "auto|off",
     "Charges in the computation: auto keeps the inputs' U(1)/Z_N charges (TeNPy, ITensor QN, our "
     "format's charges) in block-sparse tensors wherever every input carries compatible ones and "
-    "the run is one that computes on them (src with --chi or --tol, --oversample, --cutoff, sums "
-    "of --term products, evolve's steps; truncate), else a one-line note says why the run is dense; off: "
-    "always dense", "auto"};
+    "the run is one that computes on them (every --method with --chi or --tol, --oversample, --cutoff "
+    "and --fit-sweeps, sums of --term products, evolve's steps, truncate; not yet a GPU run), else a "
+    "one-line note says why the run is dense; off: always dense", "auto"};
 inline constexpr Option kFitSweeps{"--fit-sweeps", "INT",
     "After the method, at most this many one-site variational sweeps at the result's bonds, "
     "each lowering ‖Aψ − φ‖; 0 = none (with --fit-tol alone: at most 20)", "0"};

@@ -20,7 +20,11 @@ namespace {
 
 std::string rule_name(const ChargeRule& r) {
   std::string s;
-  for (long long m : r.moduli) s += (s.empty() ? "" : "×") + (m <= 1 ? std::string("U(1)") : "Z" + std::to_string(m));
+  for (long long m : r.moduli) {
+    if (!s.empty()) s.append("×");
+    s.append(m <= 1 ? "U(1)" : "Z");
+    if (m > 1) s.append(std::to_string(m));
+  }
   return s;
 }
 
@@ -28,8 +32,7 @@ std::string rule_name(const ChargeRule& r) {
 std::string unsupported(const RunOptions& o) {
   const SweepOptions& s = o.sweep;
   if (o.exec.device.gpu) return "a run on the GPU";
-  if (s.method != Method::kSrc && s.method != Method::kSvd) return opt::kMethod.name() + " " + method_name(s.method);
-  if (s.fit_sweep_cap() > 0) return opt::kFitSweeps.name();
+  if (s.method == Method::kSvd && s.fit_sweep_cap() > 0) return opt::kFitSweeps.name() + " after truncate";
   return "";
 }
 

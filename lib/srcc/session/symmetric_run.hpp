@@ -24,8 +24,7 @@ struct SymmetryChoice {
 
 // From the options and the inputs' files: keeps the charges when --symmetry is auto, every layer
 // of every term carries charges that agree where layers meet (and the terms of a sum agree on
-// their outer physical legs), the method computes on them (src with a fixed χ̄, optionally
-// oversampled; truncate's svd) and the device is the CPU.
+// their outer physical legs) and the device is the CPU (every method computes on charges).
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks);
 
 // The run on charges: its result (dense cores, bonds in sector order) and the result's physical

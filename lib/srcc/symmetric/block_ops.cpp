@@ -272,6 +272,46 @@ BlockTensor<T> add_blocks(Kernels<T>& K, const std::vector<std::pair<const Block
   return out;
 }
 
+template <class T> BlockTensor<T> stack_first(Kernels<T>& K, const std::vector<const BlockTensor<T>*>& parts) {
+  const BlockTensor<T>& first = *parts.front();
+  std::map<Charge, std::size_t, ChargeOrder> dims;
+  std::vector<std::vector<std::size_t>> at(parts.size());  // per part and sector: its first row in the merged sector
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const BlockTensor<T>& t = *parts[i];
+    if (t.labels != first.labels) throw std::logic_error("stack_first: tensors with different axes");
+    for (std::size_t k = 1; k < t.rank(); ++k)
+      if (!t.legs[k].same_sectors(first.legs[k])) throw std::logic_error("stack_first: legs differ beyond the first");
+    for (std::size_t s = 0; s < t.legs[0].sectors(); ++s) {
+      std::size_t& d = dims[t.legs[0].charges[s]];
+      at[i].push_back(d);
+      d += t.legs[0].dims[s];
+    }
+  }
+  Leg leg;
+  for (const auto& [q, d] : dims) {
+    leg.charges.push_back(q);
+    leg.dims.push_back(d);
+  }
+  auto merged_key = [&](const BlockTensor<T>& t, BlockKey key) {
+    key[0] = static_cast<std::uint32_t>(leg.find(t.legs[0].charges[key[0]]));
+    return key;
+  };
+  std::vector<BlockKey> keys;
+  for (const auto* t : parts)
+    for (const auto& b : t->blocks) keys.push_back(merged_key(*t, b.key));
+  std::vector<Leg> legs = first.legs;
+  legs[0] = leg;
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), first.labels, std::move(keys));
+  K.zero(out.elements, out.data.data());
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (const auto& b : parts[i]->blocks) {
+      // Row-major with the first axis slowest: the part's block is a run of the merged one.
+      const std::size_t row = b.size / parts[i]->legs[0].dims[b.key[0]];
+      K.copy(b.size, parts[i]->at(b), out.at(*out.find(merged_key(*parts[i], b.key))) + at[i][b.key[0]] * row);
+    }
+  return out;
+}
+
 template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t) {
   if constexpr (!is_complex_v<T>) {
     return t;
@@ -299,6 +339,7 @@ template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha)
                                            const std::vector<int>&, double*);                                 \
   template BlockTensor<T> khatri_rao(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&);              \
   template BlockTensor<T> add_blocks(Kernels<T>&, const std::vector<std::pair<const BlockTensor<T>*, double>>&); \
+  template BlockTensor<T> stack_first(Kernels<T>&, const std::vector<const BlockTensor<T>*>&);                \
   template BlockTensor<T> conj_of(Kernels<T>&, const BlockTensor<T>&);                                        \
   template double norm_of(Kernels<T>&, const BlockTensor<T>&);                                                \
   template void scale_by(Kernels<T>&, BlockTensor<T>&, double);

@@ -37,6 +37,10 @@ template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>
 template <class T>
 BlockTensor<T> add_blocks(Kernels<T>& K, const std::vector<std::pair<const BlockTensor<T>*, double>>& parts);
 
+// The tensors stacked along their first axis: the same labels, the same legs but the first, whose
+// sectors of one charge are laid one after another in the order of `parts`.
+template <class T> BlockTensor<T> stack_first(Kernels<T>& K, const std::vector<const BlockTensor<T>*>& parts);
+
 template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t);
 template <class T> double norm_of(Kernels<T>& K, const BlockTensor<T>& t);
 template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha);

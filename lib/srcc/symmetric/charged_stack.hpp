@@ -40,6 +40,12 @@ template <class T> struct ChargedStack {
   const Leg& bottom_down(std::size_t j) const { return sites.back()[j].legs[3]; }
 };
 
+// One term w·(stack) of a sum.
+template <class T> struct ChargedTerm {
+  const ChargedStack<T>* stack = nullptr;
+  T weight = T(1);
+};
+
 // Layer `layer` of a stack from its dense sites (l, r, u, d) and the charges of their physical
 // indices; `where` names the train for messages ("file:/group"). Throws InputError where an
 // element breaks the charges, or when the train is zero.

@@ -12,9 +12,11 @@
 #include "srcc/core/interrupt.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/rng.hpp"
+#include "srcc/sweep/fit_ledger.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/symmetric/block_ops.hpp"
+#include "srcc/symmetric/reduction_sweep.hpp"
 #include "srcc/symmetric/sector_svd.hpp"
 
 namespace srcc {
@@ -28,6 +30,8 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // stream they are drawn from (the sketch itself draws from the seed as the dense sweep does).
 constexpr std::size_t kHeldOut = 8;
 constexpr std::uint64_t kHeldOutStream = 0x5eed0f;
+// sdcr's tests: each cut's from its own stream of this one.
+constexpr std::uint64_t kRangeStream = 0x5dc5;
 
 template <class T> BlockTensor<T> relabelled(BlockTensor<T> t, std::vector<int> labels) {
   t.labels = std::move(labels);
@@ -118,42 +122,35 @@ BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j
 }
 
 // The environments C_0 … C_{n−1} of the test tensors `omega` (s columns), each (kSketch, L(0) …
-// L(k−1)) kept at norm √s: the stored C_j is e^{log_scale[j]} times the true one (one product's
-// sketch does not depend on the scale; the terms of a sum are brought to a common one with it).
+// L(k−1)) kept at norm √s (reduction_sweep.hpp's scale convention).
 template <class T>
-std::vector<BlockTensor<T>> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, const std::vector<BlockTensor<T>>& omega,
-                                       std::vector<double>& log_scale, SweepResult<T>& res, Reporter& reporter,
-                                       const std::function<void()>& check_interrupt) {
+ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, const std::vector<BlockTensor<T>>& omega,
+                                  SweepResult<T>& res, Reporter& reporter, const std::function<void()>& check_interrupt) {
   using namespace axis;
   const std::size_t n = st.length(), k = st.depth(), s = omega.front().legs[0].size();
-  std::vector<BlockTensor<T>> env;
-  std::vector<Leg> legs{single_sector_leg(s, Charge(st.rule.count(), 0))};
-  std::vector<int> labels{kSketch}, order{kSketch}, next{kSketch};
+  ChargedEnvironments<T> out;
+  std::vector<int> order{kSketch}, next{kSketch};
   for (std::size_t i = 0; i < k; ++i) {
-    legs.push_back(st.sites[i][0].legs[0]);
-    labels.push_back(L(i));
     order.push_back(R(i));
     next.push_back(L(i));
   }
-  BlockTensor<T> c0 = allocate_blocks(K, legs, labels, all_keys(legs));
-  c0.data = K.adopt(std::vector<T>(c0.elements, T(1)));
-  env.push_back(std::move(c0));
-  log_scale.assign(1, 0.0);
+  out.env.push_back(first_environment(K, st, s));
+  out.log_scale.assign(1, 0.0);
   for (std::size_t j = 0; j + 1 < n; ++j) {
     const auto t0 = Clock::now();
-    BlockTensor<T> c = relabelled(permute_to(K, left_step(K, st, j, env.back(), omega[j], res.flops), order), next);
+    BlockTensor<T> c = relabelled(permute_to(K, left_step(K, st, j, out.env.back(), omega[j], res.flops), order), next);
     const double norm = norm_of(K, c);
     if (!(norm > 0) || !std::isfinite(norm))
       throw NumericalError("the sketch of the product vanished or overflowed at cut " + std::to_string(j + 1));
     const double factor = std::sqrt(static_cast<double>(s)) / norm;
     scale_by(K, c, factor);
-    log_scale.push_back(log_scale.back() + std::log(factor));
-    env.push_back(std::move(c));
+    out.log_scale.push_back(out.log_scale.back() + std::log(factor));
+    out.env.push_back(std::move(c));
     res.sites[j].seconds += since(t0);
     reporter.progress("left sweep", j + 1, n - 1);
     check_interrupt();
   }
-  return env;
+  return out;
 }
 
 // The relative norm of the part of the held-out sketch y (kSketch, kOut, X(0), kDown) outside the
@@ -180,6 +177,27 @@ BlockTensor<T> term_sketch(Kernels<T>& K, const BlockTensor<T>& env, const Block
   return y;
 }
 
+// Left to right: each core but the last factorised by sectors over (l, u, d) as `how` says, keeping
+// what choose_ranks(chi, cut, tol) keeps; its left factor becomes the core (left-orthonormal), the
+// rest goes into the next core. The relative norm dropped at cut j lands in truncated[j] (when given).
+template <class T>
+void left_to_right(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule, Factorization how,
+                   std::size_t chi, double cut, double tol, std::vector<double>* truncated) {
+  using namespace axis;
+  const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
+  for (std::size_t j = 0; j + 1 < cores.size(); ++j) {
+    poll_interrupt();  // a stop (SIGTERM, --max-time) between sites, as the dense truncation
+    SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreL, kCoreU, kCoreD}, {+1, +1, -1}, rule, how);
+    double total = 0;
+    const double dropped = choose_ranks(svd, chi, cut, tol, total);
+    if (truncated) (*truncated)[j + 1] = total > 0 ? dropped / total : 0.0;
+    const auto charges = charges_of(svd);
+    cores[j] = relabelled(permute_to(K, left_factor(K, svd, kNew, charges), {kCoreL, kNew, kCoreU, kCoreD}), core);
+    BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreL});
+    cores[j + 1] = relabelled(contract(K, sv, cores[j + 1], {kCoreL}), core);
+  }
+}
+
 }  // namespace
 
 template <class T>
@@ -193,7 +211,7 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
   // Right to left by QRs, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
   auto to_b_form = [&] {
     for (std::size_t j = n; j-- > 1;) {
-      poll_interrupt();  // a stop (SIGTERM, --max-time) between sites, as the dense truncation
+      poll_interrupt();
       SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
       double total = 0;
       choose_ranks(svd, 0, 0.0, 0.0, total);
@@ -205,34 +223,28 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
     }
   };
   if (!from_b_form) to_b_form();
-  const double cut = effective_cutoff<real_t<T>>(cutoff, numerical_zeros);
-  for (std::size_t j = 0; j + 1 < n; ++j) {
-    poll_interrupt();
-    SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreL, kCoreU, kCoreD}, {+1, +1, -1}, rule);
-    double total = 0;
-    const double dropped = choose_ranks(svd, chi, cut, tol, total);
-    truncated[j + 1] = total > 0 ? dropped / total : 0.0;
-    const auto charges = charges_of(svd);
-    cores[j] = relabelled(permute_to(K, left_factor(K, svd, kNew, charges), {kCoreL, kNew, kCoreU, kCoreD}), core);
-    BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreL});
-    cores[j + 1] = relabelled(contract(K, sv, cores[j + 1], {kCoreL}), core);
-  }
+  left_to_right(K, cores, rule, Factorization::kSvd, chi, effective_cutoff<real_t<T>>(cutoff, numerical_zeros), tol, &truncated);
   to_b_form();
   return cores;
 }
 
 namespace {
 
-// The SRC sweep of the sum with s sketch columns, each cut keeping at most `keep_cap` directions:
-// the cores (B form, the norm in core 0) and, in `res`, each cut's figures and the flops.
+// The right sweep of the sum over its terms' environments `envs` (one per term, from a sketch or
+// a reduction), each cut keeping at most `keep_cap` directions (0: all) and none below
+// cutoff·σ_max: the cores (B form, the norm in core 0) and, in `res`, each cut's figures and the
+// flops. With `held` (a sketch's held-out columns' environments, one per term) each cut's error
+// is estimated; without, its estimate is NaN (the deterministic methods give none).
 template <class T>
-std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& terms, const SweepOptions& o, std::size_t s,
-                                         std::size_t keep_cap, Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
-                                         const std::function<void()>& check_interrupt) {
+std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms, std::vector<ChargedEnvironments<T>> envs,
+                                        std::vector<ChargedEnvironments<T>> held, std::size_t keep_cap, double cutoff,
+                                        Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
+                                        const std::function<void()>& check_interrupt) {
   using namespace axis;
   const ChargedStack<T>& first = *terms.front().stack;
   const std::size_t n = first.length(), nt = terms.size();
   const ChargeRule& rule = first.rule;
+  const bool estimate = !held.empty();
   // No direction is dropped as rounding by its sketched value: the Khatri–Rao test vectors
   // restricted to a sector of near-product configurations (a long block of spins all down, say)
   // have norms far below their mean square, so real directions of the product come out of the
@@ -244,26 +256,23 @@ std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& term
   // numerical rank comes from the truncation sweep's exact Schmidt values (--oversample, --tol,
   // truncate). --cutoff stays relative to the largest value of all.
 
-  // Each term: its environments of the sketch and of the held-out columns (the same test tensors
-  // for all: one sketch of the sum), with their scales, and its S, which starts as its weight.
+  // Each term: its environments (and the held-out columns'), with their scales, and its S, which
+  // starts as its weight.
   struct Term {
     const ChargedStack<T>* st;
-    std::vector<BlockTensor<T>> env, env_h;
+    ChargedEnvironments<T> env, held;
     std::vector<std::map<Charge, std::size_t, ChargeOrder>> env_dims;  // per cut: its left bonds' sector dims
-    std::vector<double> scale, scale_h;
     BlockTensor<T> s_env;
   };
   std::vector<Term> t(nt);
-  SilentReporter quiet;  // the sweeps after the first are part of it
   Charge right_charge;
   for (std::size_t k = 0; k < nt; ++k) {
     const ChargedStack<T>& st = *terms[k].stack;
     const std::size_t depth = st.depth();
     t[k].st = &st;
-    t[k].env = sweep_left(K, st, test_tensors(K, st, s, o.seed), t[k].scale, res, k == 0 ? reporter : quiet, check_interrupt);
-    t[k].env_h = sweep_left(K, st, test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream)), t[k].scale_h,
-                            res, quiet, check_interrupt);
-    for (const auto& c : t[k].env) t[k].env_dims.push_back(fused_sector_dims(c, rule));
+    t[k].env = std::move(envs[k]);
+    if (estimate) t[k].held = std::move(held[k]);
+    for (const auto& c : t[k].env.env) t[k].env_dims.push_back(fused_sector_dims(c, rule));
     Charge right(rule.count(), 0);
     std::vector<Leg> legs{Leg{}};
     std::vector<int> labels{kOut};
@@ -304,26 +313,28 @@ std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& term
   // output core, and each term's S projected on it.
   std::vector<BlockTensor<T>> cores(n);
   const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
-  auto common = [&](const std::vector<double> Term::*scale, std::size_t j) {
+  auto common = [&](ChargedEnvironments<T> Term::*e, std::size_t j) {
     double most = -std::numeric_limits<double>::infinity();
-    for (const auto& term : t) most = std::max(most, -(term.*scale)[j]);
+    for (const auto& term : t) most = std::max(most, -(term.*e).log_scale[j]);
     std::vector<double> f;
-    for (const auto& term : t) f.push_back(std::exp(-(term.*scale)[j] - most));
+    for (const auto& term : t) f.push_back(std::exp(-(term.*e).log_scale[j] - most));
     return f;
   };
   for (std::size_t j = n; j-- > 1;) {
     const auto t0 = Clock::now();
     std::vector<BlockTensor<T>> z(nt), y(nt), yh(nt);
-    const auto f = common(&Term::scale, j), fh = common(&Term::scale_h, j);
+    const auto f = common(&Term::env, j);
+    const std::size_t columns = t[0].env.env[j].legs[0].size();
     std::vector<std::pair<const BlockTensor<T>*, double>> parts, parts_h;
     for (std::size_t k = 0; k < nt; ++k) {
       const std::size_t depth = t[k].st->depth();
       z[k] = right_block(K, *t[k].st, j, t[k].s_env, res.flops);
-      y[k] = term_sketch(K, t[k].env[j], z[k], depth, f[k], res.flops);
-      yh[k] = term_sketch(K, t[k].env_h[j], z[k], depth, fh[k], res.flops);
-      t[k].env[j] = BlockTensor<T>();
-      t[k].env_h[j] = BlockTensor<T>();
+      y[k] = term_sketch(K, t[k].env.env[j], z[k], depth, f[k], res.flops);
+      t[k].env.env[j] = BlockTensor<T>();
       parts.emplace_back(&y[k], 1.0);
+      if (!estimate) continue;
+      yh[k] = term_sketch(K, t[k].held.env[j], z[k], depth, common(&Term::held, j)[k], res.flops);
+      t[k].held.env[j] = BlockTensor<T>();
       parts_h.emplace_back(&yh[k], 1.0);
     }
     const BlockTensor<T> sketch = nt == 1 ? y[0] : add_blocks(K, parts);
@@ -336,12 +347,13 @@ std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& term
       for (const auto& term : t) bound += left_sector_dim(term.env_dims[j], left);
       caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
     }
-    choose_ranks(svd, keep_cap, o.cutoff, 0.0, total, caps);
-    res.sites[j].sketch_columns = static_cast<std::int64_t>(s);
+    choose_ranks(svd, keep_cap, cutoff, 0.0, total, caps);
+    res.sites[j].sketch_columns = static_cast<std::int64_t>(columns);
     const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(charges_of(svd), rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
     // columns); the held-out columns do not.
-    res.sites[j].error_estimate = held_out_error(K, nt == 1 ? yh[0] : add_blocks(K, parts_h), eta, res.flops);
+    res.sites[j].error_estimate = estimate ? held_out_error(K, nt == 1 ? yh[0] : add_blocks(K, parts_h), eta, res.flops)
+                                           : std::numeric_limits<double>::quiet_NaN();
     const BlockTensor<T> bra = conj_of(K, eta);
     for (std::size_t k = 0; k < nt; ++k) {
       const std::size_t depth = t[k].st->depth();
@@ -390,6 +402,23 @@ std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& term
   return cores;
 }
 
+// The SRC sweep of the sum with s sketch columns (and the held-out ones), each cut keeping at most
+// `keep_cap` directions.
+template <class T>
+std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& terms, const SweepOptions& o, std::size_t s,
+                                         std::size_t keep_cap, Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
+                                         const std::function<void()>& check_interrupt) {
+  SilentReporter quiet;  // the sweeps after the first are part of it
+  std::vector<ChargedEnvironments<T>> envs, held;
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    const ChargedStack<T>& st = *terms[k].stack;
+    envs.push_back(sweep_left(K, st, test_tensors(K, st, s, o.seed), res, k == 0 ? reporter : quiet, check_interrupt));
+    held.push_back(sweep_left(K, st, test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream)), res, quiet,
+                              check_interrupt));
+  }
+  return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt);
+}
+
 // The most a cut's bond can be: the fused bond of the stacks there, and the physical dimensions
 // on either side (a sketch beyond it is exact).
 template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& terms) {
@@ -416,22 +445,36 @@ template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& ter
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt) {
-  if (o.method != Method::kSrc || o.fit_sweep_cap() > 0)
-    throw UsageError("the symmetric sweep takes src with --chi or --tol (and --oversample, --cutoff)");
+  if (o.method != Method::kSrc && !o.dense_left())
+    throw UsageError("the symmetric sweep takes src, sdc or sdcr (with --fit-sweeps)");
   const std::size_t n = terms.front().stack->length();
+  const ChargeRule& rule = terms.front().stack->rule;
   ChargedResult<T> out;
   SweepResult<T>& res = out.sweep;
   res.kind = kind;
+  res.sites.assign(n, SiteStats{});
+  const std::size_t exact = exact_bond(terms), cap = o.chi > 0 ? std::min(o.chi, exact) : exact;
+  const bool truncate = o.final_truncation();
   std::vector<BlockTensor<T>> cores;
-  if (!o.tolerance_mode()) {
-    res.sites.assign(n, SiteStats{});
+  if (o.dense_left()) {
+    // sdc, sdcr: one left sweep of reductions (tolerance mode: sdc cuts its exact values at
+    // kSketchTolFraction·tol, sdcr keeps up to the cap), then the right sweep over them.
+    ChargedReduction<T> how;
+    how.kind = method_row(o.method).svd_reduction ? ChargedReduction<T>::Kind::kSvd : ChargedReduction<T>::Kind::kRange;
+    how.cap = o.tolerance_mode() ? cap : o.sketch_columns();
+    how.cutoff = effective_cutoff<real_t<T>>(0.0, o.numerical_zeros);
+    how.tol = o.tolerance_mode() ? kSketchTolFraction * o.tol : 0.0;
+    how.seed = Rng::derive_seed(o.seed, kRangeStream);
+    cores = right_sweep(terms, reduced_environments(K, terms, how, res, reporter, check_interrupt), {}, truncate ? 0 : o.chi,
+                        truncate ? 0.0 : o.cutoff, K, res, reporter, check_interrupt);
+    res.estimated = false;
+  } else if (!o.tolerance_mode()) {
     const std::size_t s = o.sketch_columns();
-    cores = sketch_terms(terms, o, s, o.final_truncation() ? s : o.chi, K, res, reporter, check_interrupt);
+    cores = sketch_terms(terms, o, s, truncate ? s : o.chi, K, res, reporter, check_interrupt);
   } else {
     // Tolerance mode: whole sweeps with a growing sketch (each round at least doubles it) until
     // every cut's held-out estimate is within kSketchTolFraction·tol, or the sketch reaches its
     // cap (--chi, or the exact bond); rounds cost at most about twice the last one.
-    const std::size_t exact = exact_bond(terms), cap = o.chi > 0 ? std::min(o.chi, exact) : exact;
     std::size_t s = std::min(cap, std::max<std::size_t>(o.block_start, 1));
     double flops = 0;
     while (true) {
@@ -450,18 +493,44 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     }
     res.flops = flops;
   }
-  if (o.final_truncation()) {
+  if (truncate) {
     std::vector<double> truncated;
-    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated,
-                               terms.front().stack->rule, true);
+    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated, rule, true);
     for (std::size_t j = 1; j < n; ++j) {
       res.sites[j].truncation_error = truncated[j];
       const double e = res.sites[j].error_estimate;
-      res.sites[j].error_estimate = std::sqrt(e * e + truncated[j] * truncated[j]);
+      if (std::isfinite(e)) res.sites[j].error_estimate = std::sqrt(e * e + truncated[j] * truncated[j]);
     }
+  }
+  double fit_estimate = 0;
+  if (o.fit_sweep_cap() > 0) {
+    // One-site variational sweeps: the right sweep over the result's own left environments.
+    double err2 = 0;  // the method's estimate, as finish_sites combines it
+    for (const auto& site : res.sites)
+      if (std::isfinite(site.error_estimate)) err2 += site.error_estimate * site.error_estimate;
+    FitLedger ledger(norm_of(K, cores.front()),
+                     res.estimated && !truncate ? std::sqrt(err2) : std::numeric_limits<double>::quiet_NaN());
+    SilentReporter quiet;
+    for (std::size_t k = 0; k < o.fit_sweep_cap(); ++k) {
+      check_interrupt();
+      const auto t0 = Clock::now();
+      std::vector<BlockTensor<T>> phi = cores;
+      left_to_right(K, phi, rule, Factorization::kQr, 0, 0.0, 0.0, nullptr);
+      ChargedReduction<T> how;
+      how.kind = ChargedReduction<T>::Kind::kCore;
+      how.cores = &phi;
+      cores = right_sweep(terms, reduced_environments(K, terms, how, res, quiet, check_interrupt), {}, 0, 0.0, K, res, quiet,
+                          check_interrupt);
+      const bool done = ledger.record(res, norm_of(K, cores.front()), since(t0), o.fit_tol);
+      reporter.progress("fit sweep", k + 1, o.fit_sweep_cap());
+      if (done) break;
+    }
+    res.estimated = false;  // the per-cut figures of the last sweep are not error estimates
+    fit_estimate = ledger.left();
   }
   for (auto& c : cores) res.cores.push_back(dense_of_blocks(K, c));
   res.finish_sites();
+  if (!res.fit.empty()) res.error_estimate = fit_estimate;
   out.cores = std::move(cores);
   return out;
 }

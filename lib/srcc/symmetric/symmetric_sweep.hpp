@@ -23,18 +23,15 @@ template <class T> struct ChargedResult {
   SweepResult<T> sweep;  // the same cores dense (sectors one after another on each bond), figures
 };
 
-// The product of the stack by SRC (or, for oversampling, SRC then the SVD truncation sweep), on
-// `K`. Methods other than src, tolerance mode and fit sweeps are not taken (UsageError): the
-// session densifies for those.
+// The product of the stack on `K` by the options' method: src (its sketch as above), sdc or sdcr
+// (the left sweep of reduction_sweep.hpp, then the same right sweep over its environments), each
+// followed by the SVD truncation sweep where oversampling or --tol asks for one, then by the fit
+// sweeps (--fit-sweeps: the right sweep over the result's own left environments; the result's
+// sector dimensions stay those the method chose).
 template <class T>
 ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
                                  Reporter& reporter, const std::function<void()>& check_interrupt);
 
-// One term w·(stack) of a sum.
-template <class T> struct ChargedTerm {
-  const ChargedStack<T>* stack = nullptr;
-  T weight = T(1);
-};
 // The sum Σ_k w_k·(stack k) in one sweep, as sweep.hpp's sums: one sketch (the same test tensors)
 // of every term, the terms' sketches added at each cut before its sectors' SVDs, each term's S
 // projected on the shared output core. The stacks may differ in depth but share their physical

@@ -1,0 +1,217 @@
+#include "srcc/symmetric/reduction_sweep.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "srcc/core/error.hpp"
+#include "srcc/core/rng.hpp"
+#include "srcc/sweep/sketch.hpp"
+#include "srcc/symmetric/block_ops.hpp"
+#include "srcc/symmetric/sector_svd.hpp"
+
+namespace srcc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The rows of M_j: (a, x_0, x_k), their charge a + x_0 − x_k the next environment's.
+const std::vector<int>& row_labels() {
+  static const std::vector<int> rows{axis::kSketch, axis::X(0), axis::kDown};
+  return rows;
+}
+const std::vector<int> kRowSigns{+1, +1, -1};
+
+template <class T> std::vector<Charge> group_charges(const SectorSvd<T>& svd) {
+  std::vector<Charge> out;
+  for (const auto& g : svd.groups) out.push_back(g.charge);
+  return out;
+}
+
+std::vector<int> bond_labels(std::size_t depth, int (*label)(std::size_t)) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < depth; ++i) out.push_back(label(i));
+  return out;
+}
+
+// M_j = C_j·(site j of every layer): axes kSketch, X(0), kDown and R(0) … R(k−1), in some order.
+template <class T>
+BlockTensor<T> left_block(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j, const BlockTensor<T>& c, double& flops) {
+  using namespace axis;
+  const std::size_t k = st.depth();
+  BlockTensor<T> m = contract(K, c, st.sites[0][j], {L(0)}, &flops);
+  for (std::size_t i = 1; i < k; ++i) m = contract(K, m, st.sites[i][j], {L(i), X(i)}, &flops);
+  m.labels[m.axis(X(k))] = kDown;
+  return m;
+}
+
+// sdc's rows for a sum: each M_kᵀ = Q_k R_k by sectors, the weighted R_k stacked, (new, rows…):
+// its left singular vectors over the rows are those of [|c_1| M_1 | … | |c_K| M_K].
+template <class T>
+BlockTensor<T> stacked_r_factors(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms, const std::vector<BlockTensor<T>>& m,
+                                 const ChargeRule& rule) {
+  std::vector<BlockTensor<T>> r;
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    const std::size_t depth = terms[k].stack->depth();
+    SectorSvd<T> qr = sector_svd(K, m[k], bond_labels(depth, axis::R), std::vector<int>(depth, +1), rule, Factorization::kQr);
+    double total = 0;
+    choose_ranks(qr, 0, 0.0, 0.0, total);
+    std::vector<int> order{axis::kNew};
+    order.insert(order.end(), row_labels().begin(), row_labels().end());
+    r.push_back(permute_to(K, right_factor(K, qr, axis::kNew, group_charges(qr)), order));
+    scale_by(K, r.back(), std::abs(terms[k].weight));
+  }
+  std::vector<const BlockTensor<T>*> parts;
+  for (const auto& t : r) parts.push_back(&t);
+  return stack_first(K, parts);
+}
+
+// sdcr's sketch of the rows: Σ_k |c_k| M_k G_k (rows…, kTest), G_k Gaussian over M_k's columns and
+// a test leg of `width` columns for every charge those columns carry.
+template <class T>
+BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms, const std::vector<BlockTensor<T>>& m,
+                            const ChargeRule& rule, std::size_t width, Rng& rng, double& flops) {
+  constexpr int kTest = axis::kOut;  // the test columns: no other axis of M_j has this label
+  std::map<Charge, std::size_t, ChargeOrder> charges;
+  std::vector<std::vector<std::size_t>> col_axes(terms.size());
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    for (std::size_t i = 0; i < terms[k].stack->depth(); ++i) col_axes[k].push_back(m[k].axis(axis::R(i)));
+    for (const auto& b : m[k].blocks) {
+      Charge q(rule.count(), 0);
+      for (std::size_t a : col_axes[k]) q = add_charge(rule, q, m[k].legs[a].charges[b.key[a]]);
+      charges.emplace(q, width);
+    }
+  }
+  Leg test;
+  for (const auto& [q, d] : charges) {
+    test.charges.push_back(q);
+    test.dims.push_back(d);
+  }
+  std::vector<BlockTensor<T>> y;
+  std::vector<std::pair<const BlockTensor<T>*, double>> parts;
+  std::vector<int> order = row_labels();
+  order.push_back(kTest);
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    std::vector<Leg> legs;
+    std::vector<int> labels;
+    for (std::size_t a : col_axes[k]) {
+      legs.push_back(m[k].legs[a]);
+      labels.push_back(m[k].labels[a]);
+    }
+    legs.push_back(test);
+    labels.push_back(kTest);
+    const std::size_t last = legs.size() - 1;
+    BlockTensor<T> g = allocate_blocks(K, legs, labels, all_keys(legs, [&](const BlockKey& key) {
+                                         Charge q(rule.count(), 0);
+                                         for (std::size_t a = 0; a < last; ++a) q = add_charge(rule, q, legs[a].charges[key[a]]);
+                                         return q == test.charges[key[last]];
+                                       }));
+    g.data = K.adopt(draw_gaussian<T>(rng, g.elements));
+    y.push_back(permute_to(K, contract(K, m[k], g, bond_labels(terms[k].stack->depth(), axis::R), &flops), order));
+  }
+  for (std::size_t k = 0; k < terms.size(); ++k) parts.emplace_back(&y[k], std::abs(terms[k].weight));
+  return terms.size() == 1 && std::abs(terms[0].weight) == 1 ? y[0] : add_blocks(K, parts);
+}
+
+// η (kNew, kSketch, X(0), kDown) from a tensor whose rows are those of M_j: its sectors' SVDs,
+// the kept values chosen over all sectors.
+template <class T>
+BlockTensor<T> isometry_of(Kernels<T>& K, const BlockTensor<T>& rows, const ChargeRule& rule, std::size_t cap, double cutoff,
+                           double tol) {
+  SectorSvd<T> svd = sector_svd(K, rows, row_labels(), kRowSigns, rule, Factorization::kSvdLeft);
+  double total = 0;
+  choose_ranks(svd, cap, cutoff, tol, total);
+  std::vector<int> order{axis::kNew};
+  order.insert(order.end(), row_labels().begin(), row_labels().end());
+  return permute_to(K, left_factor(K, svd, axis::kNew, group_charges(svd)), order);
+}
+
+// The fit's η: core j of the left-orthonormal result, its right bond the new leg.
+template <class T> BlockTensor<T> core_isometry(Kernels<T>& K, const BlockTensor<T>& core) {
+  using namespace axis;
+  BlockTensor<T> eta = permute_to(K, core, {kCoreL, kCoreR, kCoreU, kCoreD});
+  eta.labels = {kSketch, kNew, X(0), kDown};
+  return permute_to(K, eta, {kNew, kSketch, X(0), kDown});
+}
+
+}  // namespace
+
+template <class T> BlockTensor<T> first_environment(Kernels<T>& K, const ChargedStack<T>& st, std::size_t rows) {
+  std::vector<Leg> legs{single_sector_leg(rows, Charge(st.rule.count(), 0))};
+  std::vector<int> labels{axis::kSketch};
+  for (std::size_t i = 0; i < st.depth(); ++i) {
+    legs.push_back(st.sites[i][0].legs[0]);
+    labels.push_back(axis::L(i));
+  }
+  BlockTensor<T> c = allocate_blocks(K, legs, labels, all_keys(legs));
+  c.data = K.adopt(std::vector<T>(c.elements, T(1)));
+  return c;
+}
+
+template <class T>
+std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms,
+                                                         const ChargedReduction<T>& how, SweepResult<T>& res,
+                                                         Reporter& reporter, const std::function<void()>& check_interrupt) {
+  using Kind = typename ChargedReduction<T>::Kind;
+  const ChargedStack<T>& first = *terms.front().stack;
+  const std::size_t n = first.length(), nt = terms.size();
+  std::vector<ChargedEnvironments<T>> out(nt);
+  for (std::size_t k = 0; k < nt; ++k) {
+    out[k].env.push_back(first_environment(K, *terms[k].stack, 1));
+    out[k].log_scale.push_back(0.0);
+  }
+  for (std::size_t j = 0; j + 1 < n; ++j) {
+    const auto t0 = Clock::now();
+    std::vector<BlockTensor<T>> m;
+    for (std::size_t k = 0; k < nt; ++k) m.push_back(left_block(K, *terms[k].stack, j, out[k].env.back(), res.flops));
+    BlockTensor<T> eta;
+    if (how.kind == Kind::kCore) {
+      eta = core_isometry(K, how.cores->at(j));
+    } else if (how.kind == Kind::kRange) {
+      Rng rng(Rng::derive_seed(how.seed, j));
+      eta = isometry_of(K, range_sketch(K, terms, m, first.rule, how.cap, rng, res.flops), first.rule, how.cap, how.cutoff, 0.0);
+    } else {
+      eta = isometry_of(K, nt == 1 ? m[0] : stacked_r_factors(K, terms, m, first.rule), first.rule, how.cap, how.cutoff, how.tol);
+    }
+    const BlockTensor<T> bra = conj_of(K, eta);
+    double norm2 = 0;
+    std::vector<BlockTensor<T>> next;
+    for (std::size_t k = 0; k < nt; ++k) {
+      const std::size_t depth = terms[k].stack->depth();
+      std::vector<int> order{axis::kNew};
+      const auto r = bond_labels(depth, axis::R);
+      order.insert(order.end(), r.begin(), r.end());
+      BlockTensor<T> c = permute_to(K, contract(K, bra, m[k], row_labels(), &res.flops), order);
+      c.labels = {axis::kSketch};
+      const auto l = bond_labels(depth, axis::L);
+      c.labels.insert(c.labels.end(), l.begin(), l.end());
+      const double norm = norm_of(K, c);
+      norm2 += norm * norm;
+      next.push_back(std::move(c));
+    }
+    if (!(norm2 > 0) || !std::isfinite(norm2))
+      throw NumericalError("the product's environment vanished or overflowed at cut " + std::to_string(j + 1));
+    const double factor = std::sqrt(static_cast<double>(eta.legs[0].size()) / norm2);
+    for (std::size_t k = 0; k < nt; ++k) {
+      scale_by(K, next[k], factor);
+      out[k].env.push_back(std::move(next[k]));
+      out[k].log_scale.push_back(out[k].log_scale.back() + std::log(factor));
+    }
+    res.sites[j].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    reporter.progress("left sweep", j + 1, n - 1);
+    check_interrupt();
+  }
+  return out;
+}
+
+#define SRCC_INSTANTIATE(T)                                                                                         \
+  template BlockTensor<T> first_environment(Kernels<T>&, const ChargedStack<T>&, std::size_t);                    \
+  template std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>&, const std::vector<ChargedTerm<T>>&, \
+                                                                    const ChargedReduction<T>&, SweepResult<T>&,      \
+                                                                    Reporter&, const std::function<void()>&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc

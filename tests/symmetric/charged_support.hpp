@@ -1,0 +1,89 @@
+#pragma once
+// Charged trains for the symmetric tests: XXZ MPOs and random charged MPSs, their stacks under the
+// U(1), Z2 or U(1)×Z2 reading of the spins' charges, the dense product as reference, one-thread
+// CPU kernels.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/symmetric/symmetric_sweep.hpp"
+#include "srcc/train/charged_examples.hpp"
+#include "../support/dense.hpp"
+
+namespace srcc::test::charged {
+
+template <class T> std::vector<Tensor<T>> xxz(std::size_t n, double delta = 0.7, double h = 0.3) {
+  std::vector<Tensor<T>> out;
+  for (std::size_t j = 0; j < n; ++j) out.push_back(xxz_site<T>(j, n, 1.0, delta, h));
+  return out;
+}
+
+template <class T> std::vector<Tensor<T>> random_charged(std::size_t n, std::size_t bond, long long total, std::uint64_t seed) {
+  ChargedRandomShape s{n, bond, 1.5, total};
+  Rng rng(seed);
+  std::vector<Tensor<T>> out;
+  for (std::size_t j = 0; j < n; ++j) out.push_back(charged_random_site<T>(s, j, rng));
+  return out;
+}
+
+// The spins' charges as U(1) (2S^z), Z2 (the number of down spins mod 2) or both.
+enum class Rule { kU1, kZ2, kU1Z2 };
+inline PhysicalCharges charges(std::size_t n, TrainKind kind, Rule r) {
+  PhysicalCharges u1 = spin_half_charges(n, kind);
+  if (r == Rule::kU1) return u1;
+  PhysicalCharges out;
+  out.rule.moduli = r == Rule::kZ2 ? std::vector<long long>{2} : std::vector<long long>{1, 2};
+  auto map = [&](const std::vector<std::vector<Charge>>& in) {
+    std::vector<std::vector<Charge>> o;
+    for (const auto& site : in) {
+      std::vector<Charge> s;
+      for (const auto& q : site) {
+        const long long parity = q[0] < 0 ? 1 : 0;
+        s.push_back(r == Rule::kZ2 ? Charge{parity} : Charge{q[0], parity});
+      }
+      o.push_back(s);
+    }
+    return o;
+  };
+  out.up = map(u1.up);
+  out.down = map(u1.down);
+  return out;
+}
+
+template <class T>
+ChargedStack<T> stack_of(Kernels<T>& K, const std::vector<std::vector<Tensor<T>>>& layers, const std::vector<TrainKind>& kinds,
+                         Rule r) {
+  ChargedStack<T> st;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const PhysicalCharges pc = charges(layers[i].size(), kinds[i], r);
+    st.rule = pc.rule;
+    st.sites.push_back(charged_layer(K, layers[i], pc, i, "layer " + std::to_string(i)));
+  }
+  return st;
+}
+
+template <class T>
+test::DenseTrain dense_reference(const std::vector<std::vector<Tensor<T>>>& layers) {
+  std::vector<DenseTrain> d;
+  for (const auto& l : layers) d.push_back(test::dense_train(l));
+  return test::dense_product(d);
+}
+
+inline SweepOptions src(std::size_t chi, std::uint64_t seed, double oversample = 0) {
+  SweepOptions o;
+  o.chi = chi;
+  o.seed = seed;
+  o.oversample = oversample;
+  return o;
+}
+
+// The CPU kernels of one thread and a reporter that says nothing, for each test.
+template <class T> struct OneThread {
+  std::unique_ptr<Backend> backend = make_cpu_backend(1);
+  SilentReporter reporter;
+  Kernels<T>& K() { return backend->kernels<T>(); }
+};
+
+}  // namespace srcc::test::charged
