@@ -73,28 +73,10 @@ TYPED_TEST(ChargedMethods, SumsAreExactAtFullBond) {
   using T = TypeParam;
   OneThread<T> cpu;
   Kernels<T>& K = cpu.K();
-  const std::size_t n = 8;
-  const auto h = xxz<T>(n);
-  const auto psi = random_charged<T>(n, 10, 0, 3);
-  const std::vector<std::vector<std::vector<Tensor<T>>>> layers{{psi}, {h, psi}, {h, h, psi}};
-  const std::vector<std::vector<TrainKind>> kinds{
-      {TrainKind::kMps}, {TrainKind::kMpo, TrainKind::kMps}, {TrainKind::kMpo, TrainKind::kMpo, TrainKind::kMps}};
-  T w1 = T(-0.3);
-  if constexpr (is_complex_v<T>) w1 = T(0, -0.3);
-  const std::vector<T> weights{T(1), w1, T(0.02)};
-  std::vector<ChargedStack<T>> stacks;
-  std::vector<ChargedTerm<T>> terms;
-  for (std::size_t k = 0; k < layers.size(); ++k) stacks.push_back(stack_of(K, layers[k], kinds[k], Rule::kU1));
-  for (std::size_t k = 0; k < layers.size(); ++k) terms.push_back({&stacks[k], weights[k]});
-  std::vector<test::cd> ref;
-  for (std::size_t k = 0; k < layers.size(); ++k) {
-    const auto v = dense_reference(layers[k]).v;
-    if (ref.empty()) ref.assign(v.size(), 0);
-    for (std::size_t i = 0; i < v.size(); ++i) ref[i] += test::cd(weights[k]) * v[i];
-  }
+  const ChargedSum<T> sum(K, 8);
   for (const SweepOptions& o : {method(Method::kSdc, 200, 1), method(Method::kSdcr, 200, 2), fit(200, 3, 1)}) {
-    const auto got = symmetric_sweep(terms, TrainKind::kMps, o, K, cpu.reporter, [] {});
-    EXPECT_LT(test::relative_error(test::dense_train(got.sweep.cores).v, ref), 1e-12) << method_name(o.method);
+    const auto got = symmetric_sweep(sum.terms, TrainKind::kMps, o, K, cpu.reporter, [] {});
+    EXPECT_LT(test::relative_error(test::dense_train(got.sweep.cores).v, sum.reference), 1e-12) << method_name(o.method);
   }
 }
 

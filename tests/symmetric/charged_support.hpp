@@ -86,4 +86,30 @@ template <class T> struct OneThread {
   Kernels<T>& K() { return backend->kernels<T>(); }
 };
 
+// (1 − iτH)ψ + c·H²ψ on n sites: terms of depths 1, 2 and 3 over a random charged ψ of bond 10,
+// their charged stacks and the dense sum as reference.
+template <class T> struct ChargedSum {
+  std::vector<ChargedStack<T>> stacks;
+  std::vector<ChargedTerm<T>> terms;
+  std::vector<test::cd> reference;
+  ChargedSum(Kernels<T>& K, std::size_t n) {
+    const auto h = xxz<T>(n);
+    const auto psi = random_charged<T>(n, 10, 0, 3);
+    const std::vector<std::vector<std::vector<Tensor<T>>>> layers{{psi}, {h, psi}, {h, h, psi}};
+    const std::vector<std::vector<TrainKind>> kinds{
+        {TrainKind::kMps}, {TrainKind::kMpo, TrainKind::kMps}, {TrainKind::kMpo, TrainKind::kMpo, TrainKind::kMps}};
+    T w1 = T(-0.3);
+    if constexpr (is_complex_v<T>) w1 = T(0, -0.3);
+    const std::vector<T> weights{T(1), w1, T(0.02)};
+    for (std::size_t k = 0; k < layers.size(); ++k) stacks.push_back(stack_of(K, layers[k], kinds[k], Rule::kU1));
+    for (std::size_t k = 0; k < layers.size(); ++k) terms.push_back({&stacks[k], weights[k]});
+    for (std::size_t k = 0; k < layers.size(); ++k) {
+      const auto v = dense_reference(layers[k]).v;
+      if (reference.empty()) reference.assign(v.size(), 0);
+      for (std::size_t i = 0; i < v.size(); ++i) reference[i] += test::cd(weights[k]) * v[i];
+    }
+  }
+  ChargedSum(const ChargedSum&) = delete;  // terms point into stacks
+};
+
 }  // namespace srcc::test::charged

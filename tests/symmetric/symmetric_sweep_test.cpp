@@ -96,30 +96,13 @@ TYPED_TEST(SymmetricSweep, SumsOfTermsOfEveryDepthAreExactAtFullBond) {
   Kernels<T>& K = cpu.K();
   SilentReporter& reporter = cpu.reporter;
   const std::size_t n = 8;
-  const auto h = xxz<T>(n);
-  const auto psi = random_charged<T>(n, 10, 0, 3);
-  const std::vector<std::vector<std::vector<Tensor<T>>>> layers{{psi}, {h, psi}, {h, h, psi}};
-  const std::vector<std::vector<TrainKind>> kinds{
-      {TrainKind::kMps}, {TrainKind::kMpo, TrainKind::kMps}, {TrainKind::kMpo, TrainKind::kMpo, TrainKind::kMps}};
-  T w1 = T(-0.3);
-  if constexpr (is_complex_v<T>) w1 = T(0, -0.3);
-  const std::vector<T> weights{T(1), w1, T(0.02)};
-  std::vector<ChargedStack<T>> stacks;
-  for (std::size_t k = 0; k < layers.size(); ++k) stacks.push_back(stack_of(K, layers[k], kinds[k], Rule::kU1));
-  std::vector<ChargedTerm<T>> terms;
-  for (std::size_t k = 0; k < layers.size(); ++k) terms.push_back({&stacks[k], weights[k]});
-  const auto got = symmetric_sweep(terms, TrainKind::kMps, src(200, 5), K, reporter, [] {});
-  std::vector<test::cd> ref;
-  for (std::size_t k = 0; k < layers.size(); ++k) {
-    const auto v = dense_reference(layers[k]).v;
-    if (ref.empty()) ref.assign(v.size(), 0);
-    for (std::size_t i = 0; i < v.size(); ++i) ref[i] += test::cd(weights[k]) * v[i];
-  }
-  EXPECT_LT(test::relative_error(test::dense_train(got.sweep.cores).v, ref), 1e-12);
+  const ChargedSum<T> sum(K, n);
+  const auto got = symmetric_sweep(sum.terms, TrainKind::kMps, src(200, 5), K, reporter, [] {});
+  EXPECT_LT(test::relative_error(test::dense_train(got.sweep.cores).v, sum.reference), 1e-12);
   // Terms of different total charge have no charge-conserving sum.
   const auto other = random_charged<T>(n, 10, 2, 4);
   const ChargedStack<T> shifted = stack_of(K, {other}, {TrainKind::kMps}, Rule::kU1);
-  const std::vector<ChargedTerm<T>> mixed{{&stacks[0], T(1)}, {&shifted, T(1)}};
+  const std::vector<ChargedTerm<T>> mixed{{&sum.stacks[0], T(1)}, {&shifted, T(1)}};
   EXPECT_THROW(symmetric_sweep(mixed, TrainKind::kMps, src(20, 5), K, reporter, [] {}), InputError);
 }
 
