@@ -55,6 +55,14 @@ class BlockCache {
   }
   std::size_t cached() const { return cached_; }
 
+  // `bytes` rounded up to a size whose binary form has only its four leading bits set (at most
+  // 12.5% more): sizes that differ a little share a class, and so a cached block.
+  static std::size_t size_class(std::size_t bytes) {
+    std::size_t shift = 0;
+    while ((bytes >> shift) >= 16) ++shift;
+    return ((bytes + (std::size_t{1} << shift) - 1) >> shift) << shift;
+  }
+
  private:
   void release_all() { shrink(0); }
   std::size_t cap_, cached_ = 0;

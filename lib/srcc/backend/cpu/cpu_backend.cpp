@@ -64,8 +64,12 @@ template <class T> class CpuKernels final : public Kernels<T> {
   Buffer<T> allocate(std::size_t n) override {
     // Uninitialised, 64-byte aligned: every kernel overwrites its output, and zero-filling
     // environment-sized blocks costs as much as the page faults it triggers.
-    const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
+    std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
     if (bytes >= HostPool::kLarge) {
+      // Mapped in size classes, so that a freed block serves the next of nearly its size (the
+      // symmetric sweep's sector matrices change size from cut to cut): the spare tail is never
+      // touched, so it costs no resident memory.
+      bytes = BlockCache::size_class(bytes);
       auto pool = pool_;
       return Buffer<T>(std::shared_ptr<T>(static_cast<T*>(pool->get(bytes)),
                                           [pool, bytes](T* q) { pool->put(q, bytes); }),
