@@ -363,7 +363,8 @@ void Cli::describe_common_flags() {
                                 &opt::kBlockStep, &opt::kMethod, &opt::kFitSweeps, &opt::kFitTol});
   takes[evolve_cmd] = except({&opt::kOutputFormat});
   // The measurements compute where and with what the products do.
-  takes[distance_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});
+  takes[distance_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir,
+                              &opt::kSymmetry});
   takes[expect_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});
   takes[collect_cmd] = only({&opt::kForce});
   takes[inspect_cmd] = only({});

@@ -20,6 +20,7 @@ namespace srcc::app {
 void cmd_distance(const Cli& cli) {
   const Comparison c = distance(DistanceOptions{.a = train_ref(cli, cli.distance_trains.at(0)),
                                                 .b = train_ref(cli, cli.distance_trains.at(1)),
+                                                .charges = parse_symmetry(cli.common.symmetry) == Symmetry::kAuto,
                                                 .exec = execution(cli.common)});
   if (cli.common.json) {
     std::printf("%s\n", c.to_json().c_str());

@@ -101,6 +101,26 @@ TEST(CliSymmetry, EveryMethodRunsOnChargesBesideTheDenseRun) {
   }
 }
 
+// distance on charged trains computes in their blocks: the dense figures, to rounding.
+TEST(CliSymmetry, DistanceOfChargedTrainsIsTheDenseOne) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o a.h5 --chi 8 --seed 1 --output-format srcc -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o b.h5 --chi 64 --seed 1 --output-format srcc -q").code, 0);
+  for (const std::string& pair : {std::string("a.h5 b.h5"), std::string("a.h5 ") + psi, std::string("b.h5 b.h5")}) {
+    const auto charged = run_cli(dir, "distance " + pair + " --json");
+    const auto dense = run_cli(dir, "distance " + pair + " --json --symmetry off");
+    ASSERT_EQ(charged.code, 0) << charged.err;
+    ASSERT_EQ(dense.code, 0) << dense.err;
+    for (const char* key : {"norm_a", "norm_b", "overlap_re", "cosine_re"})
+      EXPECT_NEAR(json_number(charged.out, key), json_number(dense.out, key), 1e-12 * std::abs(json_number(dense.out, key)) + 1e-14)
+          << pair << " " << key;
+    const double dc = json_number(charged.out, "relative_distance"), dd = json_number(dense.out, "relative_distance");
+    EXPECT_NEAR(dc, dd, 1e-10 * dd + 1e-14) << pair;
+  }
+}
+
 // --tol on charges: the sketch grows until every cut's held-out estimate is well within the
 // tolerance, then the truncation keeps the fewest values that meet it: the dense run's bonds and
 // error.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "srcc/backend/counting_gemm.hpp"
 #include "srcc/core/error.hpp"
@@ -12,12 +13,36 @@
 #include "srcc/core/size.hpp"
 #include "srcc/core/text.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/measure/charged_compare.hpp"
 #include "srcc/measure/overlap.hpp"
 #include "srcc/movement/mover.hpp"
 #include "srcc/plan/budgets.hpp"
+#include "srcc/symmetric/charged_stack.hpp"
 #include "srcc/train/site_loader.hpp"
 
 namespace srcc {
+
+namespace {
+
+// One train's sites from its reader, in the working type and internal order.
+template <class T> class ReaderSites final : public SiteSource<T> {
+ public:
+  ReaderSites(TrainReader& r, TransferLog& log) : r_(r), log_(log) {}
+  std::vector<Tensor<T>> site(std::size_t j) override { return {to_internal<T>(r_.read_site(j, log_), r_.info(), j, log_)}; }
+
+ private:
+  TrainReader& r_;
+  TransferLog& log_;
+};
+
+// The charges both trains carry alike (their rule and every physical leg's), if they do.
+std::optional<PhysicalCharges> common_charges(const TrainInfo& a, const TrainInfo& b) {
+  auto qa = train_charges(a), qb = train_charges(b);
+  if (!qa || !qb || qa->rule.moduli != qb->rule.moduli || qa->up != qb->up || qa->down != qb->down) return std::nullopt;
+  return qa;
+}
+
+}  // namespace
 
 
 std::string Comparison::to_json() const {
@@ -35,7 +60,8 @@ std::string Comparison::to_json() const {
   return o.str();
 }
 
-Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t host_memory, const BackendMaker& make) {
+Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t host_memory, const BackendMaker& make,
+                   bool use_charges) {
   auto readers = open_trains({a_ref, b_ref});
   TrainReader &ra = readers[0], &rb = readers[1];
   const auto &ia = ra.info(), &ib = rb.info();
@@ -59,37 +85,67 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
                           " but the host budget is " + format_size(budget) + " (" +
                           opt::kHostMemory.name() + ")");
   }
+  // Charged trains are compared in their blocks, both held whole: where even their dense size
+  // fits the budget (else two sites at a time, dense).
+  std::optional<PhysicalCharges> charges;
+  if (use_charges) charges = common_charges(ia, ib);
+  if (charges) {
+    std::uint64_t whole = 0;
+    for (std::size_t j = 0; j < ia.length(); ++j)
+      whole += (shape_size({ia.dims[j][0], ia.dims[j][1], ia.dims[j][2], ia.dims[j][3]}) +
+                shape_size({ib.dims[j][0], ib.dims[j][1], ib.dims[j][2], ib.dims[j][3]})) * dtype_size(dt);
+    if (whole > budget) charges.reset();
+  }
   TransferLog log;
   const std::unique_ptr<Backend> made = make();
   Backend& backend = *made;
   return visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
     auto& K = backend.kernels<T>();
+    if (K.moves_data()) charges.reset();  // a device measures dense, as it sweeps
     CountingGemm<T> gemm(K);
     Mover<T> mover(K, &log, backend.name());
     auto site = [&](TrainReader& r, std::size_t j) {
       return to_internal<T>(r.read_site(j, log), r.info(), j, log);
     };
-    // Left to right for the inner products, then right to left for the distance: two sites of
-    // each train in memory at any time.
-    InnerProduct<T> aa(K), bb(K), ab(K);
-    double ratio = 0;
-    for (std::size_t j = 0; j < ia.length(); ++j) {
-      const Tensor<T> a = site(ra, j), b = site(rb, j);
-      aa.add(a, a);
-      bb.add(b, b);
-      ab.add(a, b);
-      ratio += site_norm_log_ratio(a, b);
+    Scaled s_aa, s_bb, s_ab;
+    double log_distance = 0;
+    if (charges) {
+      // Both trains whole, in their charge blocks (within the budget checked above).
+      ReaderSites<T> sa(ra, log), sb(rb, log);
+      const auto a = charged_stack(K, sa, ia.length(), {*charges}, {ia.where()}).sites.front();
+      const auto b = charged_stack(K, sb, ib.length(), {*charges}, {ib.where()}).sites.front();
+      const ChargedComparison c = charged_comparison(K, a, b, charges->rule);
+      s_aa = c.aa;
+      s_bb = c.bb;
+      s_ab = c.ab;
+      log_distance = c.log_distance;
+    } else {
+      // Left to right for the inner products, then right to left for the distance: two sites of
+      // each train in memory at any time.
+      InnerProduct<T> aa(K), bb(K), ab(K);
+      double ratio = 0;
+      for (std::size_t j = 0; j < ia.length(); ++j) {
+        const Tensor<T> a = site(ra, j), b = site(rb, j);
+        aa.add(a, a);
+        bb.add(b, b);
+        ab.add(a, b);
+        ratio += site_norm_log_ratio(a, b);
+      }
+      DistanceFromRight<T> dist(mover, gemm, ia.length(), ratio);
+      for (std::size_t j = ia.length(); j-- > 0;) dist.add(site(ra, j), site(rb, j));
+      s_aa = aa.value();
+      s_bb = bb.value();
+      s_ab = ab.value();
+      log_distance = dist.log_value();
     }
-    DistanceFromRight<T> dist(mover, gemm, ia.length(), ratio);
-    for (std::size_t j = ia.length(); j-- > 0;) dist.add(site(ra, j), site(rb, j));
     ra.check_unchanged();
     rb.check_unchanged();
-    const double log_na = 0.5 * aa.value().log_abs(), log_nb = 0.5 * bb.value().log_abs();
+    const double log_na = 0.5 * s_aa.log_abs(), log_nb = 0.5 * s_bb.log_abs();
     if (!std::isfinite(log_nb))
       throw NumericalError(ib.where() + " has norm 0: ‖A − B‖/‖B‖ is undefined (‖A‖ = " +
                            format_log10(log_na / std::log(10.0)) + ")");
-    const Scaled overlap = ab.value();
+    const Scaled overlap = s_ab;
     Comparison c;
     c.norm_a = std::exp(log_na);
     c.norm_b = std::exp(log_nb);
@@ -98,8 +154,8 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
     c.overlap = overlap.plain();
     const double nan = std::numeric_limits<double>::quiet_NaN();
     c.cosine = std::isfinite(log_na) ? overlap.value * std::exp(overlap.log_scale - log_na - log_nb) : cdouble(nan, nan);
-    c.log10_relative_distance = (dist.log_value() - log_nb) / std::log(10.0);
-    c.relative_distance = std::exp(dist.log_value() - log_nb);
+    c.log10_relative_distance = (log_distance - log_nb) / std::log(10.0);
+    c.relative_distance = std::exp(log_distance - log_nb);
     return c;
   });
 }

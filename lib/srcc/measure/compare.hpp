@@ -28,10 +28,13 @@ struct Comparison {
 // child process, which must happen before a backend starts its threads.
 using BackendMaker = std::function<std::unique_ptr<Backend>()>;
 
-// Compares two trains on the backend `make` gives, in the promoted type of the two, reading two
-// sites of each at a time (twice: once from each end). Throws InputError when their lengths or
-// physical legs differ, ResourceError when a step would need more than the host budget
-// (`host_memory` bytes, 0 = detected).
-Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory, const BackendMaker& make);
+// Compares two trains on the backend `make` gives, in the promoted type of the two. With
+// `charges` and trains that carry the same physical charges, on the host, where both trains fit
+// the host budget whole: in their charge blocks (charged_compare.hpp). Else reading two sites of
+// each at a time (twice: once from each end). Throws InputError when their lengths or physical
+// legs differ, ResourceError when a step would need more than the host budget (`host_memory`
+// bytes, 0 = detected).
+Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory, const BackendMaker& make,
+                   bool charges = true);
 
 }  // namespace srcc

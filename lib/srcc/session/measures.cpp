@@ -7,7 +7,7 @@ ExpectResult expect(const ExpectOptions& o) {
 }
 
 Comparison distance(const DistanceOptions& o) {
-  return compare(o.a, o.b, o.exec.host_memory, [&] { return measuring_backend(o.exec); });
+  return compare(o.a, o.b, o.exec.host_memory, [&] { return measuring_backend(o.exec); }, o.charges);
 }
 
 }  // namespace srcc

@@ -22,6 +22,7 @@ ExpectResult expect(const ExpectOptions& options);
 
 struct DistanceOptions {
   TrainRef a, b;                 // ‖a − b‖ / ‖b‖
+  bool charges = true;           // --symmetry auto: trains that carry the same charges, in their blocks
   Execution exec;
 };
 Comparison distance(const DistanceOptions& options);

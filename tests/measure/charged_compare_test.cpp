@@ -1,0 +1,88 @@
+// The comparison of charged trains in their blocks against dense vectors: norms, overlaps and
+// distances for every rule, trains of one and of different total charges, trains equal to
+// rounding and trains whose norms sit in different sites far beyond a double's range.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "srcc/measure/charged_compare.hpp"
+#include "../symmetric/charged_support.hpp"
+
+namespace srcc {
+namespace {
+
+using namespace test::charged;
+
+template <class T> std::vector<BlockTensor<T>> charged(Kernels<T>& K, const std::vector<Tensor<T>>& train, Rule r) {
+  return stack_of(K, {train}, {TrainKind::kMps}, r).sites.front();
+}
+
+template <class T> class ChargedCompare : public ::testing::Test {};
+using Scalars = ::testing::Types<double, cdouble>;
+TYPED_TEST_SUITE(ChargedCompare, Scalars);
+
+TYPED_TEST(ChargedCompare, MatchesTheDenseVectorsForEveryRule) {
+  using T = TypeParam;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  const std::size_t n = 9;
+  const auto a = random_charged<T>(n, 10, 1, 4), b = random_charged<T>(n, 12, 1, 5);
+  const auto va = test::dense_train(a).v, vb = test::dense_train(b).v;
+  for (Rule r : {Rule::kU1, Rule::kZ2, Rule::kU1Z2}) {
+    const ChargeRule rule = charges(n, TrainKind::kMps, r).rule;
+    const ChargedComparison c = charged_comparison(K, charged(K, a, r), charged(K, b, r), rule);
+    const test::cd ab = test::inner(va, vb);
+    EXPECT_NEAR(std::abs(c.ab.plain() - ab), 0.0, 1e-12 * std::abs(ab)) << static_cast<int>(r);
+    EXPECT_NEAR(std::sqrt(c.aa.plain().real()), test::norm(va), 1e-12 * test::norm(va));
+    EXPECT_NEAR(std::sqrt(c.bb.plain().real()), test::norm(vb), 1e-12 * test::norm(vb));
+    std::vector<test::cd> diff(va.size());
+    for (std::size_t i = 0; i < va.size(); ++i) diff[i] = va[i] - vb[i];
+    EXPECT_NEAR(std::exp(c.log_distance), test::norm(diff), 1e-12 * test::norm(diff)) << static_cast<int>(r);
+    // A train against itself: 0 to rounding relative to its norm (not to its square root).
+    const ChargedComparison same = charged_comparison(K, charged(K, a, r), charged(K, a, r), rule);
+    EXPECT_LT(std::exp(same.log_distance), 1e-14 * test::norm(va));
+  }
+}
+
+TYPED_TEST(ChargedCompare, DifferentTotalChargesAreOrthogonal) {
+  using T = TypeParam;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  const std::size_t n = 8;
+  const auto a = random_charged<T>(n, 10, 0, 4), b = random_charged<T>(n, 10, 2, 5);
+  const ChargedComparison c =
+      charged_comparison(K, charged(K, a, Rule::kU1), charged(K, b, Rule::kU1), charges(n, TrainKind::kMps, Rule::kU1).rule);
+  EXPECT_EQ(c.ab.plain(), cdouble(0));
+  const double na = test::norm(test::dense_train(a).v), nb = test::norm(test::dense_train(b).v);
+  EXPECT_NEAR(std::exp(c.log_distance), std::hypot(na, nb), 1e-12 * std::hypot(na, nb));
+}
+
+// a's size in its first site, b's in its last, each 1e±250 from the other sites: every figure
+// is right relative to the trains' true norms (which no double holds).
+TYPED_TEST(ChargedCompare, NormsBeyondADoubleMeetAtOneScale) {
+  using T = TypeParam;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  const std::size_t n = 8;
+  auto a = random_charged<T>(n, 10, 0, 4);
+  auto b = a;
+  for (auto& v : a.front().data) v *= T(1e250);
+  for (auto& v : a.back().data) v *= T(1e-250);
+  for (auto& v : b[3].data) v *= T(1e200);
+  for (auto& v : b[5].data) v *= T(1e-200);
+  b[4].data[0] += T(1e-3) * b[4].data[0];  // a small difference in one element
+  const auto ca = charged(K, a, Rule::kU1), cb = charged(K, b, Rule::kU1);
+  const ChargeRule rule = charges(n, TrainKind::kMps, Rule::kU1).rule;
+  const ChargedComparison c = charged_comparison(K, ca, cb, rule);
+  EXPECT_NEAR(c.aa.log_abs(), c.bb.log_abs(), 1e-2);
+  // The reference: the same trains at ordinary scale.
+  auto a0 = random_charged<T>(n, 10, 0, 4), b0 = a0;
+  b0[4].data[0] += T(1e-3) * b0[4].data[0];
+  std::vector<test::cd> diff;
+  const auto va = test::dense_train(a0).v, vb = test::dense_train(b0).v;
+  for (std::size_t i = 0; i < va.size(); ++i) diff.push_back(va[i] - vb[i]);
+  EXPECT_NEAR(c.log_distance - 0.5 * c.bb.log_abs(), std::log(test::norm(diff) / test::norm(vb)), 1e-9);
+}
+
+}  // namespace
+}  // namespace srcc
