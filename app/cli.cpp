@@ -365,7 +365,8 @@ void Cli::describe_common_flags() {
   // The measurements compute where and with what the products do.
   takes[distance_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir,
                               &opt::kSymmetry});
-  takes[expect_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir});
+  takes[expect_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir,
+                            &opt::kSymmetry});
   takes[collect_cmd] = only({&opt::kForce});
   takes[inspect_cmd] = only({});
   takes[generate_cmd] = only({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kDtype, &opt::kForce, &opt::kHostMemory});

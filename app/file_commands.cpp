@@ -34,7 +34,10 @@ void cmd_distance(const Cli& cli) {
 }
 
 void cmd_expect(const Cli& cli) {
-  ExpectOptions o{.ket = train_ref(cli, cli.expect_trains.at(0)), .variance = cli.expect_variance, .exec = execution(cli.common)};
+  ExpectOptions o{.ket = train_ref(cli, cli.expect_trains.at(0)),
+                  .variance = cli.expect_variance,
+                  .charges = parse_symmetry(cli.common.symmetry) == Symmetry::kAuto,
+                  .exec = execution(cli.common)};
   for (std::size_t i = 1; i < cli.expect_trains.size(); ++i) o.ops.push_back(train_ref(cli, cli.expect_trains[i]));
   if (!cli.expect_bra.empty()) o.bra = train_ref(cli, cli.expect_bra);
   const bool bra = o.bra.has_value();

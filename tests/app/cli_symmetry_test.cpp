@@ -101,6 +101,26 @@ TEST(CliSymmetry, EveryMethodRunsOnChargesBesideTheDenseRun) {
   }
 }
 
+// expect on charged trains computes in their blocks: the dense values, to rounding.
+TEST(CliSymmetry, ExpectOnChargedTrainsIsTheDenseOne) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
+  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o a.h5 --chi 8 --seed 1 --output-format srcc -q").code, 0);
+  for (const std::string& args : {psi + " " + h + " --variance", std::string("a.h5:/result ") + h + " --variance",
+                                  std::string("a.h5:/result ") + h + " --bra " + psi}) {
+    const auto charged = run_cli(dir, "expect " + args + " --json");
+    const auto dense = run_cli(dir, "expect " + args + " --json --symmetry off");
+    ASSERT_EQ(charged.code, 0) << charged.err;
+    ASSERT_EQ(dense.code, 0) << dense.err;
+    for (const char* key : {"log10_norm", "re"})
+      EXPECT_NEAR(json_number(charged.out, key), json_number(dense.out, key), 1e-12 * std::abs(json_number(dense.out, key)) + 1e-14)
+          << args << " " << key;
+    if (has(args, "--variance"))  // ⟨H²⟩ − ⟨H⟩² of terms near 20: rounding at 1e-12 of them
+      EXPECT_NEAR(json_number(charged.out, "variance"), json_number(dense.out, "variance"), 1e-11) << args;
+  }
+}
+
 // distance on charged trains computes in their blocks: the dense figures, to rounding.
 TEST(CliSymmetry, DistanceOfChargedTrainsIsTheDenseOne) {
   TempDir dir;

@@ -10,6 +10,7 @@
 
 #include "srcc/core/background.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/train/site_loader.hpp"
 #include "srcc/train/site_source.hpp"
 
 namespace srcc {
@@ -30,6 +31,18 @@ template <class T> class FileSiteSource final : public SiteSource<T> {
   long ahead_index_ = -1;
   std::future<std::vector<Tensor<T>>> ahead_;
   Background reader_;  // last: stopped (after its task) before the members the task uses go
+};
+
+// One train's sites straight from its reader, in the working type and internal order, no read-ahead
+// (the measurements read each site once, in order).
+template <class T> class ReaderSiteSource final : public SiteSource<T> {
+ public:
+  ReaderSiteSource(TrainReader& r, TransferLog& log) : r_(r), log_(log) {}
+  std::vector<Tensor<T>> site(std::size_t j) override { return {to_internal<T>(r_.read_site(j, log_), r_.info(), j, log_)}; }
+
+ private:
+  TrainReader& r_;
+  TransferLog& log_;
 };
 
 }  // namespace srcc

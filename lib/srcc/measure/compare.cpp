@@ -12,6 +12,7 @@
 #include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/core/text.hpp"
+#include "srcc/io/file_site_source.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/measure/charged_compare.hpp"
 #include "srcc/measure/overlap.hpp"
@@ -23,17 +24,6 @@
 namespace srcc {
 
 namespace {
-
-// One train's sites from its reader, in the working type and internal order.
-template <class T> class ReaderSites final : public SiteSource<T> {
- public:
-  ReaderSites(TrainReader& r, TransferLog& log) : r_(r), log_(log) {}
-  std::vector<Tensor<T>> site(std::size_t j) override { return {to_internal<T>(r_.read_site(j, log_), r_.info(), j, log_)}; }
-
- private:
-  TrainReader& r_;
-  TransferLog& log_;
-};
 
 // The charges both trains carry alike (their rule and every physical leg's), if they do.
 std::optional<PhysicalCharges> common_charges(const TrainInfo& a, const TrainInfo& b) {
@@ -112,7 +102,7 @@ Comparison compare(const TrainRef& a_ref, const TrainRef& b_ref, std::uint64_t h
     double log_distance = 0;
     if (charges) {
       // Both trains whole, in their charge blocks (within the budget checked above).
-      ReaderSites<T> sa(ra, log), sb(rb, log);
+      ReaderSiteSource<T> sa(ra, log), sb(rb, log);
       const auto a = charged_stack(K, sa, ia.length(), {*charges}, {ia.where()}).sites.front();
       const auto b = charged_stack(K, sb, ib.length(), {*charges}, {ib.where()}).sites.front();
       const ChargedComparison c = charged_comparison(K, a, b, charges->rule);

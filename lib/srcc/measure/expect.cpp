@@ -2,14 +2,77 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
+#include "srcc/core/size.hpp"
+#include "srcc/plan/budgets.hpp"
+#include "srcc/io/file_site_source.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/measure/charged_sandwich.hpp"
 #include "srcc/measure/sandwich.hpp"
+#include "srcc/symmetric/charged_stack.hpp"
 #include "srcc/train/site_loader.hpp"
 
 namespace srcc {
+
+namespace {
+
+// The sandwiches of one expect run: ⟨ψ|ψ⟩, ⟨φ|ψ⟩, ⟨φ|O_i|ψ⟩ and ⟨ψ|O_i O_i|ψ⟩.
+struct Moments {
+  Scaled norm, overlap;
+  std::vector<Scaled> first, second;
+};
+
+// The sandwiches `Sw` (dense or charged) over the sites `site(j)` gives: the operators first,
+// then the ket, then the bra when there is one.
+template <class Sw, class T, class Sites>
+Moments moments(Kernels<T>& K, std::size_t n, std::size_t nops, bool bra, bool variance, Sites site) {
+  Sw norm(K, 0), overlap(K, 0);
+  std::vector<Sw> first, second;
+  for (std::size_t i = 0; i < nops; ++i) {
+    first.emplace_back(K, 1);
+    if (variance) second.emplace_back(K, 2);
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto sites = site(j);
+    const auto& k = sites[nops];
+    const auto& b = bra ? sites[nops + 1] : k;
+    norm.add(k, {}, k);
+    if (bra) overlap.add(b, {}, k);
+    for (std::size_t i = 0; i < nops; ++i) {
+      first[i].add(b, {&sites[i]}, k);
+      if (variance) second[i].add(k, {&sites[i], &sites[i]}, k);
+    }
+  }
+  Moments m{norm.value(), overlap.value(), {}, {}};
+  for (const auto& f : first) m.first.push_back(f.value());
+  for (const auto& s : second) m.second.push_back(s.value());
+  return m;
+}
+
+// Every train's charges where all carry them and they agree where layers meet (each operator
+// between the state and itself, O·O for the variance, the bra's legs the ket's); else none.
+std::optional<std::vector<PhysicalCharges>> common_charges(const std::vector<TrainReader>& readers, std::size_t nops,
+                                                           bool variance) {
+  std::vector<PhysicalCharges> q;
+  for (const auto& r : readers) {
+    auto c = train_charges(r.info());
+    if (!c) return std::nullopt;
+    q.push_back(std::move(*c));
+  }
+  const PhysicalCharges& ket = q[nops];
+  for (std::size_t i = 0; i < nops; ++i) {
+    if (!charges_compatible({q[i], ket}).empty()) return std::nullopt;
+    if (variance && !charges_compatible({q[i], q[i], ket}).empty()) return std::nullopt;
+  }
+  if (q.size() > nops + 1 && !charges_compatible({q[nops + 1]}).empty()) return std::nullopt;
+  if (q.size() > nops + 1 && (q[nops + 1].rule.moduli != ket.rule.moduli || q[nops + 1].up != ket.up)) return std::nullopt;
+  return q;
+}
+
+}  // namespace
 
 std::string ExpectResult::to_json() const {
   std::string rows_json = "[";
@@ -27,7 +90,8 @@ std::string ExpectResult::to_json() const {
 }
 
 ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_refs,
-                    const std::optional<TrainRef>& bra_ref, bool variance, const BackendMaker& make) {
+                    const std::optional<TrainRef>& bra_ref, bool variance, const BackendMaker& make,
+                    std::uint64_t host_memory, bool use_charges) {
   if (variance && bra_ref)
     throw UsageError("--variance is the state's (⟨ψ|O²|ψ⟩ − ⟨ψ|O|ψ⟩²): give it without --bra");
   std::vector<TrainRef> refs = op_refs;
@@ -63,45 +127,57 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
     }
   }
+  // Charged trains are measured in their blocks, each held whole: where even their dense sizes
+  // fit the host budget (else site by site, dense).
+  std::optional<std::vector<PhysicalCharges>> charges;
+  if (use_charges) charges = common_charges(readers, nops, variance);
+  if (charges) {
+    std::uint64_t whole = 0;
+    for (const auto& r : readers)
+      for (const auto& d : r.info().dims) whole += shape_size({d[0], d[1], d[2], d[3]}) * dtype_size(dt);
+    if (whole > host_budget(host_memory)) charges.reset();
+  }
   TransferLog log;
   const std::unique_ptr<Backend> made = make();
   Backend& backend = *made;
   return visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
     auto& K = backend.kernels<T>();
-    Sandwich<T> norm(K, 0), overlap(K, 0);
-    std::vector<Sandwich<T>> first, second;
-    for (std::size_t i = 0; i < nops; ++i) {
-      first.emplace_back(K, 1);
-      if (variance) second.emplace_back(K, 2);
-    }
-    for (std::size_t j = 0; j < n; ++j) {
-      std::vector<Tensor<T>> sites;
-      for (auto& r : readers) sites.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
-      const Tensor<T>& k = sites[nops];
-      const Tensor<T>& b = bra_ref ? sites[nops + 1] : k;
-      norm.add(k, {}, k);
-      if (bra_ref) overlap.add(b, {}, k);
-      for (std::size_t i = 0; i < nops; ++i) {
-        first[i].add(b, {&sites[i]}, k);
-        if (variance) second[i].add(k, {&sites[i], &sites[i]}, k);
+    if (K.moves_data()) charges.reset();  // a device measures dense, as it sweeps
+    Moments m;
+    if (charges) {
+      std::vector<std::vector<BlockTensor<T>>> trains;
+      for (std::size_t i = 0; i < readers.size(); ++i) {
+        ReaderSiteSource<T> source(readers[i], log);
+        trains.push_back(charged_stack(K, source, n, {(*charges)[i]}, {readers[i].info().where()}).sites.front());
       }
+      m = moments<ChargedSandwich<T>>(K, n, nops, bra_ref.has_value(), variance, [&](std::size_t j) {
+        std::vector<BlockTensor<T>> sites;
+        for (const auto& t : trains) sites.push_back(t[j]);
+        return sites;
+      });
+    } else {
+      m = moments<Sandwich<T>>(K, n, nops, bra_ref.has_value(), variance, [&](std::size_t j) {
+        std::vector<Tensor<T>> sites;
+        for (auto& r : readers) sites.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
+        return sites;
+      });
     }
     for (const auto& r : readers) r.check_unchanged();
     ExpectResult out;
     out.notes = notes;
-    const Scaled nn = norm.value();
+    const Scaled nn = m.norm;
     out.log10_norm = 0.5 * nn.log_abs() / std::log(10.0);
     if (!bra_ref && nops > 0 && !std::isfinite(out.log10_norm))
       throw NumericalError(ket.info().where() + " has norm 0: ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is undefined");
     // Ratios with the scales apart: ⟨ψ|O|ψ⟩ / ⟨ψ|ψ⟩ is a number even where the norms are not.
     auto ratio = [&](const Scaled& a) { return a.value / nn.value * std::exp(a.log_scale - nn.log_scale); };
-    if (bra_ref) out.overlap = overlap.value().plain();
+    if (bra_ref) out.overlap = m.overlap.plain();
     for (std::size_t i = 0; i < nops; ++i) {
       Expectation e;
       e.op = readers[i].info().where();
-      e.value = bra_ref ? first[i].value().plain() : ratio(first[i].value());
-      if (variance) e.variance = (ratio(second[i].value()) - e.value * e.value).real();
+      e.value = bra_ref ? m.first[i].plain() : ratio(m.first[i]);
+      if (variance) e.variance = (ratio(m.second[i]) - e.value * e.value).real();
       out.rows.push_back(e);
     }
     return out;

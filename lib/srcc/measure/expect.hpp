@@ -30,8 +30,11 @@ struct ExpectResult {
 // Throws InputError when lengths, physical legs or named bases do not match; UsageError when a
 // state is not an MPS or an operator not an MPO.
 // Contracted on the backend `make` gives once the inputs are open (any: the sites are uploaded
-// one at a time; measure/compare.hpp says why it is made late).
+// one at a time; measure/compare.hpp says why it is made late). With `charges`, trains that all
+// carry charges agreeing where they meet are contracted in their blocks on the host
+// (charged_sandwich.hpp), each held whole where their dense sizes fit the host budget
+// (`host_memory` bytes, 0 = detected).
 ExpectResult expect(const TrainRef& ket, const std::vector<TrainRef>& ops, const std::optional<TrainRef>& bra,
-                    bool variance, const BackendMaker& make);
+                    bool variance, const BackendMaker& make, std::uint64_t host_memory = 0, bool charges = true);
 
 }  // namespace srcc

@@ -3,7 +3,8 @@
 namespace srcc {
 
 ExpectResult expect(const ExpectOptions& o) {
-  return expect(o.ket, o.ops, o.bra, o.variance, [&] { return measuring_backend(o.exec); });
+  return expect(o.ket, o.ops, o.bra, o.variance, [&] { return measuring_backend(o.exec); }, o.exec.host_memory,
+                o.charges);
 }
 
 Comparison distance(const DistanceOptions& o) {

@@ -16,6 +16,7 @@ struct ExpectOptions {
   std::vector<TrainRef> ops;     // the operators O (MPOs)
   std::optional<TrainRef> bra;   // φ for matrix elements ⟨φ|O|ψ⟩
   bool variance = false;         // also ⟨O²⟩ − ⟨O⟩² (not with a bra)
+  bool charges = true;           // --symmetry auto: trains that carry charges, in their blocks
   Execution exec;
 };
 ExpectResult expect(const ExpectOptions& options);

@@ -1,11 +1,14 @@
-// The comparison of charged trains in their blocks against dense vectors: norms, overlaps and
+// The measurements of charged trains in their blocks against the dense ones: norms, overlaps and
 // distances for every rule, trains of one and of different total charges, trains equal to
-// rounding and trains whose norms sit in different sites far beyond a double's range.
+// rounding and trains whose norms sit in different sites far beyond a double's range; matrix
+// elements and second moments of MPOs, and an operator that changes the charge.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "srcc/measure/charged_compare.hpp"
+#include "srcc/measure/charged_sandwich.hpp"
+#include "srcc/measure/sandwich.hpp"
 #include "../symmetric/charged_support.hpp"
 
 namespace srcc {
@@ -17,11 +20,11 @@ template <class T> std::vector<BlockTensor<T>> charged(Kernels<T>& K, const std:
   return stack_of(K, {train}, {TrainKind::kMps}, r).sites.front();
 }
 
-template <class T> class ChargedCompare : public ::testing::Test {};
+template <class T> class ChargedMeasure : public ::testing::Test {};
 using Scalars = ::testing::Types<double, cdouble>;
-TYPED_TEST_SUITE(ChargedCompare, Scalars);
+TYPED_TEST_SUITE(ChargedMeasure, Scalars);
 
-TYPED_TEST(ChargedCompare, MatchesTheDenseVectorsForEveryRule) {
+TYPED_TEST(ChargedMeasure, MatchesTheDenseVectorsForEveryRule) {
   using T = TypeParam;
   OneThread<T> cpu;
   Kernels<T>& K = cpu.K();
@@ -44,7 +47,7 @@ TYPED_TEST(ChargedCompare, MatchesTheDenseVectorsForEveryRule) {
   }
 }
 
-TYPED_TEST(ChargedCompare, DifferentTotalChargesAreOrthogonal) {
+TYPED_TEST(ChargedMeasure, DifferentTotalChargesAreOrthogonal) {
   using T = TypeParam;
   OneThread<T> cpu;
   Kernels<T>& K = cpu.K();
@@ -59,7 +62,7 @@ TYPED_TEST(ChargedCompare, DifferentTotalChargesAreOrthogonal) {
 
 // a's size in its first site, b's in its last, each 1e±250 from the other sites: every figure
 // is right relative to the trains' true norms (which no double holds).
-TYPED_TEST(ChargedCompare, NormsBeyondADoubleMeetAtOneScale) {
+TYPED_TEST(ChargedMeasure, NormsBeyondADoubleMeetAtOneScale) {
   using T = TypeParam;
   OneThread<T> cpu;
   Kernels<T>& K = cpu.K();
@@ -82,6 +85,58 @@ TYPED_TEST(ChargedCompare, NormsBeyondADoubleMeetAtOneScale) {
   const auto va = test::dense_train(a0).v, vb = test::dense_train(b0).v;
   for (std::size_t i = 0; i < va.size(); ++i) diff.push_back(va[i] - vb[i]);
   EXPECT_NEAR(c.log_distance - 0.5 * c.bb.log_abs(), std::log(test::norm(diff) / test::norm(vb)), 1e-9);
+}
+
+template <class T> std::vector<BlockTensor<T>> charged_mpo(Kernels<T>& K, const std::vector<Tensor<T>>& train, Rule r) {
+  return stack_of(K, {train}, {TrainKind::kMpo}, r).sites.front();
+}
+
+// S⁺ on site `at`, the identity elsewhere (bond 1): it raises 2S^z by 2.
+template <class T> std::vector<Tensor<T>> raising(std::size_t n, std::size_t at) {
+  std::vector<Tensor<T>> out;
+  for (std::size_t j = 0; j < n; ++j) {
+    Tensor<T> w({1, 1, 2, 2}, std::vector<T>(4, T(0)));
+    if (j == at) {
+      w.data[0 * 2 + 1] = T(1);  // ⟨up| S⁺ |down⟩ (index 0 up, 1 down)
+    } else {
+      w.data[0] = w.data[3] = T(1);
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+TYPED_TEST(ChargedMeasure, SandwichesMatchTheDenseOnes) {
+  using T = TypeParam;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  const std::size_t n = 8;
+  const auto psi = random_charged<T>(n, 10, 0, 4), phi = random_charged<T>(n, 12, 0, 6);
+  const auto h = xxz<T>(n), up = raising<T>(n, 3);
+  for (Rule r : {Rule::kU1, Rule::kU1Z2}) {
+    const auto cpsi = charged(K, psi, r), cphi = charged(K, phi, r);
+    const auto ch = charged_mpo(K, h, r);
+    ChargedSandwich<T> c1(K, 1), c2(K, 2), c0(K, 0);
+    Sandwich<T> d1(K, 1), d2(K, 2), d0(K, 0);
+    for (std::size_t j = 0; j < n; ++j) {
+      c1.add(cphi[j], {&ch[j]}, cpsi[j]);
+      c2.add(cpsi[j], {&ch[j], &ch[j]}, cpsi[j]);
+      c0.add(cphi[j], {}, cpsi[j]);
+      d1.add(phi[j], {&h[j]}, psi[j]);
+      d2.add(psi[j], {&h[j], &h[j]}, psi[j]);
+      d0.add(phi[j], {}, psi[j]);
+    }
+    for (const auto& [c, d] : {std::pair{c1.value().plain(), d1.value().plain()}, std::pair{c2.value().plain(), d2.value().plain()},
+                               std::pair{c0.value().plain(), d0.value().plain()}})
+      EXPECT_NEAR(std::abs(c - d), 0.0, 1e-12 * std::abs(d)) << static_cast<int>(r);
+  }
+  // U(1) only: S⁺ changes 2S^z, so ⟨φ|S⁺|ψ⟩ vanishes between states of one charge, exactly.
+  const PhysicalCharges pc = charges(n, TrainKind::kMpo, Rule::kU1);
+  const auto cup = charged_layer(K, up, pc, 0, "S+");
+  const auto cpsi = charged(K, psi, Rule::kU1), cphi = charged(K, phi, Rule::kU1);
+  ChargedSandwich<T> s(K, 1);
+  for (std::size_t j = 0; j < n; ++j) s.add(cphi[j], {&cup[j]}, cpsi[j]);
+  EXPECT_EQ(s.value().plain(), cdouble(0));
 }
 
 }  // namespace
