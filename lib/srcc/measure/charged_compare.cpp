@@ -18,11 +18,6 @@ namespace {
 // The transfer matrix's axes: the bonds of the bra (a) and the ket (b), the physical legs.
 constexpr int kA = 1, kAR = 2, kB = 3, kBR = 4, kU = 5, kD = 6;
 
-template <class T> BlockTensor<T> labelled(BlockTensor<T> t, std::vector<int> labels) {
-  t.labels = std::move(labels);
-  return t;
-}
-
 template <class T> BlockTensor<T> scaled_copy(Kernels<T>& K, const BlockTensor<T>& t, double factor) {
   BlockTensor<T> out = t;
   out.data = K.allocate(std::max<std::size_t>(t.elements, 1));
@@ -39,8 +34,8 @@ template <class T> Scaled inner(Kernels<T>& K, const std::vector<BlockTensor<T>>
   double log_scale = 0;
   for (std::size_t j = 0; j < x.size(); ++j) {
     poll_interrupt();
-    const BlockTensor<T> t = contract(K, e, labelled(y[j], {kB, kBR, kU, kD}), {kB});  // (α, β', u, d)
-    e = labelled(contract(K, conj_of(K, labelled(x[j], {kA, kAR, kU, kD})), t, {kA, kU, kD}), {kA, kB});
+    const BlockTensor<T> t = contract(K, e, relabelled(y[j], {kB, kBR, kU, kD}), {kB});  // (α, β', u, d)
+    e = relabelled(contract(K, conj_of(K, relabelled(x[j], {kA, kAR, kU, kD})), t, {kA, kU, kD}), {kA, kB});
     const double norm = norm_of(K, e);
     if (!(norm > 0)) return Scaled{0, 0};  // no sector in common (different total charges), or zero
     scale_by(K, e, 1 / norm);
@@ -115,8 +110,8 @@ double log_norm_of_difference(Kernels<T>& K, const std::vector<BlockTensor<T>>& 
   using namespace axis;
   const std::size_t n = x.size();
   const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
-  auto site = [&](std::size_t j) { return labelled(direct_sum(K, x[j], y[j], j > 0, j + 1 < n), core); };
-  BlockTensor<T> carry = n == 1 ? labelled(add_blocks<T>(K, {{&x[0], 1.0}, {&y[0], 1.0}}), core) : site(n - 1);
+  auto site = [&](std::size_t j) { return relabelled(direct_sum(K, x[j], y[j], j > 0, j + 1 < n), core); };
+  BlockTensor<T> carry = n == 1 ? relabelled(add_blocks<T>(K, {{&x[0], 1.0}, {&y[0], 1.0}}), core) : site(n - 1);
   double log_scale = 0;
   for (std::size_t j = n; j-- > 1;) {
     poll_interrupt();
@@ -125,8 +120,8 @@ double log_norm_of_difference(Kernels<T>& K, const std::vector<BlockTensor<T>>& 
     choose_ranks(qr, 0, 0.0, 0.0, total);
     std::vector<Charge> charges;
     for (const auto& g : qr.groups) charges.push_back(negate_charge(rule, g.charge));
-    const BlockTensor<T> r = labelled(right_factor(K, qr, kNew, charges), {kNew, kCoreR});
-    carry = labelled(contract(K, site(j - 1), r, {kCoreR}), {kCoreL, kCoreU, kCoreD, kCoreR});
+    const BlockTensor<T> r = relabelled(right_factor(K, qr, kNew, charges), {kNew, kCoreR});
+    carry = relabelled(contract(K, site(j - 1), r, {kCoreR}), {kCoreL, kCoreU, kCoreD, kCoreR});
     const double norm = norm_of(K, carry);
     if (!(norm > 0)) return -std::numeric_limits<double>::infinity();
     scale_by(K, carry, 1 / norm);

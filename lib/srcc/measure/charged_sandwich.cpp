@@ -16,11 +16,6 @@ int W(std::size_t i) { return 100 + static_cast<int>(i); }
 int WR(std::size_t i) { return 200 + static_cast<int>(i); }
 int X(std::size_t i) { return 300 + static_cast<int>(i); }
 
-template <class T> BlockTensor<T> labelled(BlockTensor<T> t, std::vector<int> labels) {
-  t.labels = std::move(labels);
-  return t;
-}
-
 }  // namespace
 
 template <class T>
@@ -43,10 +38,10 @@ void ChargedSandwich<T>::add(const BlockTensor<T>& bra, const std::vector<const 
     started_ = true;
   }
   if (zero_) return;
-  BlockTensor<T> t = contract(K_, e_, labelled(ket, {kB, kBR, X(k), kD}), {kB});
-  for (std::size_t i = k; i-- > 0;) t = contract(K_, t, labelled(*ops[i], {W(i), WR(i), X(i), X(i + 1)}), {W(i), X(i + 1)});
-  t = contract(K_, conj_of(K_, labelled(bra, {kA, kAR, X(0), kD})), t, {kA, X(0), kD});
-  e_ = labelled(permute_to(K_, t, next), bonds);
+  BlockTensor<T> t = contract(K_, e_, relabelled(ket, {kB, kBR, X(k), kD}), {kB});
+  for (std::size_t i = k; i-- > 0;) t = contract(K_, t, relabelled(*ops[i], {W(i), WR(i), X(i), X(i + 1)}), {W(i), X(i + 1)});
+  t = contract(K_, conj_of(K_, relabelled(bra, {kA, kAR, X(0), kD})), t, {kA, X(0), kD});
+  e_ = relabelled(permute_to(K_, t, next), bonds);
   const double norm = norm_of(K_, e_);
   if (!(norm > 0)) {
     zero_ = true;  // no block left: the charges make the element vanish

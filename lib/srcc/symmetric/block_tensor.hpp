@@ -43,6 +43,12 @@ template <class T> struct BlockTensor {
   const T* at(const Block& b) const { return data.data() + b.offset; }
 };
 
+// t with its axes named `labels` instead (the data shared).
+template <class T> BlockTensor<T> relabelled(BlockTensor<T> t, std::vector<int> labels) {
+  t.labels = std::move(labels);
+  return t;
+}
+
 // A tensor with blocks `keys` (any order; duplicates merged) laid out one after another and
 // allocated on `K`, contents not set.
 template <class T>

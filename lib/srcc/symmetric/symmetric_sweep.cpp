@@ -33,11 +33,6 @@ constexpr std::uint64_t kHeldOutStream = 0x5eed0f;
 // sdcr's tests: each cut's from its own stream of this one.
 constexpr std::uint64_t kRangeStream = 0x5dc5;
 
-template <class T> BlockTensor<T> relabelled(BlockTensor<T> t, std::vector<int> labels) {
-  t.labels = std::move(labels);
-  return t;
-}
-
 std::vector<Charge> group_charges(const std::vector<Charge>& charges, const ChargeRule& rule, bool negate) {
   std::vector<Charge> out;
   for (const auto& q : charges) out.push_back(negate ? negate_charge(rule, q) : q);
