@@ -253,6 +253,21 @@ TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {
   expect_clean_failure(bad, 2, "--symmetry", dir);
 }
 
+// The symmetric sweep holds every environment in memory: under a host budget that makes the dense
+// plan put some on scratch, the run is dense and says why.
+TEST(CliSymmetry, ChargesGiveWayToABudgetTheDensePlanSpillsUnder) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate xxz --sites 64 -o h.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate charged-random --sites 64 --bond 128 --seed 2 -o psi.h5 -q").code, 0);
+  const auto roomy = run_cli(dir, "apply h.h5 psi.h5 -o a.h5 --chi 128 --seed 1 --json");
+  ASSERT_EQ(roomy.code, 0) << roomy.err;
+  EXPECT_TRUE(has(roomy.out, "\"symmetry\": \"U(1)\"")) << roomy.out;
+  const auto tight = run_cli(dir, "apply h.h5 psi.h5 -o b.h5 --chi 128 --seed 1 --json --host-memory 90MB");
+  ASSERT_EQ(tight.code, 0) << tight.err;
+  EXPECT_TRUE(has(tight.out, "\"symmetry\": \"dense\"")) << tight.out;
+  EXPECT_TRUE(has(tight.err, "charges are not kept: their sweep holds every environment in memory")) << tight.err;
+}
+
 // An input whose stored charges its tensors break: exit 3 naming the file, the site and the
 // element; nothing written.
 TEST(CliSymmetry, AnInputThatBreaksItsChargesIsRefused) {

@@ -176,6 +176,7 @@ template <class T> class Evolution {
     before_work(notes_, plan0_.budgets, reporter_);
     // The charges, once: the state's physical legs keep theirs from step to step.
     sym_ = choose_symmetry(ro_, {&stack_});
+    keep_within_budget(sym_, {plan0_});
     if (!sym_.note.empty()) reporter_.note(sym_.note);
     sum_.symmetry = sym_.keep ? sym_.name : "";
     if (sym_.keep) checkpoints_.set_charges(sym_.terms.front().back());

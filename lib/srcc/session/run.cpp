@@ -268,7 +268,8 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
 
 std::string symmetry_note(const RunOptions& given) {
   std::vector<Inputs> ins = open_inputs(given);
-  const SymmetryChoice sym = choose_symmetry(given, stacks_of(ins));
+  SymmetryChoice sym = choose_symmetry(given, stacks_of(ins));
+  keep_within_budget(sym, plan_terms(given));
   if (!sym.keep) return sym.note;
   return "computed on the inputs' " + sym.name + " charges: the plan below is the dense run's, a bound on its memory and flops";
 }
@@ -297,7 +298,8 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   std::vector<std::string> notes;
   for (const auto& in : ins) notes.insert(notes.end(), in.notes.begin(), in.notes.end());
   before_work(notes, plans.front().budgets, reporter);
-  const SymmetryChoice sym = choose_symmetry(options, stacks);
+  SymmetryChoice sym = choose_symmetry(options, stacks);
+  keep_within_budget(sym, plans);
   if (!sym.note.empty()) reporter.note(sym.note);
   return visit_dtype(dt, [&](auto zero) {
     return run_typed<decltype(zero)>(options, ins, plans, backend, sym, reporter, check_interrupt);

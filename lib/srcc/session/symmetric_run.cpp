@@ -4,6 +4,7 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/core/size.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
 #include "srcc/symmetric/symmetric_sweep.hpp"
@@ -88,6 +89,21 @@ SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stac
   }
   c.keep = true;
   return c;
+}
+
+void keep_within_budget(SymmetryChoice& c, const std::vector<Plan>& plans) {
+  if (!c.keep) return;
+  std::size_t env = 0;
+  bool spills = false;
+  for (const auto& p : plans) {
+    env += p.environment_bytes;
+    spills = spills || p.memory_from > 1 || p.scratch_bytes > 0;
+  }
+  if (!spills) return;
+  c.keep = false;
+  c.note = "the inputs' " + c.name + " charges are not kept: their sweep holds every environment in memory (" +
+           format_size(env) + "), beyond the host budget (" + opt::kHostMemory.name() +
+           "); the run is dense, its environments partly on scratch";
 }
 
 template <class T>

@@ -27,6 +27,11 @@ struct SymmetryChoice {
 // their outer physical legs) and the device is the CPU (every method computes on charges).
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks);
 
+// The symmetric sweep holds every left environment in memory, and they are as large as the dense
+// run's (dense in the sketch column): where a dense plan keeps any environment out of memory (on
+// scratch disk, or a GPU run's host tier), the choice becomes dense, its note saying why.
+void keep_within_budget(SymmetryChoice& choice, const std::vector<Plan>& plans);
+
 // The run on charges: its result (dense cores, bonds in sector order) and the result's physical
 // charges (the top layer's up, the bottom layer's down), for writing them with it.
 template <class T> struct SymmetricOutcome {
