@@ -271,7 +271,8 @@ std::string symmetry_note(const RunOptions& given) {
   SymmetryChoice sym = choose_symmetry(given, stacks_of(ins));
   keep_within_budget(sym, plan_terms(given));
   if (!sym.keep) return sym.note;
-  return "computed on the inputs' " + sym.name + " charges: the plan below is the dense run's, a bound on its memory and flops";
+  return "computed on the inputs' " + sym.name + " charges: the plan below is the dense run's; its environments are the "
+         "charged run's size (dense in the sketch column, all held in memory), its other memory and its flops a bound";
 }
 
 Plan plan_run(const RunOptions& given) {
