@@ -118,9 +118,7 @@ double log_norm_of_difference(Kernels<T>& K, const std::vector<BlockTensor<T>>& 
     SectorSvd<T> qr = sector_svd(K, carry, {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
     double total = 0;
     choose_ranks(qr, 0, 0.0, 0.0, total);
-    std::vector<Charge> charges;
-    for (const auto& g : qr.groups) charges.push_back(negate_charge(rule, g.charge));
-    const BlockTensor<T> r = relabelled(right_factor(K, qr, kNew, charges), {kNew, kCoreR});
+    const BlockTensor<T> r = relabelled(right_factor(K, qr, kNew, group_charges(qr, rule, true)), {kNew, kCoreR});
     carry = relabelled(contract(K, site(j - 1), r, {kCoreR}), {kCoreL, kCoreU, kCoreD, kCoreR});
     const double norm = norm_of(K, carry);
     if (!(norm > 0)) return -std::numeric_limits<double>::infinity();

@@ -7,6 +7,7 @@
 #include "srcc/core/size.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
+#include "srcc/symmetric/charged_truncation.hpp"
 #include "srcc/symmetric/symmetric_sweep.hpp"
 
 namespace srcc {

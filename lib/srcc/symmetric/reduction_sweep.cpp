@@ -24,12 +24,6 @@ const std::vector<int>& row_labels() {
 }
 const std::vector<int> kRowSigns{+1, +1, -1};
 
-template <class T> std::vector<Charge> group_charges(const SectorSvd<T>& svd) {
-  std::vector<Charge> out;
-  for (const auto& g : svd.groups) out.push_back(g.charge);
-  return out;
-}
-
 std::vector<int> bond_labels(std::size_t depth, int (*label)(std::size_t)) {
   std::vector<int> out;
   for (std::size_t i = 0; i < depth; ++i) out.push_back(label(i));
@@ -60,7 +54,7 @@ BlockTensor<T> stacked_r_factors(Kernels<T>& K, const std::vector<ChargedTerm<T>
     choose_ranks(qr, 0, 0.0, 0.0, total);
     std::vector<int> order{axis::kNew};
     order.insert(order.end(), row_labels().begin(), row_labels().end());
-    r.push_back(permute_to(K, right_factor(K, qr, axis::kNew, group_charges(qr)), order));
+    r.push_back(permute_to(K, right_factor(K, qr, axis::kNew, group_charges(qr, rule)), order));
     scale_by(K, r.back(), std::abs(terms[k].weight));
   }
   std::vector<const BlockTensor<T>*> parts;
@@ -125,7 +119,7 @@ BlockTensor<T> isometry_of(Kernels<T>& K, const BlockTensor<T>& rows, const Char
   choose_ranks(svd, cap, cutoff, tol, total);
   std::vector<int> order{axis::kNew};
   order.insert(order.end(), row_labels().begin(), row_labels().end());
-  return permute_to(K, left_factor(K, svd, axis::kNew, group_charges(svd)), order);
+  return permute_to(K, left_factor(K, svd, axis::kNew, group_charges(svd, rule)), order);
 }
 
 // The fit's η: core j of the left-orthonormal result, its right bond the new leg.

@@ -50,6 +50,14 @@ template <class T>
 double choose_ranks(SectorSvd<T>& svd, std::size_t cap, double cutoff, double tol, double& total,
                     const std::vector<std::size_t>& sector_caps = {});
 
+// The groups' charges in order, negated under `rule` when `negate` (a new leg that takes the
+// rows' charge to the other side).
+template <class T> std::vector<Charge> group_charges(const SectorSvd<T>& svd, const ChargeRule& rule, bool negate = false) {
+  std::vector<Charge> out;
+  for (const auto& g : svd.groups) out.push_back(negate ? negate_charge(rule, g.charge) : g.charge);
+  return out;
+}
+
 // The kept left factors as a tensor (new, rows…): a new leg (labelled `label`) of one sector per
 // group that keeps something, its charge `charge_of(group charge)`; blocks Uᵀ restricted to the
 // kept columns. Its rows are orthonormal.

@@ -16,6 +16,7 @@
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/symmetric/block_ops.hpp"
+#include "srcc/symmetric/charged_truncation.hpp"
 #include "srcc/symmetric/reduction_sweep.hpp"
 #include "srcc/symmetric/sector_svd.hpp"
 
@@ -32,18 +33,6 @@ constexpr std::size_t kHeldOut = 8;
 constexpr std::uint64_t kHeldOutStream = 0x5eed0f;
 // sdcr's tests: each cut's from its own stream of this one.
 constexpr std::uint64_t kRangeStream = 0x5dc5;
-
-std::vector<Charge> group_charges(const std::vector<Charge>& charges, const ChargeRule& rule, bool negate) {
-  std::vector<Charge> out;
-  for (const auto& q : charges) out.push_back(negate ? negate_charge(rule, q) : q);
-  return out;
-}
-
-template <class T> std::vector<Charge> charges_of(const SectorSvd<T>& svd) {
-  std::vector<Charge> out;
-  for (const auto& g : svd.groups) out.push_back(g.charge);
-  return out;
-}
 
 // The fused left bond's sectors of an environment (kSketch, L(0) … L(k−1)): charge → dimension.
 template <class T> std::map<Charge, std::size_t, ChargeOrder> fused_sector_dims(const BlockTensor<T>& c, const ChargeRule& rule) {
@@ -81,18 +70,25 @@ std::vector<BlockTensor<T>> test_tensors(Kernels<T>& K, const ChargedStack<T>& s
   return out;
 }
 
-// Z = (the stack's site j)·S: S (kOut, R(0) … R(k−1)) taken through the layers from the bottom;
-// the result has kOut, every L(i), X(0) and X(k).
+// Z = (the stack's site j)·S: S (kOut, R(0) … R(k−1)) taken through the layers from the bottom,
+// laid out (L(0) … L(k−1), X(0), X(k), kOut): both of its products at the cut (the sketch, over
+// the L's, and the new S, over the rest) then read it as it lies, and Z is the largest tensor of
+// the right step (one train: made so directly, the site permuted instead).
 template <class T>
 BlockTensor<T> right_block(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j, const BlockTensor<T>& s, double& flops) {
+  using namespace axis;
   const std::size_t k = st.depth();
+  if (k == 1) return contract(K, st.sites[0][j], s, {R(0)}, &flops);
   BlockTensor<T> z = s;
   for (std::size_t i = k; i-- > 0;) {
-    std::vector<int> over{axis::R(i)};
-    if (i + 1 < k) over.push_back(axis::X(i + 1));
+    std::vector<int> over{R(i)};
+    if (i + 1 < k) over.push_back(X(i + 1));
     z = contract(K, z, st.sites[i][j], over, &flops);
   }
-  return z;
+  std::vector<int> order;
+  for (std::size_t i = 0; i < k; ++i) order.push_back(L(i));
+  order.insert(order.end(), {X(0), X(k), kOut});
+  return permute_to(K, z, order);
 }
 
 // C_{j+1} from C_j (kSketch, L(0) … L(k−1)) and Ω_j, ordered so that the environment-sized
@@ -148,82 +144,29 @@ ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, cons
   return out;
 }
 
-// The relative norm of the part of the held-out sketch y (kSketch, kOut, X(0), kDown) outside the
+// The relative norm of the part of the held-out sketch y (kSketch, X(0), kDown, kOut) outside the
 // rows of eta: an unbiased estimate of the cut's relative error (those columns chose nothing).
 template <class T> double held_out_error(Kernels<T>& K, const BlockTensor<T>& y, const BlockTensor<T>& eta, double& flops) {
   using namespace axis;
   const double total = norm_of(K, y);
   if (!(total > 0)) return 0.0;
-  const BlockTensor<T> coef = contract(K, conj_of(K, eta), y, {kOut, X(0), kDown}, &flops);
+  const BlockTensor<T> coef = contract(K, conj_of(K, eta), y, {X(0), kDown, kOut}, &flops);
   const BlockTensor<T> back = permute_to(K, contract(K, coef, eta, {kNew}, &flops), y.labels);
   return norm_of(K, add_blocks<T>(K, {{&y, 1.0}, {&back, -1.0}})) / total;
 }
 
-// One term's sketch at cut j, (kSketch, kOut, X(0), kDown), at the sum's common scale.
+// One term's sketch at cut j, (kSketch, X(0), kDown, kOut), at the sum's common scale.
 template <class T>
 BlockTensor<T> term_sketch(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& z, std::size_t depth, double scale,
                            double& flops) {
   using namespace axis;
   std::vector<int> ls;
   for (std::size_t i = 0; i < depth; ++i) ls.push_back(L(i));
-  BlockTensor<T> y =
-      relabelled(permute_to(K, contract(K, env, z, ls, &flops), {kSketch, kOut, X(0), X(depth)}), {kSketch, kOut, X(0), kDown});
+  BlockTensor<T> y = relabelled(contract(K, env, z, ls, &flops), {kSketch, X(0), kDown, kOut});
   if (scale != 1) scale_by(K, y, scale);
   return y;
 }
 
-// Left to right: each core but the last factorised by sectors over (l, u, d) as `how` says, keeping
-// what choose_ranks(chi, cut, tol) keeps; its left factor becomes the core (left-orthonormal), the
-// rest goes into the next core. The relative norm dropped at cut j lands in truncated[j] (when given).
-template <class T>
-void left_to_right(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule, Factorization how,
-                   std::size_t chi, double cut, double tol, std::vector<double>* truncated) {
-  using namespace axis;
-  const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
-  for (std::size_t j = 0; j + 1 < cores.size(); ++j) {
-    poll_interrupt();  // a stop (SIGTERM, --max-time) between sites, as the dense truncation
-    SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreL, kCoreU, kCoreD}, {+1, +1, -1}, rule, how);
-    double total = 0;
-    const double dropped = choose_ranks(svd, chi, cut, tol, total);
-    if (truncated) (*truncated)[j + 1] = total > 0 ? dropped / total : 0.0;
-    const auto charges = charges_of(svd);
-    cores[j] = relabelled(permute_to(K, left_factor(K, svd, kNew, charges), {kCoreL, kNew, kCoreU, kCoreD}), core);
-    BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreL});
-    cores[j + 1] = relabelled(contract(K, sv, cores[j + 1], {kCoreL}), core);
-  }
-}
-
-}  // namespace
-
-template <class T>
-std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockTensor<T>> cores, std::size_t chi,
-                                               double cutoff, double tol, bool numerical_zeros, std::vector<double>& truncated,
-                                               const ChargeRule& rule, bool from_b_form) {
-  using namespace axis;
-  const std::size_t n = cores.size();
-  truncated.assign(n, 0.0);
-  const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
-  // Right to left by QRs, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
-  auto to_b_form = [&] {
-    for (std::size_t j = n; j-- > 1;) {
-      poll_interrupt();
-      SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
-      double total = 0;
-      choose_ranks(svd, 0, 0.0, 0.0, total);
-      const auto charges = group_charges(charges_of(svd), rule, true);
-      BlockTensor<T> u = left_factor(K, svd, kCoreL, charges);
-      BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreR});
-      cores[j] = std::move(u);
-      cores[j - 1] = relabelled(permute_to(K, contract(K, cores[j - 1], sv, {kCoreR}), {kCoreL, kNew, kCoreU, kCoreD}), core);
-    }
-  };
-  if (!from_b_form) to_b_form();
-  left_to_right(K, cores, rule, Factorization::kSvd, chi, effective_cutoff<real_t<T>>(cutoff, numerical_zeros), tol, &truncated);
-  to_b_form();
-  return cores;
-}
-
-namespace {
 
 // The right sweep of the sum over its terms' environments `envs` (one per term, from a sketch or
 // a reduction), each cut keeping at most `keep_cap` directions (0: all) and none below
@@ -333,7 +276,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       parts_h.emplace_back(&yh[k], 1.0);
     }
     const BlockTensor<T> sketch = nt == 1 ? y[0] : add_blocks(K, parts);
-    SectorSvd<T> svd = sector_svd(K, sketch, {kOut, X(0), kDown}, {-1, +1, -1}, rule, Factorization::kSvdLeft);
+    SectorSvd<T> svd = sector_svd(K, sketch, {X(0), kDown, kOut}, {+1, -1, -1}, rule, Factorization::kSvdLeft);
     double total = 0;
     std::vector<std::size_t> caps;
     for (const auto& g : svd.groups) {
@@ -344,7 +287,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
     }
     choose_ranks(svd, keep_cap, cutoff, 0.0, total, caps);
     res.sites[j].sketch_columns = static_cast<std::int64_t>(columns);
-    const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(charges_of(svd), rule, true));
+    const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
     // columns); the held-out columns do not.
     res.sites[j].error_estimate = estimate ? held_out_error(K, nt == 1 ? yh[0] : add_blocks(K, parts_h), eta, res.flops)
@@ -357,10 +300,10 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
         order.push_back(L(i));
         next.push_back(R(i));
       }
-      const BlockTensor<T> b = relabelled(bra, {kNew, kOut, X(0), X(depth)});
-      t[k].s_env = relabelled(permute_to(K, contract(K, b, z[k], {kOut, X(0), X(depth)}, &res.flops), order), next);
+      const BlockTensor<T> b = relabelled(bra, {kNew, X(0), X(depth), kOut});
+      t[k].s_env = relabelled(permute_to(K, contract(K, b, z[k], {X(0), X(depth), kOut}, &res.flops), order), next);
     }
-    cores[j] = relabelled(eta, core);
+    cores[j] = relabelled(permute_to(K, eta, {kNew, kOut, X(0), kDown}), core);
     res.sites[j].seconds += since(t0);
     reporter.progress("right sweep", n - j, n);
     check_interrupt();
@@ -510,7 +453,7 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
       check_interrupt();
       const auto t0 = Clock::now();
       std::vector<BlockTensor<T>> phi = cores;
-      left_to_right(K, phi, rule, Factorization::kQr, 0, 0.0, 0.0, nullptr);
+      left_orthonormalize(K, phi, rule);
       ChargedReduction<T> how;
       how.kind = ChargedReduction<T>::Kind::kCore;
       how.cores = &phi;
@@ -540,10 +483,7 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, cons
   template ChargedResult<T> symmetric_sweep(const ChargedStack<T>&, TrainKind, const SweepOptions&, Kernels<T>&, \
                                             Reporter&, const std::function<void()>&);                            \
   template ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>&, TrainKind, const SweepOptions&,   \
-                                            Kernels<T>&, Reporter&, const std::function<void()>&);               \
-  template std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>&, std::vector<BlockTensor<T>>, std::size_t,   \
-                                                          double, double, bool, std::vector<double>&, const ChargeRule&,  \
-                                                          bool);
+                                            Kernels<T>&, Reporter&, const std::function<void()>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -40,13 +40,4 @@ template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt);
 
-// The SVD truncation of a charged train (cores (l, r, u, d), any form) to at most `chi` (0: no
-// cap) per cut with `cutoff` and `tol` (truncation.hpp's rules over all sectors at once): a right-to-left sweep to B form, then left to right truncating each
-// cut on its Schmidt values per sector, then back to B form (cores 1 … n−1 right-orthonormal).
-// Per cut, the relative norm truncated lands in `truncated[j]` (cut j between sites j−1 and j).
-template <class T>
-std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockTensor<T>> cores, std::size_t chi,
-                                               double cutoff, double tol, bool numerical_zeros, std::vector<double>& truncated,
-                                               const ChargeRule& rule, bool from_b_form);
-
 }  // namespace srcc

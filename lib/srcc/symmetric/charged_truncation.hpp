@@ -1,0 +1,25 @@
+#pragma once
+// Charged trains brought to canonical form and truncated, a sector at a time: the SVD truncation
+// sweep (truncate, and the last step of --oversample and --tol on charges) and the left-
+// orthonormal form the fit sweeps project on. Cores (l, r, u, d) labelled kCoreL … kCoreD.
+#include <vector>
+
+#include "srcc/symmetric/block_tensor.hpp"
+
+namespace srcc {
+
+// The SVD truncation of a charged train (cores (l, r, u, d), any form) to at most `chi` (0: no
+// cap) per cut with `cutoff` and `tol` (truncation.hpp's rules over all sectors at once): a right-to-left sweep to B form, then left to right truncating each
+// cut on its Schmidt values per sector, then back to B form (cores 1 … n−1 right-orthonormal).
+// Per cut, the relative norm truncated lands in `truncated[j]` (cut j between sites j−1 and j).
+template <class T>
+std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockTensor<T>> cores, std::size_t chi,
+                                               double cutoff, double tol, bool numerical_zeros, std::vector<double>& truncated,
+                                               const ChargeRule& rule, bool from_b_form);
+
+// The cores brought to left-orthonormal form (cores 0 … n−2), the norm in the last: a QR per
+// sector, site by site from the left, nothing truncated.
+template <class T>
+void left_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule);
+
+}  // namespace srcc
