@@ -101,44 +101,36 @@ TEST(CliSymmetry, EveryMethodRunsOnChargesBesideTheDenseRun) {
   }
 }
 
-// expect on charged trains computes in their blocks: the dense values, to rounding.
-TEST(CliSymmetry, ExpectOnChargedTrainsIsTheDenseOne) {
-  TempDir dir;
-  const std::string f = data("tenpy_xxz_L12_sz.h5");
-  const std::string h = f + ":/H_MPO", psi = f + ":/psi";
-  ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o a.h5 --chi 8 --seed 1 --output-format srcc -q").code, 0);
-  for (const std::string& args : {psi + " " + h + " --variance", std::string("a.h5:/result ") + h + " --variance",
-                                  std::string("a.h5:/result ") + h + " --bra " + psi}) {
-    const auto charged = run_cli(dir, "expect " + args + " --json");
-    const auto dense = run_cli(dir, "expect " + args + " --json --symmetry off");
-    ASSERT_EQ(charged.code, 0) << charged.err;
-    ASSERT_EQ(dense.code, 0) << dense.err;
-    for (const char* key : {"log10_norm", "re"})
-      EXPECT_NEAR(json_number(charged.out, key), json_number(dense.out, key), 1e-12 * std::abs(json_number(dense.out, key)) + 1e-14)
-          << args << " " << key;
-    if (has(args, "--variance"))  // ⟨H²⟩ − ⟨H⟩² of terms near 20: rounding at 1e-12 of them
-      EXPECT_NEAR(json_number(charged.out, "variance"), json_number(dense.out, "variance"), 1e-11) << args;
+// A measurement's figures `keys` computed in charge blocks (the default) and dense (--symmetry
+// off): the same to rounding.
+void expect_dense_figures(TempDir& dir, const std::string& command, const std::vector<std::string>& keys) {
+  const auto charged = run_cli(dir, command + " --json");
+  const auto dense = run_cli(dir, command + " --json --symmetry off");
+  ASSERT_EQ(charged.code, 0) << charged.err;
+  ASSERT_EQ(dense.code, 0) << dense.err;
+  for (const auto& key : keys) {
+    const double d = json_number(dense.out, key);
+    EXPECT_NEAR(json_number(charged.out, key), d, 1e-10 * std::abs(d) + 1e-14) << command << ": " << key;
   }
 }
 
-// distance on charged trains computes in their blocks: the dense figures, to rounding.
-TEST(CliSymmetry, DistanceOfChargedTrainsIsTheDenseOne) {
+// expect and distance on charged trains compute in their blocks: the dense figures, to rounding.
+TEST(CliSymmetry, MeasurementsOfChargedTrainsAreTheDenseOnes) {
   TempDir dir;
   const std::string f = data("tenpy_xxz_L12_sz.h5");
   const std::string h = f + ":/H_MPO", psi = f + ":/psi";
   ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o a.h5 --chi 8 --seed 1 --output-format srcc -q").code, 0);
   ASSERT_EQ(run_cli(dir, "apply " + h + " " + psi + " -o b.h5 --chi 64 --seed 1 --output-format srcc -q").code, 0);
-  for (const std::string& pair : {std::string("a.h5 b.h5"), std::string("a.h5 ") + psi, std::string("b.h5 b.h5")}) {
-    const auto charged = run_cli(dir, "distance " + pair + " --json");
-    const auto dense = run_cli(dir, "distance " + pair + " --json --symmetry off");
-    ASSERT_EQ(charged.code, 0) << charged.err;
-    ASSERT_EQ(dense.code, 0) << dense.err;
-    for (const char* key : {"norm_a", "norm_b", "overlap_re", "cosine_re"})
-      EXPECT_NEAR(json_number(charged.out, key), json_number(dense.out, key), 1e-12 * std::abs(json_number(dense.out, key)) + 1e-14)
-          << pair << " " << key;
-    const double dc = json_number(charged.out, "relative_distance"), dd = json_number(dense.out, "relative_distance");
-    EXPECT_NEAR(dc, dd, 1e-10 * dd + 1e-14) << pair;
+  for (const std::string& args : {psi + " " + h, std::string("a.h5:/result ") + h, std::string("a.h5:/result ") + h + " --bra " + psi})
+    expect_dense_figures(dir, "expect " + args, {"log10_norm", "re"});
+  // ⟨H²⟩ − ⟨H⟩² of terms near 20: rounding at 1e-12 of them.
+  for (const std::string& args : {psi + " " + h, std::string("a.h5:/result ") + h}) {
+    const auto charged = run_cli(dir, "expect " + args + " --variance --json");
+    const auto dense = run_cli(dir, "expect " + args + " --variance --json --symmetry off");
+    EXPECT_NEAR(json_number(charged.out, "variance"), json_number(dense.out, "variance"), 1e-11) << args;
   }
+  for (const std::string& pair : {std::string("a.h5 b.h5"), std::string("a.h5 ") + psi, std::string("b.h5 b.h5")})
+    expect_dense_figures(dir, "distance " + pair, {"norm_a", "norm_b", "overlap_re", "cosine_re", "relative_distance"});
 }
 
 // --tol on charges: the sketch grows until every cut's held-out estimate is well within the
