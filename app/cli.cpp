@@ -289,9 +289,19 @@ void Cli::add_measures() {
       "Expectation values ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of MPOs in an MPS (or ⟨φ|O|ψ⟩ with --bra), contracted "
       "exactly, without compression; --variance adds ⟨O²⟩ − ⟨O⟩² without forming O²");
   expect_cmd->fallthrough();
-  expect_cmd->add_option("trains", expect_trains, "PSI.h5[:/group] O.h5[:/group] ...")->required()->expected(2, -1);
+  expect_cmd->add_option("trains", expect_trains, "PSI.h5[:/group] O.h5[:/group] ... (the state alone with --entropy)")
+      ->required()
+      ->expected(1, -1);
   expect_cmd->add_option("--bra", expect_bra, "PHI.h5[:/group]: the matrix elements ⟨φ|O|ψ⟩ instead");
   expect_cmd->add_flag("--variance", expect_variance, "Also ⟨O²⟩ − ⟨O⟩² in the state (not with --bra)");
+  expect_cmd->add_flag("--entropy", expect_entropy,
+                       "The state's entanglement at every bond: von Neumann entropy −Σ p ln p of its Schmidt values "
+                       "(p = σ²/Σσ²), by charge sector when it carries charges; the state is held whole");
+  expect_cmd->add_option("--renyi", expect_renyi, "With --entropy, also the Rényi entropy ln(Σ pᵅ)/(1 − α) of index α > 0, α ≠ 1")
+      ->check(CLI::PositiveNumber);
+  expect_cmd->add_option("--spectrum", expect_spectrum,
+                         "With --entropy, print each bond's N largest Schmidt values (with their charges); --json has all")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
 }
 
 // collect and inspect.

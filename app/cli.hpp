@@ -84,6 +84,9 @@ struct Cli {
   std::vector<std::string> expect_trains;    // the state, then the operators
   std::string expect_bra;                    // --bra: ⟨φ|O|ψ⟩ ("" = ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩)
   bool expect_variance = false;              // --variance
+  bool expect_entropy = false;               // --entropy
+  double expect_renyi = 0;                   // --renyi α (0 = none)
+  std::size_t expect_spectrum = 0;           // --spectrum N: the N largest Schmidt values per bond in the text
   std::vector<std::string> collect_files;    // outputs to tabulate
   std::string collect_csv;                   // -o: CSV file ("" = stdout)
   GenerateArgs generate;

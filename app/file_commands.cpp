@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -33,10 +34,42 @@ void cmd_distance(const Cli& cli) {
   }
 }
 
+namespace {
+
+// One line per bond: the entropies, the Schmidt rank and, with `largest` > 0, that many of the
+// largest Schmidt values (each with its charge when the state carries charges).
+void print_entanglement(const std::vector<BondEntanglement>& bonds, std::size_t largest) {
+  const bool renyi = bonds.front().renyi.has_value();
+  std::printf("bond  %-12s%s  rank%s\n", "S_vN", renyi ? "  S_renyi     " : "", largest ? "  largest Schmidt values" : "");
+  for (const auto& b : bonds) {
+    std::printf("%4zu  %.10f", b.bond, b.von_neumann);
+    if (renyi) std::printf("  %.10f", *b.renyi);
+    std::printf("  %4zu", b.rank());
+    std::vector<std::pair<double, const Charge*>> values;
+    for (const auto& s : b.sectors)
+      for (double v : s.values) values.emplace_back(v, &s.charge);
+    std::sort(values.begin(), values.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    for (std::size_t i = 0; i < std::min(largest, values.size()); ++i) {
+      std::printf("  %.6e", values[i].first);
+      const Charge& q = *values[i].second;
+      for (std::size_t c = 0; c < q.size(); ++c) std::printf("%s%lld", c ? "," : " [", q[c]);
+      if (!q.empty()) std::printf("]");
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
 void cmd_expect(const Cli& cli) {
+  const bool entropy = cli.expect_entropy || cli.expect_renyi > 0 || cli.expect_spectrum > 0;
+  if (cli.expect_renyi == 1) throw UsageError("--renyi 1 is the von Neumann entropy (--entropy)");
+  if (cli.expect_trains.size() < 2 && !entropy)
+    throw UsageError("expect needs an operator after the state (or --entropy)");
   ExpectOptions o{.ket = train_ref(cli, cli.expect_trains.at(0)),
                   .variance = cli.expect_variance,
                   .charges = parse_symmetry(cli.common.symmetry) == Symmetry::kAuto,
+                  .entropy = {entropy, cli.expect_renyi > 0 ? std::optional<double>(cli.expect_renyi) : std::nullopt},
                   .exec = execution(cli.common)};
   for (std::size_t i = 1; i < cli.expect_trains.size(); ++i) o.ops.push_back(train_ref(cli, cli.expect_trains[i]));
   if (!cli.expect_bra.empty()) o.bra = train_ref(cli, cli.expect_bra);
@@ -56,6 +89,7 @@ void cmd_expect(const Cli& cli) {
     if (e.variance) std::printf("  variance %.6g", *e.variance);
     std::printf("\n");
   }
+  if (!r.entanglement.empty()) print_entanglement(r.entanglement, cli.expect_spectrum);
 }
 
 void cmd_collect(const Cli& cli) {

@@ -133,6 +133,44 @@ TEST(CliSymmetry, MeasurementsOfChargedTrainsAreTheDenseOnes) {
     expect_dense_figures(dir, "distance " + pair, {"norm_a", "norm_b", "overlap_re", "cosine_re", "relative_distance"});
 }
 
+// Every value of `key` in a JSON text, in order.
+std::vector<double> every_number(const std::string& json, const std::string& key) {
+  std::vector<double> out;
+  const std::string tag = "\"" + key + "\": ";
+  for (std::size_t at = json.find(tag); at != std::string::npos; at = json.find(tag, at + 1))
+    out.push_back(std::stod(json.substr(at + tag.size())));
+  return out;
+}
+
+// expect --entropy: the entanglement at every bond, in charge blocks as dense; a product state
+// has none; what it refuses.
+TEST(CliSymmetry, EntanglementEntropiesOnChargesAreTheDenseOnes) {
+  TempDir dir;
+  const std::string psi = data("tenpy_xxz_L12_sz.h5") + ":/psi";
+  const auto charged = run_cli(dir, "expect " + psi + " --entropy --renyi 2 --json");
+  const auto dense = run_cli(dir, "expect " + psi + " --entropy --renyi 2 --json --symmetry off");
+  ASSERT_EQ(charged.code, 0) << charged.err;
+  ASSERT_EQ(dense.code, 0) << dense.err;
+  for (const char* key : {"von_neumann", "renyi", "rank"}) {
+    const auto c = every_number(charged.out, key), d = every_number(dense.out, key);
+    ASSERT_EQ(c.size(), 11u) << key;
+    ASSERT_EQ(c.size(), d.size()) << key;
+    for (std::size_t b = 0; b < c.size(); ++b) EXPECT_NEAR(c[b], d[b], 1e-10) << key << ", bond " << b + 1;
+  }
+  // The first bond of a spin-½ chain in a state of one S^z: two sectors, ln 2 at most.
+  EXPECT_GT(every_number(charged.out, "von_neumann").front(), 0.6);
+  EXPECT_LE(every_number(charged.out, "von_neumann").front(), std::log(2.0) + 1e-12);
+  const auto text = run_cli(dir, "expect " + psi + " --entropy --spectrum 2");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_TRUE(has(text.out, "largest Schmidt values")) << text.out;
+  ASSERT_EQ(run_cli(dir, "generate neel --sites 8 -o neel.h5 -q").code, 0);
+  const auto product = run_cli(dir, "expect neel.h5 --entropy --json");
+  ASSERT_EQ(product.code, 0) << product.err;
+  for (double s : every_number(product.out, "von_neumann")) EXPECT_EQ(s, 0.0);
+  expect_clean_failure(run_cli(dir, "expect " + psi + " --entropy --renyi 1"), 2, "--renyi 1", dir);
+  expect_clean_failure(run_cli(dir, "expect " + psi), 2, "--entropy", dir);
+}
+
 // --tol on charges: the sketch grows until every cut's held-out estimate is well within the
 // tolerance, then the truncation keeps the fewest values that meet it: the dense run's bonds and
 // error.

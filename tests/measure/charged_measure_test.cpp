@@ -4,10 +4,12 @@
 // elements and second moments of MPOs, and an operator that changes the charge.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "srcc/measure/charged_compare.hpp"
 #include "srcc/measure/charged_sandwich.hpp"
+#include "srcc/measure/entanglement.hpp"
 #include "srcc/measure/sandwich.hpp"
 #include "../symmetric/charged_support.hpp"
 
@@ -137,6 +139,41 @@ TYPED_TEST(ChargedMeasure, SandwichesMatchTheDenseOnes) {
   ChargedSandwich<T> s(K, 1);
   for (std::size_t j = 0; j < n; ++j) s.add(cphi[j], {&cup[j]}, cpsi[j]);
   EXPECT_EQ(s.value().plain(), cdouble(0));
+}
+
+// The Schmidt values by sector of a train far from canonical form, merged, are the singular values
+// of its dense vector across each cut; the entropies are those of their squares.
+TYPED_TEST(ChargedMeasure, SchmidtSpectraAreTheDenseVectorsSingularValues) {
+  using T = TypeParam;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  const std::size_t n = 9;
+  const auto psi = random_charged<T>(n, 10, 1, 4);
+  const test::DenseTrain dense = test::dense_train(psi);
+  for (Rule r : {Rule::kU1, Rule::kZ2, Rule::kU1Z2}) {
+    std::vector<BlockTensor<T>> cores;
+    for (const auto& site : charged(K, psi, r))
+      cores.push_back(relabelled(site, {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD}));
+    const auto spectra = schmidt_spectra(K, cores, charges(n, TrainKind::kMps, r).rule);
+    ASSERT_EQ(spectra.size(), n - 1);
+    const auto bonds = entanglement_of(spectra, 2.0);
+    for (std::size_t b = 1; b < n; ++b) {
+      std::vector<double> got;
+      for (const auto& sector : spectra[b - 1]) got.insert(got.end(), sector.values.begin(), sector.values.end());
+      std::sort(got.rbegin(), got.rend());
+      const auto ref = test::cut_singular_values(dense, b - 1);
+      double s = 0, p2 = 0, total = 0;
+      for (double v : ref) total += v * v;
+      for (std::size_t i = 0; i < ref.size(); ++i) {
+        EXPECT_NEAR(i < got.size() ? got[i] : 0.0, ref[i], 1e-12 * ref.front()) << "bond " << b << ", value " << i;
+        const double p = ref[i] * ref[i] / total;
+        if (p > 0) s -= p * std::log(p);
+        p2 += p * p;
+      }
+      EXPECT_NEAR(bonds[b - 1].von_neumann, s, 1e-12) << "bond " << b;
+      EXPECT_NEAR(*bonds[b - 1].renyi, -std::log(p2), 1e-12) << "bond " << b;
+    }
+  }
 }
 
 }  // namespace

@@ -6,13 +6,17 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
+#include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/plan/budgets.hpp"
+#include "srcc/backend/counting_gemm.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/measure/charged_sandwich.hpp"
 #include "srcc/measure/sandwich.hpp"
+#include "srcc/movement/mover.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
+#include "srcc/sweep/truncation_sweep.hpp"
 #include "srcc/train/site_loader.hpp"
 
 namespace srcc {
@@ -86,12 +90,32 @@ std::string ExpectResult::to_json() const {
   o.add("log10_norm", log10_norm);
   if (overlap) o.add("overlap_re", overlap->real()).add("overlap_im", overlap->imag());
   o.add_raw("operators", rows_json + "]");
+  if (!entanglement.empty()) {
+    std::string bonds = "[";
+    for (const auto& b : entanglement) {
+      JsonObject e;
+      e.add("bond", static_cast<std::int64_t>(b.bond)).add("von_neumann", b.von_neumann);
+      if (b.renyi) e.add("renyi", *b.renyi);
+      e.add("rank", static_cast<std::int64_t>(b.rank()));
+      std::string sectors = "[";
+      for (const auto& sv : b.sectors) {
+        std::string values = "[";
+        for (std::size_t i = 0; i < sv.values.size(); ++i) values += (i ? ", " : "") + json_number(sv.values[i]);
+        JsonObject sector;
+        sector.add_raw("charge", json_array(sv.charge)).add_raw("schmidt", values + "]");
+        sectors += (sectors.size() > 1 ? ", " : "") + sector.str();
+      }
+      e.add_raw("sectors", sectors + "]");
+      bonds += (bonds.size() > 1 ? ", " : "") + e.str();
+    }
+    o.add_raw("entanglement", bonds + "]");
+  }
   return o.str();
 }
 
 ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_refs,
                     const std::optional<TrainRef>& bra_ref, bool variance, const BackendMaker& make,
-                    std::uint64_t host_memory, bool use_charges) {
+                    std::uint64_t host_memory, bool use_charges, const EntropyRequest& entropy) {
   if (variance && bra_ref)
     throw UsageError("--variance is the state's (⟨ψ|O²|ψ⟩ − ⟨ψ|O|ψ⟩²): give it without --bra");
   std::vector<TrainRef> refs = op_refs;
@@ -137,6 +161,14 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
       for (const auto& d : r.info().dims) whole += shape_size({d[0], d[1], d[2], d[3]}) * dtype_size(dt);
     if (whole > host_budget(host_memory)) charges.reset();
   }
+  if (entropy.on && !charges) {
+    std::uint64_t whole = 0;
+    for (const auto& d : ket.info().dims) whole += shape_size({d[0], d[1], d[2], d[3]}) * dtype_size(dt);
+    if (whole > host_budget(host_memory))
+      throw ResourceError("the entanglement of " + ket.info().where() + " holds the whole state, " + format_size(whole) +
+                          ", but the host budget is " + format_size(host_budget(host_memory)) + " (" +
+                          opt::kHostMemory.name() + ")");
+  }
   TransferLog log;
   const std::unique_ptr<Backend> made = make();
   Backend& backend = *made;
@@ -145,6 +177,7 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     auto& K = backend.kernels<T>();
     if (K.moves_data()) charges.reset();  // a device measures dense, as it sweeps
     Moments m;
+    std::vector<std::vector<SectorValues>> spectra;
     if (charges) {
       std::vector<std::vector<BlockTensor<T>>> trains;
       for (std::size_t i = 0; i < readers.size(); ++i) {
@@ -156,12 +189,30 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         for (const auto& t : trains) sites.push_back(t[j]);
         return sites;
       });
+      if (entropy.on) {
+        std::vector<BlockTensor<T>> cores;
+        for (const auto& site : trains[nops])
+          cores.push_back(relabelled(site, {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD}));
+        spectra = schmidt_spectra(K, std::move(cores), (*charges)[nops].rule);
+      }
     } else {
       m = moments<Sandwich<T>>(K, n, nops, bra_ref.has_value(), variance, [&](std::size_t j) {
         std::vector<Tensor<T>> sites;
         for (auto& r : readers) sites.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
         return sites;
       });
+      if (entropy.on) {
+        // The state whole, right-canonical (its scale carried aside), then the Schmidt values cut by cut.
+        std::vector<Tensor<T>> cores;
+        for (std::size_t j = 0; j < n; ++j) cores.push_back(to_internal<T>(readers[nops].read_site(j, log), ket.info(), j, log));
+        CountingGemm<T> gemm(K);
+        Mover<T> mover(K, &log, backend.name());
+        double log_scale = 0;
+        right_canonicalize(cores, mover, gemm, &log_scale);
+        std::vector<std::vector<double>> sigma;
+        truncate_train(cores, 0, 0.0, 0.0, mover, gemm, false, &sigma);
+        for (auto& v : sigma) spectra.push_back({SectorValues{Charge{}, std::move(v)}});
+      }
     }
     for (const auto& r : readers) r.check_unchanged();
     ExpectResult out;
@@ -170,6 +221,9 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     out.log10_norm = 0.5 * nn.log_abs() / std::log(10.0);
     if (!bra_ref && nops > 0 && !std::isfinite(out.log10_norm))
       throw NumericalError(ket.info().where() + " has norm 0: ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is undefined");
+    if (entropy.on && !std::isfinite(out.log10_norm))
+      throw NumericalError(ket.info().where() + " has norm 0: its entanglement is undefined");
+    if (entropy.on) out.entanglement = entanglement_of(spectra, entropy.renyi_alpha);
     // Ratios with the scales apart: ⟨ψ|O|ψ⟩ / ⟨ψ|ψ⟩ is a number even where the norms are not.
     auto ratio = [&](const Scaled& a) { return a.value / nn.value * std::exp(a.log_scale - nn.log_scale); };
     if (bra_ref) out.overlap = m.overlap.plain();

@@ -8,6 +8,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/measure/compare.hpp"
+#include "srcc/measure/entanglement.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/train/train.hpp"
 
@@ -24,6 +25,7 @@ struct ExpectResult {
   std::optional<cdouble> overlap;  // ⟨φ|ψ⟩ with a bra
   std::vector<Expectation> rows;
   std::vector<std::string> notes;  // what could not be checked (check_bases), as apply warns of it
+  std::vector<BondEntanglement> entanglement;  // with EntropyRequest::on: bonds 1 … n − 1
   std::string to_json() const;
 };
 
@@ -34,7 +36,15 @@ struct ExpectResult {
 // carry charges agreeing where they meet are contracted in their blocks on the host
 // (charged_sandwich.hpp), each held whole where their dense sizes fit the host budget
 // (`host_memory` bytes, 0 = detected).
+// With `entropy`, also the state's entanglement at every bond (entanglement.hpp; Rényi entropies
+// with `renyi_alpha`): the state is held whole, its dense size within the host budget
+// (ResourceError otherwise).
+struct EntropyRequest {
+  bool on = false;
+  std::optional<double> renyi_alpha;  // > 0, ≠ 1
+};
 ExpectResult expect(const TrainRef& ket, const std::vector<TrainRef>& ops, const std::optional<TrainRef>& bra,
-                    bool variance, const BackendMaker& make, std::uint64_t host_memory = 0, bool charges = true);
+                    bool variance, const BackendMaker& make, std::uint64_t host_memory = 0, bool charges = true,
+                    const EntropyRequest& entropy = {});
 
 }  // namespace srcc

@@ -140,7 +140,8 @@ template <class T> double apply_log_scale(Tensor<T>& core, double log_scale) {
 
 template <class T>
 std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
-                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm, bool numerical_zeros) {
+                                   double tol, Mover<T>& mover, CountingGemm<T>& gemm, bool numerical_zeros,
+                                   std::vector<std::vector<double>>* spectra) {
   auto& K = mover.kernels();
   const std::size_t n = cores.size();
   std::vector<double> discarded(n > 0 ? n - 1 : 0, 0.0);
@@ -154,6 +155,7 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
     Buffer<T> u = K.allocate(m * kk), vt = K.allocate(kk * r);
     std::vector<real_t<T>> sigma(kk);
     K.svd(m, r, a.data(), u.data(), sigma.data(), vt.data());
+    if (spectra) spectra->emplace_back(sigma.begin(), sigma.end());
     const std::size_t rank =
         truncation_rank(sigma, effective_cutoff<real_t<T>>(cutoff, numerical_zeros), tol, chi);
     // Relative to the norm of the train as given (the first cut has seen no truncation yet),
@@ -178,7 +180,8 @@ std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t ch
   template void right_canonicalize(std::vector<Tensor<T>>&, Mover<T>&, CountingGemm<T>&,      \
                                   double*);                                                  \
   template std::vector<double> truncate_train(std::vector<Tensor<T>>&, std::size_t, double, \
-                                              double, Mover<T>&, CountingGemm<T>&, bool);
+                                              double, Mover<T>&, CountingGemm<T>&, bool,       \
+                                              std::vector<std::vector<double>>*);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -41,10 +41,12 @@ template <class T> double apply_log_scale(Tensor<T>& core, double log_scale);
 
 // Truncates in place (cores in (l, r, u, d) order, right-canonical). Returns, per cut j (between
 // sites j and j+1), the discarded Frobenius norm relative to the train's norm. With
-// `numerical_zeros`, singular values at rounding level go too (truncation.hpp).
+// `numerical_zeros`, singular values at rounding level go too (truncation.hpp). With `spectra`,
+// each cut's singular values before truncation (the Schmidt values, for a right-canonical train)
+// are appended to it, descending.
 template <class T>
 std::vector<double> truncate_train(std::vector<Tensor<T>>& cores, std::size_t chi, double cutoff,
                                    double tol, Mover<T>& mover, CountingGemm<T>& gemm,
-                                   bool numerical_zeros);
+                                   bool numerical_zeros, std::vector<std::vector<double>>* spectra = nullptr);
 
 }  // namespace srcc

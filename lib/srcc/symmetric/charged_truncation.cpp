@@ -15,7 +15,8 @@ namespace {
 // rest goes into the next core. The relative norm dropped at cut j lands in truncated[j] (when given).
 template <class T>
 void left_to_right(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule, Factorization how,
-                   std::size_t chi, double cut, double tol, std::vector<double>* truncated) {
+                   std::size_t chi, double cut, double tol, std::vector<double>* truncated,
+                   std::vector<std::vector<SectorValues>>* spectra = nullptr) {
   using namespace axis;
   const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
   for (std::size_t j = 0; j + 1 < cores.size(); ++j) {
@@ -23,11 +24,32 @@ void left_to_right(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const Char
     SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreL, kCoreU, kCoreD}, {+1, +1, -1}, rule, how);
     double total = 0;
     const double dropped = choose_ranks(svd, chi, cut, tol, total);
+    if (spectra) {
+      spectra->emplace_back();
+      for (const auto& g : svd.groups) spectra->back().push_back({g.charge, std::vector<double>(g.sigma.begin(), g.sigma.end())});
+    }
     if (truncated) (*truncated)[j + 1] = total > 0 ? dropped / total : 0.0;
     const auto charges = group_charges(svd, rule);
     cores[j] = relabelled(permute_to(K, left_factor(K, svd, kNew, charges), {kCoreL, kNew, kCoreU, kCoreD}), core);
     BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreL});
     cores[j + 1] = relabelled(contract(K, sv, cores[j + 1], {kCoreL}), core);
+  }
+}
+
+// Right to left by QRs, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
+template <class T> void to_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule) {
+  using namespace axis;
+  const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
+  for (std::size_t j = cores.size(); j-- > 1;) {
+    poll_interrupt();
+    SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
+    double total = 0;
+    choose_ranks(svd, 0, 0.0, 0.0, total);
+    const auto charges = group_charges(svd, rule, true);
+    BlockTensor<T> u = left_factor(K, svd, kCoreL, charges);
+    BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreR});
+    cores[j] = std::move(u);
+    cores[j - 1] = relabelled(permute_to(K, contract(K, cores[j - 1], sv, {kCoreR}), {kCoreL, kNew, kCoreU, kCoreD}), core);
   }
 }
 
@@ -37,30 +59,21 @@ template <class T>
 std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockTensor<T>> cores, std::size_t chi,
                                                double cutoff, double tol, bool numerical_zeros, std::vector<double>& truncated,
                                                const ChargeRule& rule, bool from_b_form) {
-  using namespace axis;
-  const std::size_t n = cores.size();
-  truncated.assign(n, 0.0);
-  const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
-  // Right to left by QRs, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
-  auto to_b_form = [&] {
-    for (std::size_t j = n; j-- > 1;) {
-      poll_interrupt();
-      SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
-      double total = 0;
-      choose_ranks(svd, 0, 0.0, 0.0, total);
-      const auto charges = group_charges(svd, rule, true);
-      BlockTensor<T> u = left_factor(K, svd, kCoreL, charges);
-      BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreR});
-      cores[j] = std::move(u);
-      cores[j - 1] = relabelled(permute_to(K, contract(K, cores[j - 1], sv, {kCoreR}), {kCoreL, kNew, kCoreU, kCoreD}), core);
-    }
-  };
-  if (!from_b_form) to_b_form();
+  truncated.assign(cores.size(), 0.0);
+  if (!from_b_form) to_b_form(K, cores, rule);
   left_to_right(K, cores, rule, Factorization::kSvd, chi, effective_cutoff<real_t<T>>(cutoff, numerical_zeros), tol, &truncated);
-  to_b_form();
+  to_b_form(K, cores, rule);
   return cores;
 }
 
+template <class T>
+std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>& K, std::vector<BlockTensor<T>> cores,
+                                                       const ChargeRule& rule) {
+  std::vector<std::vector<SectorValues>> out;
+  to_b_form(K, cores, rule);
+  left_to_right(K, cores, rule, Factorization::kSvd, 0, 0.0, 0.0, nullptr, &out);
+  return out;
+}
 
 template <class T>
 void left_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule) {
@@ -71,7 +84,9 @@ void left_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, cons
   template std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>&, std::vector<BlockTensor<T>>, std::size_t, \
                                                           double, double, bool, std::vector<double>&,            \
                                                           const ChargeRule&, bool);                               \
-  template void left_orthonormalize(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);
+  template void left_orthonormalize(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);             \
+  template std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>&, std::vector<BlockTensor<T>>,     \
+                                                                  const ChargeRule&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

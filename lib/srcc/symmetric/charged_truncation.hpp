@@ -17,6 +17,19 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
                                                double cutoff, double tol, bool numerical_zeros, std::vector<double>& truncated,
                                                const ChargeRule& rule, bool from_b_form);
 
+// Each cut's Schmidt values by charge sector: the charge of the bond's sector (as the cores to its
+// left carry it), its values descending.
+struct SectorValues {
+  Charge charge;
+  std::vector<double> values;
+};
+// The Schmidt values of a charged train (cores (l, r, u, d) of any form) at cuts 1 … n−1, by
+// sector: to B form, then left to right by an SVD per sector, nothing truncated (the cores are
+// changed, the train they represent is not).
+template <class T>
+std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>& K, std::vector<BlockTensor<T>> cores,
+                                                       const ChargeRule& rule);
+
 // The cores brought to left-orthonormal form (cores 0 … n−2), the norm in the last: a QR per
 // sector, site by site from the left, nothing truncated.
 template <class T>
