@@ -342,6 +342,7 @@ void Cli::add_generate() {
   add(*generate_cmd, opt::kDelta, g.delta);
   add(*generate_cmd, opt::kSectorSpread, g.spread);
   add(*generate_cmd, opt::kTotalCharge, g.total_charge);
+  add(*generate_cmd, opt::kConfig, g.config);
   add(*generate_cmd, opt::kStepDt, g.dt);
   add_switch(*generate_cmd, opt::kImaginaryTime, g.imaginary);
 }

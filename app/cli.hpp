@@ -69,6 +69,7 @@ struct GenerateArgs {                  // flags described in srcc/core/options.h
   double delta = 1.0;                  // --delta (xxz)
   double spread = 2.0;                 // --sector-spread (charged-random)
   std::optional<long long> total_charge;  // --total-charge (charged-random)
+  std::string config;                  // --config-state (product)
   double dt = 0;                       // --dt (ising-step)
   bool imaginary = false;              // --imaginary-time (ising-step)
 };

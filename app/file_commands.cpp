@@ -268,7 +268,8 @@ void cmd_generate(const Cli& cli) {
   const Example kind = parse_example(g.kind);
   o.example = ExampleOptions{.example = kind, .sites = g.sites, .bond = g.bond, .phys = g.phys,
                              .coupling = g.coupling, .field = g.field.value_or(kind == Example::kXxz ? 0.0 : 1.0),
-                             .delta = g.delta, .spread = g.spread, .total_charge = g.total_charge, .dt = g.dt,
+                             .delta = g.delta, .spread = g.spread, .total_charge = g.total_charge, .config = g.config,
+                             .dt = g.dt,
                              .imaginary = g.imaginary, .dtype = resolve_dtype(c.dtype)};
   o.output = parse_train_ref(g.output);
   o.force = c.force;

@@ -221,6 +221,15 @@ TEST(CliSymmetry, GeneratedChargedTrainsAndResultsStayCharged) {
   // H·H·ψ exactly, dense, as the reference: χ̄ 40 holds H·ψ (bond ≤ 60) to its sketch's error.
   ASSERT_EQ(run_cli(dir, "apply h.h5 h.h5 psi.h5 -o ref.h5 --chi 400 --seed 2 --symmetry off -q").code, 0);
   EXPECT_LT(relative_distance(dir, "r2.h5:/result", "ref.h5:/result"), 1e-2);
+  // A product state of any configuration carries its charges too; "udud…" is the Néel state.
+  ASSERT_EQ(run_cli(dir, "generate product --sites 10 --config-state ududududud -o c.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate neel --sites 10 -o neel.h5 -q").code, 0);
+  EXPECT_EQ(relative_distance(dir, "c.h5", "neel.h5"), 0.0);
+  const auto c = run_cli(dir, "apply h.h5 c.h5 -o hc.h5 --chi 8 --seed 1 --json");
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_TRUE(has(c.out, "\"symmetry\": \"U(1)\"")) << c.out;
+  expect_clean_failure(run_cli(dir, "generate product --sites 10 --config-state udud -o bad.h5"), 2, "4 letters for 10 sites", dir);
+  expect_clean_failure(run_cli(dir, "generate product --sites 4 --config-state udux -o bad.h5"), 2, "site 3: 'x'", dir);
   // The Néel and domain-wall states are eigenstates of S^z: H·ψ at full bond is exact.
   for (const char* kind : {"neel", "domain-wall"}) {
     ASSERT_EQ(run_cli(dir, std::string("generate ") + kind + " --sites 10 -o p.h5 -q --force").code, 0);

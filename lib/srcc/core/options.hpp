@@ -162,6 +162,9 @@ inline constexpr Option kSectorSpread{"--sector-spread", "REAL",
     "charged-random: the spread (in 2S^z) of each bond's sector sizes, > 0", ""};
 inline constexpr Option kTotalCharge{"--total-charge", "INT",
     "charged-random: the state's total 2S^z, of the number of sites' parity", "the number of sites mod 2"};
+inline constexpr Option kConfig{"--config-state", "TEXT",
+    "product: each site's state in order, one letter per site: u or d (spin ½ up or down, --phys 2) "
+    "or a digit (the basis index, below --phys); \"udud\" is the Néel state on 4 sites", "every site up (index 0)"};
 inline constexpr Option kStepDt{"--dt", "REAL", "ising-step: the step's time dt", ""};
 inline constexpr Option kImaginaryTime{"--imaginary-time", "",
     "ising-step: e^{-dt H} (imaginary time) instead of e^{-i dt H}; evolve --taylor: "

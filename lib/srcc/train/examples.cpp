@@ -20,7 +20,7 @@ const std::vector<ExampleRow> kTable = {
     {Example::kIsing, "ising", TrainKind::kMpo, "/H", false, true, false, "ising (H = -J Σ Z Z - h Σ X, an MPO of bond 3)"},
     {Example::kIsingStep, "ising-step", TrainKind::kMpo, "/U", false, true, false, "ising-step (one second-order Trotter step e^{-i dt H}, or e^{-dt H} with --imaginary-time, an MPO of bond 2)"},
     {Example::kMagnetization, "magnetization", TrainKind::kMpo, "/M", false, true, true, "magnetization (Σ Z, bond 2)"},
-    {Example::kProduct, "product", TrainKind::kMps, "/psi", false, false, true, "product (the MPS |0 0 … 0⟩: all spins up in Z)"},
+    {Example::kProduct, "product", TrainKind::kMps, "/psi", false, false, true, "product (the MPS |0 0 … 0⟩: all spins up in Z; any configuration with --config-state)"},
     {Example::kXxz, "xxz", TrainKind::kMpo, "/H", false, true, true, "xxz (H = Σ J (Sx Sx + Sy Sy + Δ Sz Sz) - h Σ Sz, bond 5, with its U(1) charges; --delta Δ, --h defaults to 0)"},
     {Example::kNeel, "neel", TrainKind::kMps, "/psi", false, true, true, "neel (|↑↓↑↓…⟩)"},
     {Example::kDomainWall, "domain-wall", TrainKind::kMps, "/psi", false, true, true, "domain-wall (|↑…↑↓…↓⟩)"},
@@ -29,6 +29,14 @@ const std::vector<ExampleRow> kTable = {
 
 ChargedRandomShape charged_shape(const ExampleOptions& o) {
   return {o.sites, o.bond, o.spread, o.total_charge.value_or(static_cast<long long>(o.sites % 2))};
+}
+
+// A --config-state letter's basis index: u 0 and d 1 for spins ½, a digit its value; phys (out of
+// range) for anything else.
+std::size_t config_index(char c, std::size_t phys) {
+  if (phys == 2 && (c == 'u' || c == 'd')) return c == 'u' ? 0 : 1;
+  if (c >= '0' && c <= '9') return static_cast<std::size_t>(c - '0');
+  return phys;
 }
 
 std::string text(double v) {
@@ -69,6 +77,18 @@ void check_example(const ExampleOptions& o) {
     if (q < -n || q > n || (n + q) % 2 != 0)
       throw UsageError(opt::kTotalCharge.name() + " " + std::to_string(q) + ": " + std::to_string(n) +
                        " spins 1/2 have a total 2S^z in -" + std::to_string(n) + " … " + std::to_string(n) + " of their parity");
+  }
+  if (!o.config.empty()) {
+    if (o.example != Example::kProduct)
+      throw UsageError(opt::kConfig.name() + ": only for product states (generate product)");
+    if (o.config.size() != o.sites)
+      throw UsageError(opt::kConfig.name() + " '" + o.config + "': " + std::to_string(o.config.size()) +
+                       " letters for " + std::to_string(o.sites) + " sites");
+    for (std::size_t j = 0; j < o.config.size(); ++j)
+      if (config_index(o.config[j], o.phys) >= o.phys)
+        throw UsageError(opt::kConfig.name() + " '" + o.config + "', site " + std::to_string(j) + ": '" +
+                         std::string(1, o.config[j]) + "' is no state of a site of dimension " + std::to_string(o.phys) +
+                         " (u or d for spins ½, else a digit below --phys)");
   }
   for (const auto& [flag, value] : {std::pair{&opt::kCoupling, o.coupling}, {&opt::kField, o.field}, {&opt::kStepDt, o.dt},
                                     {&opt::kDelta, o.delta}})
@@ -119,7 +139,13 @@ template <class T> Tensor<T> example_site(const ExampleOptions& o, std::size_t j
     case Example::kRandomMps:
     case Example::kRandomMpo: site = random_site<T>(row.kind, j, o.sites, o.bond, o.phys, rng); break;
     case Example::kIdentity: site = identity_site<T>(o.phys); break;
-    case Example::kProduct: site = product_site<T>(j, o.sites, o.phys); break;
+    case Example::kProduct:
+      site = product_site<T>(j, o.sites, o.phys);
+      if (!o.config.empty()) {
+        std::fill(site.data.begin(), site.data.end(), T(0));
+        site.data[config_index(o.config[j], o.phys)] = T(1);
+      }
+      break;
     case Example::kMagnetization: site = magnetization_site<T>(j, o.sites); break;
     case Example::kIsingStep: site = ising_step_site<T>(j, o.sites, o.coupling, o.field, o.dt, o.imaginary); break;
     case Example::kIsing: site = ising_site<T>(j, o.sites, o.coupling, o.field); break;
