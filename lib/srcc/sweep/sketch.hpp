@@ -9,6 +9,11 @@
 
 namespace srcc {
 
+// sdcr's Gaussian tests, apart from the sketch blocks' streams (Rng::derive_seed(seed, b)): each
+// cut's from its own stream of Rng::derive_seed(seed, kRangeStreams),
+// in the dense sweep and on charges alike.
+inline constexpr std::uint64_t kRangeStreams = 0x5dc5;
+
 // Entries N(0, 1) for real types, (x + iy)/√2 with x, y ~ N(0, 1) for complex types.
 template <class T> std::vector<T> draw_gaussian(Rng& rng, std::size_t count) {
   std::vector<T> out(count);

@@ -32,6 +32,7 @@
 #include "srcc/movement/site_forms.hpp"
 #include "srcc/sweep/dense_left_step.hpp"
 #include "srcc/sweep/out_of_memory.hpp"
+#include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/sweeper.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"

@@ -20,8 +20,6 @@
 namespace srcc::detail {
 
 using Clock = std::chrono::steady_clock;
-// The stream of sdcr's Gaussian tests, apart from the sketch blocks' (Rng::derive_seed(seed, b)).
-constexpr std::uint64_t kRangeStreams = 0x5dc5;
 inline double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }

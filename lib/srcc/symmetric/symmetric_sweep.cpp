@@ -31,8 +31,6 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // stream they are drawn from (the sketch itself draws from the seed as the dense sweep does).
 constexpr std::size_t kHeldOut = 8;
 constexpr std::uint64_t kHeldOutStream = 0x5eed0f;
-// sdcr's tests: each cut's from its own stream of this one.
-constexpr std::uint64_t kRangeStream = 0x5dc5;
 
 // The fused left bond's sectors of an environment (kSketch, L(0) … L(k−1)): charge → dimension.
 template <class T> std::map<Charge, std::size_t, ChargeOrder> fused_sector_dims(const BlockTensor<T>& c, const ChargeRule& rule) {
@@ -402,7 +400,7 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     how.cap = o.tolerance_mode() ? cap : o.sketch_columns();
     how.cutoff = effective_cutoff<real_t<T>>(0.0, o.numerical_zeros);
     how.tol = o.tolerance_mode() ? kSketchTolFraction * o.tol : 0.0;
-    how.seed = Rng::derive_seed(o.seed, kRangeStream);
+    how.seed = Rng::derive_seed(o.seed, kRangeStreams);
     cores = right_sweep(terms, reduced_environments(K, terms, how, res, reporter, check_interrupt), {}, truncate ? 0 : o.chi,
                         truncate ? 0.0 : o.cutoff, K, res, reporter, check_interrupt);
     res.estimated = false;
