@@ -345,6 +345,11 @@ void Cli::add_generate() {
   add(*generate_cmd, opt::kConfig, g.config);
   add(*generate_cmd, opt::kStepDt, g.dt);
   add_switch(*generate_cmd, opt::kImaginaryTime, g.imaginary);
+  add(*generate_cmd, opt::kSiteType, g.site);
+  add(*generate_cmd, opt::kTerm, g.terms);
+  add(*generate_cmd, opt::kTermsFile, g.terms_file);
+  add_switch(*generate_cmd, opt::kTranslate, g.translate);
+  add(*generate_cmd, opt::kInteraction, g.interaction);
 }
 
 // Which common flags each subcommand takes (`takes`), listed at the end of its help.

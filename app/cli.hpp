@@ -72,6 +72,11 @@ struct GenerateArgs {                  // flags described in srcc/core/options.h
   std::string config;                  // --config-state (product)
   double dt = 0;                       // --dt (ising-step)
   bool imaginary = false;              // --imaginary-time (ising-step)
+  std::string site = "spin-half";      // --site (opsum)
+  std::vector<std::string> terms;      // --term (opsum)
+  std::string terms_file;              // --terms (opsum)
+  bool translate = false;              // --translate (opsum)
+  double interaction = 1.0;            // --U (hubbard)
 };
 
 struct Cli {

@@ -267,10 +267,12 @@ void cmd_generate(const Cli& cli) {
   WriteExampleOptions o;
   const Example kind = parse_example(g.kind);
   o.example = ExampleOptions{.example = kind, .sites = g.sites, .bond = g.bond, .phys = g.phys,
-                             .coupling = g.coupling, .field = g.field.value_or(kind == Example::kXxz ? 0.0 : 1.0),
+                             .coupling = g.coupling,
+                             .field = g.field.value_or(kind == Example::kXxz || kind == Example::kHubbard ? 0.0 : 1.0),
                              .delta = g.delta, .spread = g.spread, .total_charge = g.total_charge, .config = g.config,
                              .dt = g.dt,
-                             .imaginary = g.imaginary, .dtype = resolve_dtype(c.dtype)};
+                             .imaginary = g.imaginary, .dtype = resolve_dtype(c.dtype), .site = g.site, .terms = g.terms,
+                             .terms_file = g.terms_file, .translate = g.translate, .interaction = g.interaction};
   o.output = parse_train_ref(g.output);
   o.force = c.force;
   o.host_memory = execution(c).host_memory;

@@ -155,8 +155,9 @@ inline constexpr Option kQuiet{"-q,--quiet", "",
 inline constexpr Option kSites{"--sites", "INT", "Number of sites n, >= 2", ""};
 inline constexpr Option kBond{"--bond", "INT", "Inner bond dimension of a random train, >= 1", ""};
 inline constexpr Option kPhys{"--phys", "INT", "Physical dimension, >= 1 (ising: 2)", ""};
-inline constexpr Option kCoupling{"--J", "REAL", "Ising ZZ coupling J", ""};
-inline constexpr Option kField{"--h", "REAL", "Ising transverse field h", ""};
+inline constexpr Option kCoupling{"--J", "REAL", "Ising ZZ coupling J; xxz: J; hubbard: the hopping t", "1"};
+inline constexpr Option kField{"--h", "REAL", "Ising transverse field h; xxz: the field along z; hubbard: the chemical potential μ",
+    "ising: 1, xxz and hubbard: 0"};
 inline constexpr Option kDelta{"--delta", "REAL", "xxz: the anisotropy Δ (1: the Heisenberg chain)", ""};
 inline constexpr Option kSectorSpread{"--sector-spread", "REAL",
     "charged-random: the spread (in 2S^z) of each bond's sector sizes, > 0", ""};
@@ -166,6 +167,16 @@ inline constexpr Option kConfig{"--config-state", "TEXT",
     "product: each site's state in order, one letter per site: u or d (spin ½ up or down, --phys 2) "
     "or a digit (the basis index, below --phys); \"udud\" is the Néel state on 4 sites", "every site up (index 0)"};
 inline constexpr Option kStepDt{"--dt", "REAL", "ising-step: the step's time dt", ""};
+inline constexpr Option kSiteType{"--site", "TYPE",
+    "opsum: the kind of every site: spin-half, spin-one, fermion (spinless), electron (spin-½ fermions) "
+    "or boson:K (at most K per site); its operators are listed in docs/USAGE.md", "spin-half"};
+inline constexpr Option kTerm{"--term", "TEXT",
+    "opsum: one term \"COEF OP SITE [OP SITE …]\", e.g. \"0.5 Sp 0 Sm 1\" or \"-1 Cdag 0 C 3\" (COEF real or "
+    "complex, 1+2j); repeatable; fermion operators get their Jordan-Wigner strings", ""};
+inline constexpr Option kTermsFile{"--terms", "FILE", "opsum: a text file of terms, one per line as --term takes them ('#' comments)", ""};
+inline constexpr Option kTranslate{"--translate", "",
+    "opsum: repeat every term at each position along the chain where it fits (its sites are offsets; open ends)", ""};
+inline constexpr Option kInteraction{"--U", "REAL", "hubbard: the on-site interaction U", "1"};
 inline constexpr Option kImaginaryTime{"--imaginary-time", "",
     "ising-step: e^{-dt H} (imaginary time) instead of e^{-i dt H}; evolve --taylor: "
     "Σ (-dt H)^m/m! instead of Σ (-i dt H)^m/m!", ""};

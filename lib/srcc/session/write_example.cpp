@@ -12,7 +12,8 @@
 namespace srcc {
 
 TrainRef write_example(const WriteExampleOptions& o) {
-  const ExampleOptions& e = o.example;
+  ExampleOptions e = o.example;
+  prepare_example(e);
   const ExampleRow& row = example_row(e.example);
   TrainRef ref = o.output;
   const bool group_given = !ref.group.empty();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
@@ -24,6 +26,8 @@ const std::vector<ExampleRow> kTable = {
     {Example::kXxz, "xxz", TrainKind::kMpo, "/H", false, true, true, "xxz (H = Σ J (Sx Sx + Sy Sy + Δ Sz Sz) - h Σ Sz, bond 5, with its U(1) charges; --delta Δ, --h defaults to 0)"},
     {Example::kNeel, "neel", TrainKind::kMps, "/psi", false, true, true, "neel (|↑↓↑↓…⟩)"},
     {Example::kDomainWall, "domain-wall", TrainKind::kMps, "/psi", false, true, true, "domain-wall (|↑…↑↓…↓⟩)"},
+    {Example::kOpsum, "opsum", TrainKind::kMpo, "/H", false, false, false, "opsum (the MPO of a sum of operator products: --term \"COEF OP SITE …\" or --terms FILE on --site sites, --translate; optimal bond, with its charges when every term keeps them)"},
+    {Example::kHubbard, "hubbard", TrainKind::kMpo, "/H", false, false, false, "hubbard (H = -t Σ (c†_iσ c_i+1σ + h.c.) + U Σ n_i↑ n_i↓ - μ Σ n_i on electron sites, bond 6, charges N and 2Sz; --J t, --U, --h μ)"},
     {Example::kChargedRandom, "charged-random", TrainKind::kMps, "/psi", true, true, true, "charged-random (a random MPS of total 2Sz --total-charge, its bonds split into S^z sectors of spread --sector-spread, about --bond in all)"},
 };
 
@@ -64,8 +68,54 @@ Example parse_example(const std::string& name) {
   throw UsageError("generate: no kind '" + name + "' (kinds: " + names + ")");
 }
 
+void prepare_example(ExampleOptions& o) {
+  if (o.example != Example::kOpsum && o.example != Example::kHubbard) {
+    for (const auto& [flag, given] : {std::pair{&opt::kTerm, !o.terms.empty()}, {&opt::kTermsFile, !o.terms_file.empty()},
+                                      {&opt::kTranslate, o.translate}, {&opt::kSiteType, o.site != "spin-half"}})
+      if (given) throw UsageError(flag->name() + ": only for generate opsum");
+    return;
+  }
+  std::vector<OpTerm> terms;
+  std::string site = o.site;
+  if (o.example == Example::kHubbard) {
+    if (!o.terms.empty() || !o.terms_file.empty() || site != "spin-half")
+      throw UsageError("generate hubbard: its terms are fixed (" + opt::kCoupling.name() + ", " + opt::kInteraction.name() + ", " +
+                       opt::kField.name() + "); write others with generate opsum --site electron");
+    site = "electron";
+    const double t = -o.coupling;
+    const std::vector<OpTerm> cell = {{t, {{"Cdu", 0}, {"Cu", 1}}, "-t Cdu 0 Cu 1"},   {t, {{"Cdu", 1}, {"Cu", 0}}, "-t Cdu 1 Cu 0"},
+                                      {t, {{"Cdd", 0}, {"Cd", 1}}, "-t Cdd 0 Cd 1"},   {t, {{"Cdd", 1}, {"Cd", 0}}, "-t Cdd 1 Cd 0"},
+                                      {o.interaction, {{"Nu", 0}, {"Nd", 0}}, "U Nu 0 Nd 0"}, {-o.field, {{"Ntot", 0}}, "-mu Ntot 0"}};
+    terms = translated(cell, o.sites);
+  } else {
+    for (const auto& t : o.terms) {
+      auto parsed = parse_terms(t, opt::kTerm.name() + " '" + t + "'");
+      terms.insert(terms.end(), parsed.begin(), parsed.end());
+    }
+    if (!o.terms_file.empty()) {
+      std::ifstream in(o.terms_file);
+      if (!in) throw UsageError(opt::kTermsFile.name() + " " + o.terms_file + ": cannot be read");
+      std::stringstream all;
+      all << in.rdbuf();
+      auto parsed = parse_terms(all.str(), o.terms_file);
+      terms.insert(terms.end(), parsed.begin(), parsed.end());
+    }
+    if (terms.empty())
+      throw UsageError("generate opsum: give its terms (" + opt::kTerm.name() + " \"COEF OP SITE …\" or " +
+                       opt::kTermsFile.name() + " FILE)");
+    if (o.translate) terms = translated(terms, o.sites);
+  }
+  const SiteType type = site_type(site);
+  o.phys = type.dim;
+  o.model = std::make_shared<const OpSumMpo>(type, o.sites, terms);
+}
+
 void check_example(const ExampleOptions& o) {
   const ExampleRow& row = example_row(o.example);
+  if ((o.example == Example::kOpsum || o.example == Example::kHubbard) && !o.model)
+    throw std::logic_error("check_example: prepare_example first");
+  if (o.model && o.dtype && !dtype_is_complex(*o.dtype) && !o.model->is_real())
+    throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": the operator has complex entries");
   if (row.spins && o.phys != 2)
     throw UsageError(opt::kPhys.name() + ": " + std::string(row.name) + " is for spins 1/2 (phys 2), got " + std::to_string(o.phys));
   if (o.example == Example::kIsingStep && o.dt == 0)
@@ -91,7 +141,7 @@ void check_example(const ExampleOptions& o) {
                          " (u or d for spins ½, else a digit below --phys)");
   }
   for (const auto& [flag, value] : {std::pair{&opt::kCoupling, o.coupling}, {&opt::kField, o.field}, {&opt::kStepDt, o.dt},
-                                    {&opt::kDelta, o.delta}})
+                                    {&opt::kDelta, o.delta}, {&opt::kInteraction, o.interaction}})
     if (!std::isfinite(value)) throw UsageError(flag->name() + " " + text(value) + ": give a finite number");
 }
 
@@ -101,6 +151,8 @@ std::size_t example_bond(const ExampleOptions& o) {
     case Example::kRandomMpo: return o.bond;
     case Example::kIsing: return 3;
     case Example::kXxz: return 5;
+    case Example::kOpsum:
+    case Example::kHubbard: return o.model->max_bond();
     case Example::kChargedRandom: {
       std::size_t most = 1;
       const ChargedRandomShape shape = charged_shape(o);
@@ -124,10 +176,12 @@ std::size_t example_bond(const ExampleOptions& o) {
 DType example_dtype(const ExampleOptions& o) {
   // A real-time step is complex; everything else is real unless --dtype says otherwise.
   if (o.dtype) return *o.dtype;
+  if (o.model) return o.model->is_real() ? DType::kFloat64 : DType::kComplex128;
   return o.example == Example::kIsingStep && !o.imaginary ? DType::kComplex128 : DType::kFloat64;
 }
 
 std::optional<PhysicalCharges> example_charges(const ExampleOptions& o) {
+  if (o.model) return o.model->charges();
   if (!example_row(o.example).conserves_sz || o.phys != 2) return std::nullopt;
   return spin_half_charges(o.sites, example_row(o.example).kind);
 }
@@ -153,6 +207,8 @@ template <class T> Tensor<T> example_site(const ExampleOptions& o, std::size_t j
     case Example::kNeel: site = neel_site<T>(j); break;
     case Example::kDomainWall: site = domain_wall_site<T>(j, o.sites); break;
     case Example::kChargedRandom: site = charged_random_site<T>(charged_shape(o), j, rng); break;
+    case Example::kOpsum:
+    case Example::kHubbard: site = o.model->site<T>(j); break;
   }
   // Finite flags can still overflow a site (e^{dt·h} of a huge imaginary-time step).
   for (const auto& v : site.data)

@@ -3,6 +3,7 @@
 // takes, its bond, its element type; and site j of each (sites come one at a time, so a train
 // never has to fit in memory). A new example is a value, a row and a case of example_site.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "srcc/core/dtype.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/core/tensor.hpp"
+#include "srcc/train/opsum.hpp"
 #include "srcc/train/layout.hpp"
 #include "srcc/train/sectors.hpp"
 
@@ -18,7 +20,7 @@ namespace srcc {
 
 enum class Example {
   kRandomMps, kRandomMpo, kIdentity, kIsing, kIsingStep, kMagnetization, kProduct,
-  kXxz, kNeel, kDomainWall, kChargedRandom
+  kXxz, kNeel, kDomainWall, kChargedRandom, kOpsum, kHubbard
 };
 
 struct ExampleRow {
@@ -51,8 +53,18 @@ struct ExampleOptions {
   double dt = 0;              // ising-step: the step's time (required)
   bool imaginary = false;     // ising-step: e^{−dt H}
   std::uint64_t seed = 0;     // random trains
-  std::optional<DType> dtype;  // empty: complex128 for a real-time step, else float64
+  std::optional<DType> dtype;  // empty: complex128 for a real-time step or a complex operator, else float64
+  std::string site = "spin-half";         // opsum: the site type (train/site_type.hpp)
+  std::vector<std::string> terms;         // opsum: terms as --term takes them
+  std::string terms_file;                 // opsum: a file of terms
+  bool translate = false;                 // opsum: each term at every position
+  double interaction = 1.0;               // hubbard: U
+  std::shared_ptr<const OpSumMpo> model;  // opsum, hubbard: set by prepare_example
 };
+
+// Builds what a kind needs before its sites are made (the MPO of opsum and hubbard, with --phys
+// set to its site's dimension); UsageError naming the flag, term or file that does not fit.
+void prepare_example(ExampleOptions& o);
 
 // Throws UsageError naming the flag when an option does not fit the kind.
 void check_example(const ExampleOptions& o);

@@ -1,0 +1,61 @@
+#pragma once
+// The kinds of site a model is written on: the local basis, the named operators on it (matrices
+// ⟨out|O|in⟩), which of them are fermionic (odd: they anticommute between sites, and a product
+// of them carries Jordan–Wigner strings), and the charges the basis states carry, so that a
+// model's operators can be stored with charges and kept in their blocks.
+//
+//   spin-half   up, down                 Sz Sx Sy Sp Sm Id          charge 2Sz
+//   spin-one    +1, 0, −1                Sz Sx Sy Sp Sm Id          charge 2Sz
+//   fermion     empty, full              C Cdag N F Id              charge N
+//   electron    empty, up, down, full    Cu Cdu Cd Cdd Nu Nd Ntot Sz Sp Sm F Id   charges (N, 2Sz)
+//   boson:K     0 … K bosons             B Bdag N Id                charge N
+//
+// Spins order their basis from Sz = +S down, as ITensor and TeNPy's SpinHalfSite do (TeNPy's
+// SpinSite for S ≥ 1 orders from −S). The electron's basis and operators are TeNPy's
+// SpinHalfFermionSite's: Cd carries the on-site string of the up spin, so that all four
+// anticommute on the site; F = (−1)^N.
+#include <complex>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "srcc/train/sectors.hpp"
+
+namespace srcc {
+
+struct SiteOperator {
+  std::string name;
+  std::size_t dim = 0;
+  std::vector<std::complex<double>> m;  // dim × dim, row-major: m[out·dim + in]
+  bool fermionic = false;               // odd under the fermion parity
+  std::complex<double> at(std::size_t out, std::size_t in) const { return m[out * dim + in]; }
+  bool is_real() const;
+};
+
+// a·b (a after b), odd when exactly one of them is; named "a*b".
+SiteOperator product(const SiteOperator& a, const SiteOperator& b);
+
+struct SiteType {
+  std::string name;  // as written (spin-half, boson:3, …)
+  std::size_t dim = 0;
+  ChargeRule rule;                    // the charges the basis carries
+  std::vector<Charge> basis_charges;  // per basis state
+  std::vector<SiteOperator> ops;
+  bool has_fermions = false;          // F is the parity (−1)^N
+
+  // The operator named `name`; a UsageError listing this site's operators otherwise.
+  const SiteOperator& op(const std::string& name) const;
+  // The charge `o` adds (out − in, the same on every nonzero element), or none (Sx, say).
+  std::optional<Charge> charge_of(const SiteOperator& o) const;
+  // The parity string operator F (fermionic sites) or the identity.
+  const SiteOperator& parity() const { return op(has_fermions ? "F" : "Id"); }
+  std::string operator_names() const;
+};
+
+// "spin-half", "spin-one", "fermion", "electron", "boson:K" (K ≥ 1); a UsageError naming the
+// kinds otherwise.
+SiteType site_type(const std::string& spec);
+inline constexpr const char* kSiteTypeNames = "spin-half, spin-one, fermion, electron, boson:K";
+
+}  // namespace srcc
