@@ -302,6 +302,11 @@ void Cli::add_measures() {
   expect_cmd->add_option("--spectrum", expect_spectrum,
                          "With --entropy, print each bond's N largest Schmidt values (with their charges); --json has all")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 20));
+  add(*expect_cmd, opt::kSiteType, expect_site);
+  add(*expect_cmd, opt::kSiteOp, expect_site_ops);
+  add(*expect_cmd, opt::kCorrelation, expect_correlations);
+  add(*expect_cmd, opt::kCorrelationSites, expect_range);
+  add_switch(*expect_cmd, opt::kConnected, expect_connected);
 }
 
 // collect and inspect.

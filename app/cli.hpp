@@ -93,6 +93,11 @@ struct Cli {
   bool expect_entropy = false;               // --entropy
   double expect_renyi = 0;                   // --renyi α (0 = none)
   std::size_t expect_spectrum = 0;           // --spectrum N: the N largest Schmidt values per bond in the text
+  std::string expect_site;                   // --site ("" = from the sites' dimension)
+  std::vector<std::string> expect_site_ops;  // --site-op
+  std::vector<std::string> expect_correlations;  // --correlation A,B
+  std::string expect_range;                  // --site-range I:J ("" = every site)
+  bool expect_connected = false;             // --connected
   std::vector<std::string> collect_files;    // outputs to tabulate
   std::string collect_csv;                   // -o: CSV file ("" = stdout)
   GenerateArgs generate;

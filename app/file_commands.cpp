@@ -59,17 +59,83 @@ void print_entanglement(const std::vector<BondEntanglement>& bonds, std::size_t 
   }
 }
 
+// ⟨O_i⟩ as a column per operator, a row per site; each correlation as its matrix (real parts,
+// with the imaginary ones below where any is not zero).
+void print_local(const ExpectResult& r) {
+  auto complex_anywhere = [](const std::vector<cdouble>& v) {
+    return std::any_of(v.begin(), v.end(), [](const cdouble& x) { return x.imag() != 0; });
+  };
+  if (!r.site_values.empty()) {
+    std::printf("site");
+    for (const auto& sv : r.site_values) std::printf("  %18s", ("⟨" + sv.op + "⟩").c_str());
+    std::printf("\n");
+    for (std::size_t i = 0; i < r.site_values.front().values.size(); ++i) {
+      std::printf("%4zu", i);
+      for (const auto& sv : r.site_values) {
+        const cdouble v = sv.values[i];
+        if (complex_anywhere(sv.values)) std::printf("  %+.9f%+.3gi", v.real(), v.imag());
+        else std::printf("  %+16.12f", v.real());
+      }
+      std::printf("\n");
+    }
+  }
+  for (const auto& c : r.correlations) {
+    std::printf("%s⟨%s_i %s_j⟩, i and j from %zu (rows i, columns j)%s\n", c.connected ? "connected " : "", c.a.c_str(),
+                c.b.c_str(), c.first, complex_anywhere(c.values) ? "; imaginary parts after" : "");
+    for (int part = 0; part < (complex_anywhere(c.values) ? 2 : 1); ++part)
+      for (std::size_t i = 0; i < c.count; ++i) {
+        std::printf("%4zu", c.first + i);
+        for (std::size_t j = 0; j < c.count; ++j) {
+          const cdouble v = c.values[i * c.count + j];
+          std::printf(" %+.6e", part == 0 ? v.real() : v.imag());
+        }
+        std::printf("\n");
+      }
+  }
+}
+
 }  // namespace
 
 void cmd_expect(const Cli& cli) {
   const bool entropy = cli.expect_entropy || cli.expect_renyi > 0 || cli.expect_spectrum > 0;
   if (cli.expect_renyi == 1) throw UsageError("--renyi 1 is the von Neumann entropy (--entropy)");
-  if (cli.expect_trains.size() < 2 && !entropy)
-    throw UsageError("expect needs an operator after the state (or --entropy)");
+  StateRequest state{.entropy = entropy,
+                     .renyi_alpha = cli.expect_renyi > 0 ? std::optional<double>(cli.expect_renyi) : std::nullopt,
+                     .site = cli.expect_site,
+                     .site_ops = cli.expect_site_ops,
+                     .connected = cli.expect_connected};
+  for (const auto& pair : cli.expect_correlations) {
+    const auto comma = pair.find(',');
+    if (comma == std::string::npos || comma == 0 || comma + 1 == pair.size())
+      throw UsageError(opt::kCorrelation.name() + " '" + pair + "': give two operators, A,B (Sz,Sz or Cdag,C)");
+    state.correlations.emplace_back(pair.substr(0, comma), pair.substr(comma + 1));
+  }
+  if (!cli.expect_range.empty()) {
+    const auto colon = cli.expect_range.find(':');
+    const auto whole = [&](const std::string& t, std::size_t& v) {
+      std::size_t used = 0;
+      try {
+        v = std::stoul(t, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      return !t.empty() && used == t.size() && t[0] != '-';
+    };
+    if (colon == std::string::npos || !whole(cli.expect_range.substr(0, colon), state.first) ||
+        !whole(cli.expect_range.substr(colon + 1), state.last) || state.last == 0)
+      throw UsageError(opt::kCorrelationSites.name() + " '" + cli.expect_range + "': give I:J, the sites I … J−1 (0:10)");
+    if (state.correlations.empty()) throw UsageError(opt::kCorrelationSites.name() + ": only with " + opt::kCorrelation.name());
+  }
+  if (cli.expect_connected && state.correlations.empty())
+    throw UsageError(opt::kConnected.name() + ": only with " + opt::kCorrelation.name());
+  if (!cli.expect_site.empty() && !state.local())
+    throw UsageError(opt::kSiteType.name() + ": only with " + opt::kSiteOp.name() + " or " + opt::kCorrelation.name());
+  if (cli.expect_trains.size() < 2 && !state.whole())
+    throw UsageError("expect needs an operator after the state (or --entropy, --site-op, --correlation)");
   ExpectOptions o{.ket = train_ref(cli, cli.expect_trains.at(0)),
                   .variance = cli.expect_variance,
                   .charges = parse_symmetry(cli.common.symmetry) == Symmetry::kAuto,
-                  .entropy = {entropy, cli.expect_renyi > 0 ? std::optional<double>(cli.expect_renyi) : std::nullopt},
+                  .state = state,
                   .exec = execution(cli.common)};
   for (std::size_t i = 1; i < cli.expect_trains.size(); ++i) o.ops.push_back(train_ref(cli, cli.expect_trains[i]));
   if (!cli.expect_bra.empty()) o.bra = train_ref(cli, cli.expect_bra);
@@ -90,6 +156,7 @@ void cmd_expect(const Cli& cli) {
     std::printf("\n");
   }
   if (!r.entanglement.empty()) print_entanglement(r.entanglement, cli.expect_spectrum);
+  print_local(r);
 }
 
 void cmd_collect(const Cli& cli) {

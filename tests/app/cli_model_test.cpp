@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../support/cli_runner.hpp"
+#include "../support/h5_read.hpp"
 
 namespace srcc::test {
 namespace {
@@ -92,6 +93,118 @@ TEST(CliModel, TermsThatDoNotMakeSenseAreRefused) {
                        "complex entries", dir);
   expect_clean_failure(run_cli(dir, "generate opsum --sites 4 --site spin-two --term '1 Sz 0' -o h.h5"), 2,
                        "no site type 'spin-two'", dir);
+}
+
+// The numbers of a JSON array of numbers or of arrays of them, in order.
+std::vector<double> json_numbers(const std::string& text) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '-' || c == '+' || (c >= '0' && c <= '9')) {
+      char* end = nullptr;
+      out.push_back(std::strtod(text.c_str() + i, &end));
+      i = static_cast<std::size_t>(end - text.c_str());
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+// The array after "key": in `json` from `from` on (to its matching bracket).
+std::string json_array_after(const std::string& json, const std::string& key, std::size_t& from) {
+  const auto at = json.find("\"" + key + "\": [", from);
+  if (at == std::string::npos) return "";
+  std::size_t i = json.find('[', at), depth = 0, j = i;
+  for (; j < json.size(); ++j) {
+    if (json[j] == '[') ++depth;
+    if (json[j] == ']' && --depth == 0) break;
+  }
+  from = j;
+  return json.substr(i, j - i + 1);
+}
+
+// ⟨O_i⟩ and ⟨A_i B_j⟩ of TeNPy's own states against TeNPy's expectation_value and
+// correlation_function (scripts/make_local_reference.py): a spin chain stored in SpinSite's basis
+// (down, up), a complex TEBD state, and spinless fermions whose correlations carry their
+// Jordan-Wigner strings.
+TEST(CliModel, LocalObservablesAreTenpysOwn) {
+  TempDir dir;
+  const std::string ref = data("tenpy_local_reference.h5");
+  struct Case {
+    std::string state, group, flags;
+    std::vector<std::pair<std::string, std::string>> site_ops;     // ours, TeNPy's
+    std::vector<std::pair<std::string, std::string>> correlations;  // ours "A,B", TeNPy's
+  };
+  const std::vector<Case> cases = {
+      {data("tenpy_xxz_L12_sz.h5") + ":/psi", "xxz", "", {{"Sz", "Sz"}}, {{"Sz,Sz", "Sz,Sz"}, {"Sp,Sm", "Sp,Sm"}}},
+      {data("tenpy_tfi_L10_quench.h5") + ":/psi", "tfi", "", {{"Sx", "Sx"}, {"Sy", "Sy"}, {"Sz", "Sz"}}, {{"Sx,Sx", "Sx,Sx"}}},
+      {data("tenpy_fermions_L10.h5") + ":/psi", "fermions", " --site fermion", {{"N", "N"}},
+       {{"Cdag,C", "Cd,C"}, {"C,Cdag", "C,Cd"}, {"N,N", "N,N"}}},
+  };
+  for (const auto& c : cases) {
+    std::string args = "expect " + c.state + c.flags + " --json";
+    for (const auto& [ours, theirs] : c.site_ops) args += " --site-op " + ours;
+    for (const auto& [ours, theirs] : c.correlations) args += " --correlation " + ours;
+    const auto r = run_cli(dir, args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::size_t at = 0;
+    auto compare = [&](const std::string& theirs) {
+      const auto want = read_numbers(ref, "/" + c.group + "/" + theirs);
+      const auto re = json_numbers(json_array_after(r.out, "re", at)), im = json_numbers(json_array_after(r.out, "im", at));
+      ASSERT_EQ(re.size(), want.size()) << c.group << " " << theirs;
+      ASSERT_EQ(im.size(), want.size());
+      double most = 0;
+      for (std::size_t i = 0; i < want.size(); ++i) most = std::max(most, std::abs(cdouble(re[i], im[i]) - want[i]));
+      EXPECT_LT(most, 1e-11) << c.group << " " << theirs;
+    };
+    for (const auto& [ours, theirs] : c.site_ops) compare(theirs);
+    for (const auto& [ours, theirs] : c.correlations) compare(theirs);
+  }
+}
+
+// A random state (dense, no charges): ⟨O_i⟩ and the correlations by the sweep's canonical form
+// against the dense vector and the operators built in the whole Hilbert space (generate opsum of
+// one term), and the connected ones and a range of sites as their definitions say.
+TEST(CliModel, LocalObservablesOfARandomStateAreTheDenseOnes) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate random-mps --sites 6 --bond 5 --phys 2 --dtype complex128 --seed 3 -o psi.h5 -q").code, 0);
+  const auto r = run_cli(dir, "expect psi.h5 --site-op Sx --correlation Sz,Sy --site-range 1:5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::size_t at = 0;
+  const auto sx = json_numbers(json_array_after(r.out, "re", at));
+  (void)json_array_after(r.out, "im", at);
+  const auto cre = json_numbers(json_array_after(r.out, "re", at)), cim = json_numbers(json_array_after(r.out, "im", at));
+  ASSERT_EQ(sx.size(), 6u);
+  ASSERT_EQ(cre.size(), 16u);
+  auto value = [&](const std::string& term) {
+    EXPECT_EQ(run_cli(dir, "generate opsum --sites 6 --term '" + term + "' -o o.h5 --force -q").code, 0);
+    const auto e = run_cli(dir, "expect psi.h5 o.h5 --json");
+    return cdouble(json_number(e.out, "re"), json_number(e.out, "im"));
+  };
+  for (std::size_t i : {0u, 3u, 5u}) EXPECT_NEAR(sx[i], value("1 Sx " + std::to_string(i)).real(), 1e-12) << i;
+  for (std::size_t i = 1; i < 5; ++i)
+    for (std::size_t j = 1; j < 5; ++j) {
+      const cdouble v = value("1 Sz " + std::to_string(i) + " Sy " + std::to_string(j));
+      EXPECT_NEAR(cre[(i - 1) * 4 + (j - 1)], v.real(), 1e-12) << i << " " << j;
+      EXPECT_NEAR(cim[(i - 1) * 4 + (j - 1)], v.imag(), 1e-12) << i << " " << j;
+    }
+  const auto k = run_cli(dir, "expect psi.h5 --site-op Sz --site-op Sy --correlation Sz,Sy --connected --json");
+  ASSERT_EQ(k.code, 0) << k.err;
+  at = 0;
+  const auto sz = json_numbers(json_array_after(k.out, "re", at));
+  const auto szi = json_numbers(json_array_after(k.out, "im", at));
+  const auto sy = json_numbers(json_array_after(k.out, "re", at));
+  const auto syi = json_numbers(json_array_after(k.out, "im", at));
+  const auto kre = json_numbers(json_array_after(k.out, "re", at)), kim = json_numbers(json_array_after(k.out, "im", at));
+  const cdouble full = value("1 Sz 1 Sy 4");
+  const cdouble connected = full - cdouble(sz[1], szi[1]) * cdouble(sy[4], syi[4]);
+  EXPECT_NEAR(kre[1 * 6 + 4], connected.real(), 1e-12);
+  EXPECT_NEAR(kim[1 * 6 + 4], connected.imag(), 1e-12);
+  expect_clean_failure(run_cli(dir, "expect psi.h5 --site-op Sq"), 2, "no operator 'Sq'", dir);
+  expect_clean_failure(run_cli(dir, "expect psi.h5 --correlation Sz"), 2, "give two operators", dir);
+  expect_clean_failure(run_cli(dir, "expect psi.h5 --correlation Sz,Sz --site-range 4:9"), 2, "within 0:6", dir);
+  expect_clean_failure(run_cli(dir, "expect psi.h5 --site-op Sz --site fermion"), 2, "fermion", dir);
+  expect_clean_failure(run_cli(dir, "expect psi.h5 --site-op C --site fermion"), 2, "odd in fermions", dir);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "h5_read.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <hdf5.h>
 
@@ -27,6 +28,29 @@ double read_scalar(const std::filesystem::path& file, const char* dataset) {
   H5Dclose(d);
   H5Fclose(f);
   return v;
+}
+
+std::vector<cdouble> read_numbers(const std::filesystem::path& file, const std::string& dataset) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  hid_t space = H5Dget_space(d), type = H5Dget_type(d);
+  std::vector<cdouble> out(static_cast<std::size_t>(std::max<hssize_t>(H5Sget_simple_extent_npoints(space), 0)));
+  if (H5Tget_class(type) == H5T_COMPOUND) {
+    hid_t mem = H5Tcreate(H5T_COMPOUND, sizeof(cdouble));
+    H5Tinsert(mem, "r", 0, H5T_NATIVE_DOUBLE);
+    H5Tinsert(mem, "i", sizeof(double), H5T_NATIVE_DOUBLE);
+    H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data());
+    H5Tclose(mem);
+  } else {
+    std::vector<double> re(out.size());
+    H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, re.data());
+    for (std::size_t i = 0; i < re.size(); ++i) out[i] = re[i];
+  }
+  H5Tclose(type);
+  H5Sclose(space);
+  H5Dclose(d);
+  H5Fclose(f);
+  return out;
 }
 
 namespace {

@@ -15,6 +15,8 @@ namespace srcc::test {
 std::vector<Tensor<cdouble>> read_cores(const std::filesystem::path& file, const std::string& group,
                                         TrainFormat format = TrainFormat::kAuto);
 double read_scalar(const std::filesystem::path& file, const char* dataset);
+// A real or complex (h5py's compound {r, i}) dataset of any shape, row-major, as complex numbers.
+std::vector<cdouble> read_numbers(const std::filesystem::path& file, const std::string& dataset);
 long long read_int_attr(const std::filesystem::path& file, const std::string& object, const char* name);
 double read_double_attr(const std::filesystem::path& file, const std::string& object, const char* name);
 bool has_attr(const std::filesystem::path& file, const std::string& object, const char* name);

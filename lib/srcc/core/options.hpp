@@ -168,8 +168,15 @@ inline constexpr Option kConfig{"--config-state", "TEXT",
     "or a digit (the basis index, below --phys); \"udud\" is the Néel state on 4 sites", "every site up (index 0)"};
 inline constexpr Option kStepDt{"--dt", "REAL", "ising-step: the step's time dt", ""};
 inline constexpr Option kSiteType{"--site", "TYPE",
-    "opsum: the kind of every site: spin-half, spin-one, fermion (spinless), electron (spin-½ fermions) "
-    "or boson:K (at most K per site); its operators are listed in docs/USAGE.md", "spin-half"};
+    "generate opsum, expect: the kind of every site: spin-half, spin-one, fermion (spinless), electron "
+    "(spin-½ fermions) or boson:K (at most K per site); its operators are listed in docs/USAGE.md",
+    "opsum: spin-half; expect: spin-half for sites of dimension 2, spin-one for 3"};
+inline constexpr Option kSiteOp{"--site-op", "OP",
+    "expect: ⟨O_i⟩ at every site for a named operator of the site type (Sz, N, Cdag*C: a product on one site); repeatable", ""};
+inline constexpr Option kCorrelation{"--correlation", "A,B",
+    "expect: the correlations ⟨A_i B_j⟩ of every pair of sites (fermions with their strings); repeatable", ""};
+inline constexpr Option kCorrelationSites{"--site-range", "I:J", "expect: the correlations of sites I … J−1 only", "every site"};
+inline constexpr Option kConnected{"--connected", "", "expect: the connected correlations ⟨A_i B_j⟩ − ⟨A_i⟩⟨B_j⟩", ""};
 inline constexpr Option kTerm{"--term", "TEXT",
     "opsum: one term \"COEF OP SITE [OP SITE …]\", e.g. \"0.5 Sp 0 Sm 1\" or \"-1 Cdag 0 C 3\" (COEF real or "
     "complex, 1+2j); repeatable; fermion operators get their Jordan-Wigner strings", ""};

@@ -12,7 +12,9 @@
 #include "srcc/backend/counting_gemm.hpp"
 #include "srcc/io/file_site_source.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/measure/charged_sandwich.hpp"
+#include "srcc/measure/local_observables.hpp"
 #include "srcc/measure/sandwich.hpp"
 #include "srcc/movement/mover.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
@@ -76,6 +78,77 @@ std::optional<std::vector<PhysicalCharges>> common_charges(const std::vector<Tra
   return q;
 }
 
+
+// The named operators a request measures, in the state's basis, and its site type.
+struct Local {
+  SiteType type;
+  std::vector<SiteOperator> site_ops;
+  std::vector<std::pair<SiteOperator, SiteOperator>> pairs;
+  SiteOperator parity;
+  bool is_real = true;
+};
+
+Local local_operators(const StateRequest& r, const TrainInfo& ket) {
+  Local out;
+  if (!r.local()) return out;
+  const std::size_t d = ket.dims.front()[kLegU];
+  for (const auto& dims : ket.dims)
+    if (dims[kLegU] != d)
+      throw UsageError(ket.where() + " has sites of different dimensions: its local operators need one kind of site");
+  std::string spec = r.site;
+  if (spec.empty()) {
+    if (d == 2) spec = "spin-half";
+    else if (d == 3) spec = "spin-one";
+    else
+      throw UsageError(ket.where() + " has sites of dimension " + std::to_string(d) + ": name their kind with " +
+                       opt::kSiteType.name() + " (" + kSiteTypeNames + ")");
+  }
+  out.type = site_type(spec);
+  if (out.type.dim != d)
+    throw UsageError(opt::kSiteType.name() + " " + spec + " has " + std::to_string(out.type.dim) + " states but " +
+                     ket.where() + "'s sites have " + std::to_string(d));
+  // Every site names its states alike (the readers give one basis per site).
+  std::vector<std::size_t> order;
+  if (!ket.basis.empty()) order = basis_order(out.type, ket.basis.front());
+  auto op = [&](const std::string& name) {
+    SiteOperator o = reordered(named_operator(out.type, name), order);
+    out.is_real = out.is_real && o.is_real();
+    return o;
+  };
+  for (const auto& name : r.site_ops) out.site_ops.push_back(op(name));
+  for (const auto& [a, b] : r.correlations) {
+    out.pairs.emplace_back(op(a), op(b));
+    if (r.connected && out.pairs.back().first.fermionic)
+      throw UsageError("--connected with " + a + ", " + b + ": odd operators have ⟨A_i⟩ = 0 in a state of definite parity");
+  }
+  out.parity = reordered(out.type.parity(), order);
+  return out;
+}
+
+template <class T>
+void measure_locally(Kernels<T>& K, const std::vector<Tensor<T>>& cores, const Local& local, const StateRequest& r,
+                     ExpectResult& out) {
+  const std::size_t n = cores.size();
+  const std::size_t first = r.first, last = r.last == 0 ? n : r.last;
+  if (first >= last || last > n)
+    throw UsageError(opt::kCorrelationSites.name() + " " + std::to_string(first) + ":" + std::to_string(last) +
+                     ": give sites within 0:" + std::to_string(n) + ", the first below the last");
+  out.site_type = local.type.name;
+  for (std::size_t i = 0; i < local.site_ops.size(); ++i)
+    out.site_values.push_back({r.site_ops[i], site_expectations(K, cores, local.site_ops[i], local.parity)});
+  for (std::size_t i = 0; i < local.pairs.size(); ++i) {
+    const auto& [a, b] = local.pairs[i];
+    CorrelationTable t{r.correlations[i].first, r.correlations[i].second, first, last - first, r.connected,
+                       correlation_matrix(K, cores, a, b, local.parity, first, last)};
+    if (r.connected) {
+      const auto ea = site_expectations(K, cores, a, local.parity), eb = site_expectations(K, cores, b, local.parity);
+      for (std::size_t x = 0; x < t.count; ++x)
+        for (std::size_t y = 0; y < t.count; ++y) t.values[x * t.count + y] -= ea[first + x] * eb[first + y];
+    }
+    out.correlations.push_back(std::move(t));
+  }
+}
+
 }  // namespace
 
 std::string ExpectResult::to_json() const {
@@ -110,12 +183,42 @@ std::string ExpectResult::to_json() const {
     }
     o.add_raw("entanglement", bonds + "]");
   }
+  auto numbers = [](const std::vector<cdouble>& v, std::size_t from, std::size_t count, bool imag) {
+    std::string a = "[";
+    for (std::size_t i = 0; i < count; ++i) a += (i ? ", " : "") + json_number(imag ? v[from + i].imag() : v[from + i].real());
+    return a + "]";
+  };
+  if (!site_values.empty()) {
+    std::string a = "[";
+    for (const auto& sv : site_values) {
+      JsonObject e;
+      e.add("op", sv.op).add_raw("re", numbers(sv.values, 0, sv.values.size(), false)).add_raw("im", numbers(sv.values, 0, sv.values.size(), true));
+      a += (a.size() > 1 ? ", " : "") + e.str();
+    }
+    o.add("site_type", site_type).add_raw("site_ops", a + "]");
+  }
+  if (!correlations.empty()) {
+    std::string a = "[";
+    for (const auto& c : correlations) {
+      std::string re = "[", im = "[";
+      for (std::size_t i = 0; i < c.count; ++i) {
+        re += (i ? ", " : "") + numbers(c.values, i * c.count, c.count, false);
+        im += (i ? ", " : "") + numbers(c.values, i * c.count, c.count, true);
+      }
+      JsonObject e;
+      e.add("a", c.a).add("b", c.b).add("first", static_cast<std::int64_t>(c.first)).add("connected", c.connected);
+      e.add_raw("re", re + "]").add_raw("im", im + "]");
+      a += (a.size() > 1 ? ", " : "") + e.str();
+    }
+    if (site_values.empty()) o.add("site_type", site_type);
+    o.add_raw("correlations", a + "]");
+  }
   return o.str();
 }
 
 ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_refs,
                     const std::optional<TrainRef>& bra_ref, bool variance, const BackendMaker& make,
-                    std::uint64_t host_memory, bool use_charges, const EntropyRequest& entropy) {
+                    std::uint64_t host_memory, bool use_charges, const StateRequest& state) {
   if (variance && bra_ref)
     throw UsageError("--variance is the state's (⟨ψ|O²|ψ⟩ − ⟨ψ|O|ψ⟩²): give it without --bra");
   std::vector<TrainRef> refs = op_refs;
@@ -161,11 +264,13 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
       for (const auto& d : r.info().dims) whole += shape_size({d[0], d[1], d[2], d[3]}) * dtype_size(dt);
     if (whole > host_budget(host_memory)) charges.reset();
   }
-  if (entropy.on && !charges) {
+  const Local local = local_operators(state, ket.info());
+  if (!local.is_real) dt = promote(dt, DType::kComplex128);
+  if ((state.entropy && !charges) || state.local()) {
     std::uint64_t whole = 0;
     for (const auto& d : ket.info().dims) whole += shape_size({d[0], d[1], d[2], d[3]}) * dtype_size(dt);
     if (whole > host_budget(host_memory))
-      throw ResourceError("the entanglement of " + ket.info().where() + " holds the whole state, " + format_size(whole) +
+      throw ResourceError("measuring " + ket.info().where() + " alone holds the whole state, " + format_size(whole) +
                           ", but the host budget is " + format_size(host_budget(host_memory)) + " (" +
                           opt::kHostMemory.name() + ")");
   }
@@ -178,6 +283,14 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     if (K.moves_data()) charges.reset();  // a device measures dense, as it sweeps
     Moments m;
     std::vector<std::vector<SectorValues>> spectra;
+    // The state whole, right-canonical (its scale carried aside), for what is measured of it alone.
+    std::vector<Tensor<T>> cores;
+    auto canonical = [&] {
+      CountingGemm<T> gemm(K);
+      Mover<T> mover(K, &log, backend.name());
+      double log_scale = 0;
+      right_canonicalize(cores, mover, gemm, &log_scale);
+    };
     if (charges) {
       std::vector<std::vector<BlockTensor<T>>> trains;
       for (std::size_t i = 0; i < readers.size(); ++i) {
@@ -189,11 +302,15 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         for (const auto& t : trains) sites.push_back(t[j]);
         return sites;
       });
-      if (entropy.on) {
-        std::vector<BlockTensor<T>> cores;
+      if (state.local()) {
+        for (const auto& site : trains[nops]) cores.push_back(dense_of_blocks(K, site));
+        canonical();
+      }
+      if (state.entropy) {
+        std::vector<BlockTensor<T>> blocks;
         for (const auto& site : trains[nops])
-          cores.push_back(relabelled(site, {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD}));
-        spectra = schmidt_spectra(K, std::move(cores), (*charges)[nops].rule);
+          blocks.push_back(relabelled(site, {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD}));
+        spectra = schmidt_spectra(K, std::move(blocks), (*charges)[nops].rule);
       }
     } else {
       m = moments<Sandwich<T>>(K, n, nops, bra_ref.has_value(), variance, [&](std::size_t j) {
@@ -201,29 +318,39 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         for (auto& r : readers) sites.push_back(to_internal<T>(r.read_site(j, log), r.info(), j, log));
         return sites;
       });
-      if (entropy.on) {
-        // The state whole, right-canonical (its scale carried aside), then the Schmidt values cut by cut.
-        std::vector<Tensor<T>> cores;
+      if (state.whole()) {
         for (std::size_t j = 0; j < n; ++j) cores.push_back(to_internal<T>(readers[nops].read_site(j, log), ket.info(), j, log));
-        CountingGemm<T> gemm(K);
-        Mover<T> mover(K, &log, backend.name());
-        double log_scale = 0;
-        right_canonicalize(cores, mover, gemm, &log_scale);
-        std::vector<std::vector<double>> sigma;
-        truncate_train(cores, 0, 0.0, 0.0, mover, gemm, false, &sigma);
-        for (auto& v : sigma) spectra.push_back({SectorValues{Charge{}, std::move(v)}});
+        canonical();
       }
     }
-    for (const auto& r : readers) r.check_unchanged();
     ExpectResult out;
+    if (state.local()) {
+      // On the host: a device's kernels would need the cores uploaded for a few small products.
+      std::unique_ptr<Backend> host;
+      Kernels<T>* H = &K;
+      if (K.moves_data()) {
+        host = make_cpu_backend(1);
+        H = &host->kernels<T>();
+      }
+      measure_locally(*H, cores, local, state, out);
+    }
+    if (state.entropy && !charges) {
+      // The Schmidt values cut by cut.
+      CountingGemm<T> gemm(K);
+      Mover<T> mover(K, &log, backend.name());
+      std::vector<std::vector<double>> sigma;
+      truncate_train(cores, 0, 0.0, 0.0, mover, gemm, false, &sigma);
+      for (auto& v : sigma) spectra.push_back({SectorValues{Charge{}, std::move(v)}});
+    }
+    for (const auto& r : readers) r.check_unchanged();
     out.notes = notes;
     const Scaled nn = m.norm;
     out.log10_norm = 0.5 * nn.log_abs() / std::log(10.0);
     if (!bra_ref && nops > 0 && !std::isfinite(out.log10_norm))
       throw NumericalError(ket.info().where() + " has norm 0: ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is undefined");
-    if (entropy.on && !std::isfinite(out.log10_norm))
+    if (state.entropy && !std::isfinite(out.log10_norm))
       throw NumericalError(ket.info().where() + " has norm 0: its entanglement is undefined");
-    if (entropy.on) out.entanglement = entanglement_of(spectra, entropy.renyi_alpha);
+    if (state.entropy) out.entanglement = entanglement_of(spectra, state.renyi_alpha);
     // Ratios with the scales apart: ⟨ψ|O|ψ⟩ / ⟨ψ|ψ⟩ is a number even where the norms are not.
     auto ratio = [&](const Scaled& a) { return a.value / nn.value * std::exp(a.log_scale - nn.log_scale); };
     if (bra_ref) out.overlap = m.overlap.plain();

@@ -20,12 +20,28 @@ struct Expectation {
   std::optional<double> variance;  // ⟨O²⟩ − |⟨O⟩|² (real part of ⟨O O⟩ − ⟨O⟩²), when asked for
 };
 
+// ⟨O_i⟩ at every site.
+struct SiteValues {
+  std::string op;
+  std::vector<cdouble> values;
+};
+// ⟨A_i B_j⟩ (minus ⟨A_i⟩⟨B_j⟩ when connected) for first ≤ i, j < first + count, row-major.
+struct CorrelationTable {
+  std::string a, b;
+  std::size_t first = 0, count = 0;
+  bool connected = false;
+  std::vector<cdouble> values;
+};
+
 struct ExpectResult {
   double log10_norm = 0;     // log10 ‖ψ‖
   std::optional<cdouble> overlap;  // ⟨φ|ψ⟩ with a bra
   std::vector<Expectation> rows;
   std::vector<std::string> notes;  // what could not be checked (check_bases), as apply warns of it
-  std::vector<BondEntanglement> entanglement;  // with EntropyRequest::on: bonds 1 … n − 1
+  std::vector<BondEntanglement> entanglement;  // with StateRequest::entropy: bonds 1 … n − 1
+  std::string site_type;                       // the site type the named operators are of
+  std::vector<SiteValues> site_values;         // per StateRequest::site_ops
+  std::vector<CorrelationTable> correlations;  // per StateRequest::correlations
   std::string to_json() const;
 };
 
@@ -36,15 +52,26 @@ struct ExpectResult {
 // carry charges agreeing where they meet are contracted in their blocks on the host
 // (charged_sandwich.hpp), each held whole where their dense sizes fit the host budget
 // (`host_memory` bytes, 0 = detected).
-// With `entropy`, also the state's entanglement at every bond (entanglement.hpp; Rényi entropies
-// with `renyi_alpha`): the state is held whole, its dense size within the host budget
-// (ResourceError otherwise).
-struct EntropyRequest {
-  bool on = false;
+// What is measured of the state alone, held whole (its dense size within the host budget, else
+// ResourceError): its entanglement at every bond (entanglement.hpp; Rényi entropies with
+// `renyi_alpha`), and local observables of named site operators (local_observables.hpp):
+// ⟨O_i⟩ at every site, correlations ⟨A_i B_j⟩ of sites [first, last) (connected: minus
+// ⟨A_i⟩⟨B_j⟩). Operators are those of the site type `site` (train/site_type.hpp; "": spin-half
+// for sites of dimension 2, spin-one for 3), "A*B" their product on one site, written in the
+// state's basis where the file names its states (TeNPy's SpinSite orders spins (down, up)).
+struct StateRequest {
+  bool entropy = false;
   std::optional<double> renyi_alpha;  // > 0, ≠ 1
+  std::string site;
+  std::vector<std::string> site_ops;
+  std::vector<std::pair<std::string, std::string>> correlations;
+  std::size_t first = 0, last = 0;  // last 0: the last site
+  bool connected = false;
+  bool local() const { return !site_ops.empty() || !correlations.empty(); }
+  bool whole() const { return entropy || local(); }
 };
 ExpectResult expect(const TrainRef& ket, const std::vector<TrainRef>& ops, const std::optional<TrainRef>& bra,
                     bool variance, const BackendMaker& make, std::uint64_t host_memory = 0, bool charges = true,
-                    const EntropyRequest& entropy = {});
+                    const StateRequest& state = {});
 
 }  // namespace srcc

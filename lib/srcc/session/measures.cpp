@@ -4,7 +4,7 @@ namespace srcc {
 
 ExpectResult expect(const ExpectOptions& o) {
   return expect(o.ket, o.ops, o.bra, o.variance, [&] { return measuring_backend(o.exec); }, o.exec.host_memory,
-                o.charges, o.entropy);
+                o.charges, o.state);
 }
 
 Comparison distance(const DistanceOptions& o) {

@@ -17,7 +17,7 @@ struct ExpectOptions {
   std::optional<TrainRef> bra;   // φ for matrix elements ⟨φ|O|ψ⟩
   bool variance = false;         // also ⟨O²⟩ − ⟨O⟩² (not with a bra)
   bool charges = true;           // --symmetry auto: trains that carry charges, in their blocks
-  EntropyRequest entropy;        // --entropy, --renyi
+  StateRequest state;            // --entropy, --renyi, --site-op, --correlation, …
   Execution exec;
 };
 ExpectResult expect(const ExpectOptions& options);

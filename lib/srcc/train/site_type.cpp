@@ -1,9 +1,11 @@
 #include "srcc/train/site_type.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "srcc/core/error.hpp"
+#include "srcc/train/train.hpp"
 
 namespace srcc {
 
@@ -63,6 +65,7 @@ SiteType spin(const std::string& name, std::size_t d) {
   const SiteOperator sm = transposed("Sm", sp);
   t.ops = {diagonal("Sz", mz), combined("Sx", sp, 0.5, sm, 0.5), combined("Sy", sp, cd(0, -0.5), sm, cd(0, 0.5)), sp, sm,
            diagonal("Id", std::vector<double>(d, 1.0))};
+  if (d == 2) t.basis_names = {"up", "down"};
   return t;
 }
 
@@ -71,6 +74,7 @@ SiteType fermion() {
   SiteOperator c = zeros("C", 2, true);
   c.m[0 * 2 + 1] = 1;
   t.ops = {c, transposed("Cdag", c), diagonal("N", {0, 1}), diagonal("F", {1, -1}), diagonal("Id", {1, 1})};
+  t.basis_names = {"empty", "full"};
   return t;
 }
 
@@ -86,6 +90,7 @@ SiteType electron() {
   t.ops = {cu, cdu, cdn, cdd, nu, nd, diagonal("Ntot", {0, 1, 1, 2}), diagonal("Sz", {0, 0.5, -0.5, 0}),
            renamed(product(cdu, cdn), "Sp"), renamed(product(cdd, cu), "Sm"), diagonal("F", {1, -1, -1, 1}),
            diagonal("Id", {1, 1, 1, 1})};
+  t.basis_names = {"empty", "up", "down", "full"};
   return t;
 }
 
@@ -127,6 +132,41 @@ std::optional<Charge> SiteType::charge_of(const SiteOperator& o) const {
 std::string SiteType::operator_names() const {
   std::string out;
   for (const auto& o : ops) out += (out.empty() ? "" : " ") + o.name;
+  return out;
+}
+
+SiteOperator named_operator(const SiteType& type, const std::string& spec) {
+  const auto star = spec.find('*');
+  if (star == std::string::npos) return type.op(spec);
+  return product(type.op(spec.substr(0, star)), named_operator(type, spec.substr(star + 1)));
+}
+
+std::vector<std::size_t> basis_order(const SiteType& type, const std::vector<std::string>& names) {
+  if (type.basis_names.empty() || names.size() != type.dim) return {};
+  std::vector<std::size_t> order;
+  std::string said;
+  for (const auto& name : names) {
+    const std::string c = canonical_state_name(name);
+    if (c.empty()) return {};
+    said += (said.empty() ? "" : ", ") + c;
+    const auto at = std::find(type.basis_names.begin(), type.basis_names.end(), c);
+    if (at != type.basis_names.end() && std::find(order.begin(), order.end(), at - type.basis_names.begin()) == order.end())
+      order.push_back(static_cast<std::size_t>(at - type.basis_names.begin()));
+  }
+  if (order.size() != type.dim) {
+    std::string ours;
+    for (const auto& n : type.basis_names) ours += (ours.empty() ? "" : ", ") + n;
+    throw UsageError("the state's sites hold (" + said + "), not the states of a " + type.name + " site (" + ours +
+                     "): name its kind with --site");
+  }
+  return order;
+}
+
+SiteOperator reordered(const SiteOperator& o, const std::vector<std::size_t>& order) {
+  if (order.empty()) return o;
+  SiteOperator out = o;
+  for (std::size_t k = 0; k < o.dim; ++k)
+    for (std::size_t l = 0; l < o.dim; ++l) out.m[k * o.dim + l] = o.at(order[k], order[l]);
   return out;
 }
 

@@ -43,6 +43,7 @@ struct SiteType {
   std::vector<Charge> basis_charges;  // per basis state
   std::vector<SiteOperator> ops;
   bool has_fermions = false;          // F is the parity (−1)^N
+  std::vector<std::string> basis_names;  // in canonical_state_name's spelling, where it has one
 
   // The operator named `name`; a UsageError listing this site's operators otherwise.
   const SiteOperator& op(const std::string& name) const;
@@ -52,6 +53,17 @@ struct SiteType {
   const SiteOperator& parity() const { return op(has_fermions ? "F" : "Id"); }
   std::string operator_names() const;
 };
+
+// An operator by name, or a product on one site written "A*B" (A after B).
+SiteOperator named_operator(const SiteType& type, const std::string& spec);
+
+// Where a file's basis states (`names`, in its order, as TrainInfo::basis gives them) lie in the
+// type's basis: the file's state k is the type's state order[k]. Empty where the names say
+// nothing (a name we do not know, a type without names); a UsageError where they name other
+// states than the type's.
+std::vector<std::size_t> basis_order(const SiteType& type, const std::vector<std::string>& names);
+// `o` in a basis given by basis_order (unchanged for an empty order).
+SiteOperator reordered(const SiteOperator& o, const std::vector<std::size_t>& order);
 
 // "spin-half", "spin-one", "fermion", "electron", "boson:K" (K ≥ 1); a UsageError naming the
 // kinds otherwise.
