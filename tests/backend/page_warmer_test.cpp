@@ -116,7 +116,10 @@ TEST(PageWarmer, LeavesWhatAnotherThreadWritesMeanwhile) {
 
 TEST(PageWarmer, AWaitingPoolThreadStepsIt) {
   if (!kernel_populates()) GTEST_SKIP() << "this kernel has no MADV_POPULATE_WRITE (Linux < 5.14)";
-  const std::size_t bytes = 256 * kPage;
+  // A waiting thread steps the warmer only while it polls (about a millisecond) before it
+  // sleeps: a region small enough to fault in within that on a slow virtual machine (256 pages
+  // took longer there).
+  const std::size_t bytes = 16 * kPage;
   Mapping m(bytes);
   auto warmer = std::make_shared<PageWarmer>();
   WorkPool pool(2, warmer);
