@@ -355,6 +355,8 @@ void Cli::add_generate() {
   add(*generate_cmd, opt::kTermsFile, g.terms_file);
   add_switch(*generate_cmd, opt::kTranslate, g.translate);
   add(*generate_cmd, opt::kInteraction, g.interaction);
+  add(*generate_cmd, opt::kStepFrom, g.from);
+  add(*generate_cmd, opt::kApproximation, g.approximation)->check(CLI::IsMember({"I", "II"}));
 }
 
 // Which common flags each subcommand takes (`takes`), listed at the end of its help.

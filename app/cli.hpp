@@ -77,6 +77,8 @@ struct GenerateArgs {                  // flags described in srcc/core/options.h
   std::string terms_file;              // --terms (opsum)
   bool translate = false;              // --translate (opsum)
   double interaction = 1.0;            // --U (hubbard)
+  std::string from;                    // --from (step)
+  std::string approximation = "II";    // --approximation (step)
 };
 
 struct Cli {

@@ -339,7 +339,9 @@ void cmd_generate(const Cli& cli) {
                              .delta = g.delta, .spread = g.spread, .total_charge = g.total_charge, .config = g.config,
                              .dt = g.dt,
                              .imaginary = g.imaginary, .dtype = resolve_dtype(c.dtype), .site = g.site, .terms = g.terms,
-                             .terms_file = g.terms_file, .translate = g.translate, .interaction = g.interaction};
+                             .terms_file = g.terms_file, .translate = g.translate, .interaction = g.interaction,
+                             .from = g.from,
+                             .approximation = g.approximation == "I" ? StepApproximation::kFirst : StepApproximation::kSecond};
   o.output = parse_train_ref(g.output);
   o.force = c.force;
   o.host_memory = execution(c).host_memory;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/data/tenpy_local_reference.h5: TeNPy's own local observables of TeNPy states, the
-peer reference `expect --site-op/--correlation` is tested against (run by hand; its output is
-committed).
+peer reference `expect --site-op/--correlation` is tested against, and
+tests/data/tenpy_xxz_L12_steps.h5: TeNPy's W^I and W^II steps of its XXZ chain, the reference of
+`generate step` (run by hand; the outputs are committed).
 
     TENPY_NO_CYTHON=true PYTHONPATH=/path/to/tenpy python3 scripts/make_local_reference.py tests/data
 
@@ -34,6 +35,9 @@ def main(out):
         "tfi": (hdf5_io.load(f"{out}/tenpy_tfi_L10_quench.h5")["psi"], ["Sx", "Sy", "Sz"], [("Sx", "Sx"), ("Sz", "Sy")]),
         "fermions": (psi_f, ["N"], [("Cd", "C"), ("N", "N"), ("C", "Cd")]),
     }
+    h_xxz = hdf5_io.load(f"{out}/tenpy_xxz_L12_sz.h5")["H_MPO"]
+    hdf5_io.save({"U_II_real": h_xxz.make_U_II(-0.1j), "U_II_imag": h_xxz.make_U_II(-0.1),
+                  "U_I_real": h_xxz.make_U_I(-0.1j)}, f"{out}/tenpy_xxz_L12_steps.h5")
     with h5py.File(f"{out}/tenpy_local_reference.h5", "w") as h:
         h.attrs["tenpy_version"] = __import__("tenpy").__version__
         for name, (psi, ops, pairs) in states.items():

@@ -95,6 +95,33 @@ TEST(CliModel, TermsThatDoNotMakeSenseAreRefused) {
                        "no site type 'spin-two'", dir);
 }
 
+// The step MPOs of TeNPy's XXZ chain as TeNPy's make_U_II and make_U_I build them
+// (scripts/make_local_reference.py), real and imaginary time; and one W^II step of our own
+// opsum chain applied to a Néel state against the dense exponential's first order.
+TEST(CliModel, StepMposAreTenpysOwn) {
+  TempDir dir;
+  const std::string h = data("tenpy_xxz_L12_sz.h5") + ":/H_MPO", ref = data("tenpy_xxz_L12_steps.h5");
+  struct Case {
+    const char* flags;
+    const char* group;
+  };
+  for (const Case& c : {Case{"", "/U_II_real"}, Case{" --imaginary-time", "/U_II_imag"}, Case{" --approximation I", "/U_I_real"}}) {
+    const auto g = run_cli(dir, "generate step --from " + h + " --dt 0.1" + c.flags + " -o u.h5 --force --json");
+    ASSERT_EQ(g.code, 0) << g.err;
+    EXPECT_LT(relative_distance(dir, "u.h5", ref + ":" + c.group), 1e-13) << c.group;
+  }
+  // It keeps H's charges: a step of a charged chain runs on them.
+  ASSERT_EQ(run_cli(dir, "generate step --from " + h + " --dt 0.1 -o u.h5 --force -q").code, 0);
+  const auto a = run_cli(dir, "apply u.h5 " + data("tenpy_xxz_L12_sz.h5") + ":/psi -o up.h5 --chi 32 --seed 1 --json");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_TRUE(has(a.out, "\"symmetry\": \"U(1)\"")) << a.out;
+  expect_clean_failure(run_cli(dir, "generate step --from " + h + " -o v.h5"), 2, "needs the step's time", dir);
+  expect_clean_failure(run_cli(dir, "generate step --dt 0.1 -o v.h5"), 2, "--from", dir);
+  expect_clean_failure(run_cli(dir, "generate step --from " + data("tenpy_xxz_L12_sz.h5") + ":/psi --dt 0.1 -o v.h5"), 2,
+                       "must be an MPO", dir);
+  expect_clean_failure(run_cli(dir, "generate xxz --from " + h + " -o v.h5"), 2, "only for generate step", dir);
+}
+
 // The numbers of a JSON array of numbers or of arrays of them, in order.
 std::vector<double> json_numbers(const std::string& text) {
   std::vector<double> out;

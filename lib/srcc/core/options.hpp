@@ -166,7 +166,10 @@ inline constexpr Option kTotalCharge{"--total-charge", "INT",
 inline constexpr Option kConfig{"--config-state", "TEXT",
     "product: each site's state in order, one letter per site: u or d (spin ½ up or down, --phys 2) "
     "or a digit (the basis index, below --phys); \"udud\" is the Néel state on 4 sites", "every site up (index 0)"};
-inline constexpr Option kStepDt{"--dt", "REAL", "ising-step: the step's time dt", ""};
+inline constexpr Option kStepDt{"--dt", "REAL", "ising-step, step: the step's time dt", ""};
+inline constexpr Option kStepFrom{"--from", "H.h5[:/group]", "step: the Hamiltonian (an MPO in the form generate opsum and TeNPy write)", ""};
+inline constexpr Option kApproximation{"--approximation", "I|II",
+    "step: W^I keeps the products of terms that share no site, W^II also those that meet on one (both O(dt²) per step)", "II"};
 inline constexpr Option kSiteType{"--site", "TYPE",
     "generate opsum, expect: the kind of every site: spin-half, spin-one, fermion (spinless), electron "
     "(spin-½ fermions) or boson:K (at most K per site); its operators are listed in docs/USAGE.md",
@@ -185,7 +188,7 @@ inline constexpr Option kTranslate{"--translate", "",
     "opsum: repeat every term at each position along the chain where it fits (its sites are offsets; open ends)", ""};
 inline constexpr Option kInteraction{"--U", "REAL", "hubbard: the on-site interaction U", "1"};
 inline constexpr Option kImaginaryTime{"--imaginary-time", "",
-    "ising-step: e^{-dt H} (imaginary time) instead of e^{-i dt H}; evolve --taylor: "
+    "ising-step, step: e^{-dt H} (imaginary time) instead of e^{-i dt H}; evolve --taylor: "
     "Σ (-dt H)^m/m! instead of Σ (-i dt H)^m/m!", ""};
 inline constexpr Option kTaylor{"--taylor", "K",
     "evolve: the trains before the state are the Hamiltonian H (MPOs whose product is H), and "

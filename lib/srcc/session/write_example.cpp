@@ -6,6 +6,8 @@
 #include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/io/output_file.hpp"
+#include "srcc/io/train_reader.hpp"
+#include "srcc/train/site_loader.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/plan/budgets.hpp"
 
@@ -13,7 +15,21 @@ namespace srcc {
 
 TrainRef write_example(const WriteExampleOptions& o) {
   ExampleOptions e = o.example;
-  prepare_example(e);
+  if (e.example == Example::kStep && !e.from.empty()) {
+    // The Hamiltonian whole (an MPO's sites are small), with the charges it carries.
+    TrainReader h(parse_train_ref(e.from));
+    if (h.info().kind != TrainKind::kMpo) throw UsageError(opt::kStepFrom.name() + " " + e.from + ": the Hamiltonian must be an MPO");
+    TransferLog read;
+    for (std::size_t j = 0; j < h.info().length(); ++j) e.hamiltonian.push_back(to_internal<cdouble>(h.read_site(j, read), h.info(), j, read));
+    e.hamiltonian_charges = train_charges(h.info());
+    try {
+      prepare_example(e);
+    } catch (const InputError& error) {
+      throw InputError(h.info().where() + ": " + error.what());
+    }
+  } else {
+    prepare_example(e);
+  }
   const ExampleRow& row = example_row(e.example);
   TrainRef ref = o.output;
   const bool group_given = !ref.group.empty();

@@ -8,6 +8,7 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
+#include "srcc/core/weight.hpp"
 #include "srcc/train/charged_examples.hpp"
 #include "srcc/train/generate.hpp"
 
@@ -28,6 +29,7 @@ const std::vector<ExampleRow> kTable = {
     {Example::kDomainWall, "domain-wall", TrainKind::kMps, "/psi", false, true, true, "domain-wall (|↑…↑↓…↓⟩)"},
     {Example::kOpsum, "opsum", TrainKind::kMpo, "/H", false, false, false, "opsum (the MPO of a sum of operator products: --term \"COEF OP SITE …\" or --terms FILE on --site sites, --translate; optimal bond, with its charges when every term keeps them)"},
     {Example::kHubbard, "hubbard", TrainKind::kMpo, "/H", false, false, false, "hubbard (H = -t Σ (c†_iσ c_i+1σ + h.c.) + U Σ n_i↑ n_i↓ - μ Σ n_i on electron sites, bond 6, charges N and 2Sz; --J t, --U, --h μ)"},
+    {Example::kStep, "step", TrainKind::kMpo, "/U", false, false, false, "step (one time step e^{-i dt H} of the MPO --from H.h5, W^II or --approximation I; --imaginary-time: e^{-dt H})"},
     {Example::kChargedRandom, "charged-random", TrainKind::kMps, "/psi", true, true, true, "charged-random (a random MPS of total 2Sz --total-charge, its bonds split into S^z sectors of spread --sector-spread, about --bond in all)"},
 };
 
@@ -69,6 +71,16 @@ Example parse_example(const std::string& name) {
 }
 
 void prepare_example(ExampleOptions& o) {
+  if (o.example == Example::kStep) {
+    if (o.hamiltonian.empty()) throw UsageError("generate step: give the Hamiltonian with " + opt::kStepFrom.name());
+    if (o.dt == 0 || !std::isfinite(o.dt)) throw UsageError(opt::kStepDt.name() + ": generate step needs the step's time");
+    const std::complex<double> tau = o.imaginary ? std::complex<double>(-o.dt, 0) : std::complex<double>(0, -o.dt);
+    o.step = std::make_shared<const std::vector<Tensor<cdouble>>>(step_mpo(o.hamiltonian, tau, o.approximation));
+    o.sites = o.step->size();
+    o.phys = o.step->front().shape[2];
+    return;
+  }
+  if (!o.from.empty()) throw UsageError(opt::kStepFrom.name() + ": only for generate step");
   if (o.example != Example::kOpsum && o.example != Example::kHubbard) {
     for (const auto& [flag, given] : {std::pair{&opt::kTerm, !o.terms.empty()}, {&opt::kTermsFile, !o.terms_file.empty()},
                                       {&opt::kTranslate, o.translate}, {&opt::kSiteType, o.site != "spin-half"}})
@@ -114,7 +126,8 @@ void check_example(const ExampleOptions& o) {
   const ExampleRow& row = example_row(o.example);
   if ((o.example == Example::kOpsum || o.example == Example::kHubbard) && !o.model)
     throw std::logic_error("check_example: prepare_example first");
-  if (o.model && o.dtype && !dtype_is_complex(*o.dtype) && !o.model->is_real())
+  if (o.dtype && !dtype_is_complex(*o.dtype) &&
+      ((o.model && !o.model->is_real()) || (o.step && example_dtype(ExampleOptions{.example = o.example, .step = o.step}) != DType::kFloat64)))
     throw UsageError(opt::kDtype.name() + " " + std::string(dtype_name(*o.dtype)) + ": the operator has complex entries");
   if (row.spins && o.phys != 2)
     throw UsageError(opt::kPhys.name() + ": " + std::string(row.name) + " is for spins 1/2 (phys 2), got " + std::to_string(o.phys));
@@ -153,6 +166,11 @@ std::size_t example_bond(const ExampleOptions& o) {
     case Example::kXxz: return 5;
     case Example::kOpsum:
     case Example::kHubbard: return o.model->max_bond();
+    case Example::kStep: {
+      std::size_t most = 1;
+      for (const auto& w : *o.step) most = std::max(most, w.shape[1]);
+      return most;
+    }
     case Example::kChargedRandom: {
       std::size_t most = 1;
       const ChargedRandomShape shape = charged_shape(o);
@@ -177,11 +195,18 @@ DType example_dtype(const ExampleOptions& o) {
   // A real-time step is complex; everything else is real unless --dtype says otherwise.
   if (o.dtype) return *o.dtype;
   if (o.model) return o.model->is_real() ? DType::kFloat64 : DType::kComplex128;
+  if (o.step) {
+    for (const auto& w : *o.step)
+      for (const auto& v : w.data)
+        if (v.imag() != 0) return DType::kComplex128;
+    return DType::kFloat64;
+  }
   return o.example == Example::kIsingStep && !o.imaginary ? DType::kComplex128 : DType::kFloat64;
 }
 
 std::optional<PhysicalCharges> example_charges(const ExampleOptions& o) {
   if (o.model) return o.model->charges();
+  if (o.example == Example::kStep) return o.hamiltonian_charges;
   if (!example_row(o.example).conserves_sz || o.phys != 2) return std::nullopt;
   return spin_half_charges(o.sites, example_row(o.example).kind);
 }
@@ -209,6 +234,12 @@ template <class T> Tensor<T> example_site(const ExampleOptions& o, std::size_t j
     case Example::kChargedRandom: site = charged_random_site<T>(charged_shape(o), j, rng); break;
     case Example::kOpsum:
     case Example::kHubbard: site = o.model->site<T>(j); break;
+    case Example::kStep: {
+      const Tensor<cdouble>& w = (*o.step)[j];
+      site = Tensor<T>(w.shape);
+      for (std::size_t i = 0; i < w.data.size(); ++i) site.data[i] = scalar_weight<T>(w.data[i]);
+      break;
+    }
   }
   // Finite flags can still overflow a site (e^{dt·h} of a huge imaginary-time step).
   for (const auto& v : site.data)

@@ -13,6 +13,7 @@
 #include "srcc/core/rng.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/train/opsum.hpp"
+#include "srcc/train/step_mpo.hpp"
 #include "srcc/train/layout.hpp"
 #include "srcc/train/sectors.hpp"
 
@@ -20,7 +21,7 @@ namespace srcc {
 
 enum class Example {
   kRandomMps, kRandomMpo, kIdentity, kIsing, kIsingStep, kMagnetization, kProduct,
-  kXxz, kNeel, kDomainWall, kChargedRandom, kOpsum, kHubbard
+  kXxz, kNeel, kDomainWall, kChargedRandom, kOpsum, kHubbard, kStep
 };
 
 struct ExampleRow {
@@ -60,10 +61,16 @@ struct ExampleOptions {
   bool translate = false;                 // opsum: each term at every position
   double interaction = 1.0;               // hubbard: U
   std::shared_ptr<const OpSumMpo> model;  // opsum, hubbard: set by prepare_example
+  std::string from;                       // step: the Hamiltonian's train, as given
+  StepApproximation approximation = StepApproximation::kSecond;  // step
+  std::vector<Tensor<cdouble>> hamiltonian;  // step: its sites, read by the caller
+  std::optional<PhysicalCharges> hamiltonian_charges;  // step: the charges it carries
+  std::shared_ptr<const std::vector<Tensor<cdouble>>> step;  // step: set by prepare_example
 };
 
 // Builds what a kind needs before its sites are made (the MPO of opsum and hubbard, with --phys
-// set to its site's dimension); UsageError naming the flag, term or file that does not fit.
+// set to its site's dimension; the step from `hamiltonian`); UsageError naming the flag, term or
+// file that does not fit.
 void prepare_example(ExampleOptions& o);
 
 // Throws UsageError naming the flag when an option does not fit the kind.
