@@ -122,6 +122,25 @@ TEST(CliModel, StepMposAreTenpysOwn) {
   expect_clean_failure(run_cli(dir, "generate xxz --from " + h + " -o v.h5"), 2, "only for generate step", dir);
 }
 
+// A W^II step keeps the norm only to O(dt²) per step: evolve says so once the drift passes 1%
+// (and again at 10×), not for a step small enough, nor for an imaginary-time Taylor step.
+TEST(CliModel, EvolveWarnsWhenTheStepChangesTheNorm) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  ASSERT_EQ(run_cli(dir, "generate step --from " + f + ":/H_MPO --dt 0.1 -o u.h5 -q").code, 0);
+  const auto big = run_cli(dir, "evolve u.h5 " + f + ":/psi --steps 12 --dt 0.1 --chi 64 -o t.h5");
+  ASSERT_EQ(big.code, 0) << big.err;
+  EXPECT_TRUE(has(big.err, "norm has changed by +1.88% over 1 steps")) << big.err;
+  EXPECT_TRUE(has(big.err, "over 6 steps")) << "again at ten times the drift: " << big.err;
+  ASSERT_EQ(run_cli(dir, "generate step --from " + f + ":/H_MPO --dt 0.005 -o s.h5 -q").code, 0);
+  const auto small = run_cli(dir, "evolve s.h5 " + f + ":/psi --steps 8 --dt 0.005 --chi 64 -o t2.h5");
+  ASSERT_EQ(small.code, 0) << small.err;
+  EXPECT_FALSE(has(small.err, "norm has changed")) << small.err;
+  const auto tau = run_cli(dir, "evolve " + f + ":/H_MPO " + f + ":/psi --taylor 2 --imaginary-time --steps 4 --dt 0.2 --chi 32 -o t3.h5");
+  ASSERT_EQ(tau.code, 0) << tau.err;
+  EXPECT_FALSE(has(tau.err, "norm has changed")) << tau.err;
+}
+
 // The numbers of a JSON array of numbers or of arrays of them, in order.
 std::vector<double> json_numbers(const std::string& text) {
   std::vector<double> out;

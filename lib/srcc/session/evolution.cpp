@@ -18,6 +18,7 @@
 #include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/log/folded_log.hpp"
+#include "srcc/measure/overlap.hpp"
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
 #include "srcc/session/checkpoints.hpp"
@@ -271,6 +272,14 @@ template <class T> class Evolution {
   // are those of step k−1, so that a stop within the step leaves a consistent pair to save.
   void step(std::size_t k) {
     const auto t0 = Clock::now();
+    // The state before the step: after a step its norm sits in core 0; the state read at the
+    // start of the run may be in any form, so its norm is contracted once.
+    double previous_log_norm = std::log(frobenius_norm(state_.front())) + state_scale_;
+    if (steps_watched_ == 0) {
+      InnerProduct<T> norm(backend().template kernels<T>());
+      for (const auto& c : state_) norm.add(c, c);
+      previous_log_norm = 0.5 * norm.value().log_abs() + state_scale_;
+    }
     SweepResult<T> result = eo_.taylor > 0 ? taylor_step(k) : product_step(k);
     const double sweep_seconds = since(t0);
     std::vector<Tensor<T>> next = std::move(result.cores);
@@ -320,6 +329,28 @@ template <class T> class Evolution {
       line += observables_[i]->shown({values.begin() + static_cast<std::ptrdiff_t>(at), values.end()});
     reporter_.step(line);
     history_.add_round(log_.take_from(0));
+    watch_norm(k, log_norm - previous_log_norm);
+  }
+
+  // A real-time step keeps the norm: where the state's norm drifts from its value at the start
+  // of this run by more than kNormDrift (and again at ten times as much), a warning says so
+  // once, with what causes it. An imaginary-time Taylor step is exempt; other imaginary-time
+  // steps are told of --normalize.
+  static constexpr double kNormDrift = 1e-2;
+  void watch_norm(std::size_t k, double step_log_ratio) {
+    if (eo_.taylor > 0 && eo_.imaginary_time) return;
+    norm_log_drift_ += step_log_ratio;
+    ++steps_watched_;
+    const double drift = std::expm1(norm_log_drift_);
+    if (!(std::abs(drift) > norm_warn_at_)) return;
+    while (std::abs(drift) > norm_warn_at_) norm_warn_at_ *= 10;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "the state's norm has changed by %+.3g%% over %zu steps (to step %zu): a real-time step keeps it, so "
+                  "this is the step's own error (a W^I/W^II or Trotter step errs by O(dt²) per step: a smaller --dt) "
+                  "or a truncation far too coarse; in imaginary time, %s keeps the state at norm 1",
+                  100 * drift, steps_watched_, k, opt::kNormalize.name().c_str());
+    reporter_.warning(text);
   }
 
   // The observables' values of the state e^{scale}·cores, in the trajectory's order; NaN at a
@@ -382,6 +413,8 @@ template <class T> class Evolution {
   Stack stack_;
   std::vector<std::string> notes_;
   Reporter& reporter_;
+  double norm_log_drift_ = 0, norm_warn_at_ = kNormDrift;  // the norm's change this run, and the next warning's level
+  std::size_t steps_watched_ = 0;
   const std::function<void()>& check_interrupt_;
   QuietSweep quiet_;
   const std::size_t nstep_;
