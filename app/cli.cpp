@@ -268,6 +268,9 @@ void Cli::add_evolve() {
   add(*evolve_cmd, opt::kMeasure, e.measure);
   add(*evolve_cmd, opt::kOverlap, e.overlap);
   add(*evolve_cmd, opt::kMeasureEvery, eo.measure_every)->check(whole(1, std::uint64_t{1} << 40));
+  add(*evolve_cmd, opt::kMeasureSiteOp, eo.measure_site_ops);
+  add_switch(*evolve_cmd, opt::kMeasureEntropy, eo.measure_entropy);
+  add(*evolve_cmd, opt::kSiteType, eo.site);
   add(*evolve_cmd, opt::kSaveEvery, eo.save_every)->check(whole(0, std::uint64_t{1} << 40));
   add(*evolve_cmd, opt::kCheckpointEvery, eo.checkpoint_every)->check(whole(0, std::uint64_t{1} << 40));
   add_switch(*evolve_cmd, opt::kResume, eo.resume);

@@ -25,6 +25,34 @@ double energy(const TempDir& dir, const std::string& psi, const std::string& h) 
   return json_number(r.out, "re");
 }
 
+// The numbers of a JSON array of numbers or of arrays of them, in order.
+std::vector<double> json_numbers(const std::string& text) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '-' || c == '+' || (c >= '0' && c <= '9')) {
+      char* end = nullptr;
+      out.push_back(std::strtod(text.c_str() + i, &end));
+      i = static_cast<std::size_t>(end - text.c_str());
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+// The array after "key": in `json` from `from` on (to its matching bracket).
+std::string json_array_after(const std::string& json, const std::string& key, std::size_t& from) {
+  const auto at = json.find("\"" + key + "\": [", from);
+  if (at == std::string::npos) return "";
+  std::size_t i = json.find('[', at), depth = 0, j = i;
+  for (; j < json.size(); ++j) {
+    if (json[j] == '[') ++depth;
+    if (json[j] == ']' && --depth == 0) break;
+  }
+  from = j;
+  return json.substr(i, j - i + 1);
+}
+
 // TeNPy's SpinChain (Jx = Jy = 1, Jz = 0.7, hz = 0.1 on SpinSite, whose basis is (down, up)):
 // the same terms in our spin-half basis (up, down) with the field's sign turned give TeNPy's
 // MPO itself, and its ground state's energy as TeNPy's own MPO gives it.
@@ -141,32 +169,41 @@ TEST(CliModel, EvolveWarnsWhenTheStepChangesTheNorm) {
   EXPECT_FALSE(has(tau.err, "norm has changed")) << tau.err;
 }
 
-// The numbers of a JSON array of numbers or of arrays of them, in order.
-std::vector<double> json_numbers(const std::string& text) {
-  std::vector<double> out;
-  for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    if (c == '-' || c == '+' || (c >= '0' && c <= '9')) {
-      char* end = nullptr;
-      out.push_back(std::strtod(text.c_str() + i, &end));
-      i = static_cast<std::size_t>(end - text.c_str());
-    } else {
-      ++i;
+// evolve's --measure-site-op and --measure-entropy columns are what expect says of the states it
+// saved (expect's own values are TeNPy's, tests above), a complex operator measured on a real
+// state making the run complex.
+TEST(CliModel, EvolveMeasuresSiteOperatorsAndEntropiesAsExpectDoes) {
+  TempDir dir;
+  const std::string f = data("tenpy_xxz_L12_sz.h5");
+  ASSERT_EQ(run_cli(dir, "generate step --from " + f + ":/H_MPO --dt 0.05 -o u.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate neel --sites 12 -o neel.h5 -q").code, 0);
+  const auto r = run_cli(dir, "evolve u.h5 neel.h5 --steps 4 --dt 0.05 --chi 32 -o t.h5 --save-every 2 "
+                              "--measure-site-op Sz --measure-site-op Sp --measure-entropy -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto t = read_columns(dir / "t.h5", "/trajectory");
+  ASSERT_TRUE(t.count("Sz_11") && t.count("Sp_3_im") && t.count("S_11")) << "columns";
+  for (int k : {2, 4}) {
+    const auto e = run_cli(dir, "expect t.h5:/states/" + std::to_string(k) + " --site-op Sz --site-op Sp --entropy --json");
+    ASSERT_EQ(e.code, 0) << e.err;
+    std::size_t at = 0;
+    const auto sz = json_numbers(json_array_after(e.out, "re", at));
+    (void)json_array_after(e.out, "im", at);
+    const auto sp_re = json_numbers(json_array_after(e.out, "re", at)), sp_im = json_numbers(json_array_after(e.out, "im", at));
+    for (std::size_t i = 0; i < 12; ++i) {
+      EXPECT_NEAR(t.at("Sz_" + std::to_string(i))[k - 1], sz[i], 1e-12) << k << " " << i;
+      EXPECT_NEAR(t.at("Sp_" + std::to_string(i))[k - 1], sp_re[i], 1e-12);
+      EXPECT_NEAR(t.at("Sp_" + std::to_string(i) + "_im")[k - 1], sp_im[i], 1e-12);
+    }
+    std::size_t b = 0;
+    for (int bond = 1; bond < 12; ++bond) {
+      const auto key = e.out.find("\"von_neumann\": ", b);
+      ASSERT_NE(key, std::string::npos);
+      b = key + 1;
+      EXPECT_NEAR(t.at("S_" + std::to_string(bond))[k - 1], std::atof(e.out.c_str() + key + 15), 1e-10) << bond;
     }
   }
-  return out;
-}
-// The array after "key": in `json` from `from` on (to its matching bracket).
-std::string json_array_after(const std::string& json, const std::string& key, std::size_t& from) {
-  const auto at = json.find("\"" + key + "\": [", from);
-  if (at == std::string::npos) return "";
-  std::size_t i = json.find('[', at), depth = 0, j = i;
-  for (; j < json.size(); ++j) {
-    if (json[j] == '[') ++depth;
-    if (json[j] == ']' && --depth == 0) break;
-  }
-  from = j;
-  return json.substr(i, j - i + 1);
+  EXPECT_GT(t.at("S_6")[3], 0.01) << "the Néel state entangles";
+  expect_clean_failure(run_cli(dir, "evolve u.h5 neel.h5 --steps 1 --chi 8 -o x.h5 --measure-site-op Sq"), 2, "no operator 'Sq'", dir);
 }
 
 // ⟨O_i⟩ and ⟨A_i B_j⟩ of TeNPy's own states against TeNPy's expectation_value and

@@ -111,6 +111,11 @@ inline constexpr Option kMeasure{"--measure", "FILE[:/O]",
     "--measure-every)", ""};
 inline constexpr Option kOverlap{"--overlap", "FILE[:/ref]",
     "evolve: an MPS whose ⟨ref|ψ⟩ is measured after each step (see --measure-every)", ""};
+inline constexpr Option kMeasureSiteOp{"--measure-site-op", "OP",
+    "evolve: ⟨O_i⟩ at every site after each measured step, for a named operator of the site type (--site; as "
+    "expect --site-op): columns OP_0 … OP_{n-1} (and OP_i_im where O is not Hermitian); repeatable", ""};
+inline constexpr Option kMeasureEntropy{"--measure-entropy", "",
+    "evolve: the von Neumann entropy at every bond after each measured step: columns S_1 … S_{n-1}", ""};
 inline constexpr Option kMeasureEvery{"--measure-every", "INT",
     "evolve: measure --measure and --overlap after steps M, 2M, … and the last only (NaN in the "
     "other rows): an exact ⟨O⟩ costs a good part of a step's sweep", "1"};
@@ -171,7 +176,7 @@ inline constexpr Option kStepFrom{"--from", "H.h5[:/group]", "step: the Hamilton
 inline constexpr Option kApproximation{"--approximation", "I|II",
     "step: W^I keeps the products of terms that share no site, W^II also those that meet on one (both O(dt²) per step)", "II"};
 inline constexpr Option kSiteType{"--site", "TYPE",
-    "generate opsum, expect: the kind of every site: spin-half, spin-one, fermion (spinless), electron "
+    "generate opsum, expect, evolve: the kind of every site: spin-half, spin-one, fermion (spinless), electron "
     "(spin-½ fermions) or boson:K (at most K per site); its operators are listed in docs/USAGE.md",
     "opsum: spin-half; expect: spin-half for sites of dimension 2, spin-one for 3"};
 inline constexpr Option kSiteOp{"--site-op", "OP",

@@ -91,37 +91,19 @@ struct Local {
 Local local_operators(const StateRequest& r, const TrainInfo& ket) {
   Local out;
   if (!r.local()) return out;
-  const std::size_t d = ket.dims.front()[kLegU];
-  for (const auto& dims : ket.dims)
-    if (dims[kLegU] != d)
-      throw UsageError(ket.where() + " has sites of different dimensions: its local operators need one kind of site");
-  std::string spec = r.site;
-  if (spec.empty()) {
-    if (d == 2) spec = "spin-half";
-    else if (d == 3) spec = "spin-one";
-    else
-      throw UsageError(ket.where() + " has sites of dimension " + std::to_string(d) + ": name their kind with " +
-                       opt::kSiteType.name() + " (" + kSiteTypeNames + ")");
+  std::vector<std::string> names = r.site_ops;
+  for (const auto& [a, b] : r.correlations) names.insert(names.end(), {a, b});
+  StateOperators ops = state_operators(r.site, names, ket);
+  out.type = std::move(ops.type);
+  out.parity = std::move(ops.parity);
+  out.is_real = ops.is_real;
+  out.site_ops.assign(ops.ops.begin(), ops.ops.begin() + static_cast<std::ptrdiff_t>(r.site_ops.size()));
+  for (std::size_t i = r.site_ops.size(); i < ops.ops.size(); i += 2) {
+    out.pairs.emplace_back(ops.ops[i], ops.ops[i + 1]);
+    if (r.connected && ops.ops[i].fermionic)
+      throw UsageError("--connected with " + ops.ops[i].name + ", " + ops.ops[i + 1].name +
+                       ": odd operators have ⟨A_i⟩ = 0 in a state of definite parity");
   }
-  out.type = site_type(spec);
-  if (out.type.dim != d)
-    throw UsageError(opt::kSiteType.name() + " " + spec + " has " + std::to_string(out.type.dim) + " states but " +
-                     ket.where() + "'s sites have " + std::to_string(d));
-  // Every site names its states alike (the readers give one basis per site).
-  std::vector<std::size_t> order;
-  if (!ket.basis.empty()) order = basis_order(out.type, ket.basis.front());
-  auto op = [&](const std::string& name) {
-    SiteOperator o = reordered(named_operator(out.type, name), order);
-    out.is_real = out.is_real && o.is_real();
-    return o;
-  };
-  for (const auto& name : r.site_ops) out.site_ops.push_back(op(name));
-  for (const auto& [a, b] : r.correlations) {
-    out.pairs.emplace_back(op(a), op(b));
-    if (r.connected && out.pairs.back().first.fermionic)
-      throw UsageError("--connected with " + a + ", " + b + ": odd operators have ⟨A_i⟩ = 0 in a state of definite parity");
-  }
-  out.parity = reordered(out.type.parity(), order);
   return out;
 }
 

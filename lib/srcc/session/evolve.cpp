@@ -11,6 +11,7 @@
 #include "srcc/memory/policy.hpp"
 #include "srcc/session/evolution.hpp"
 #include "srcc/session/stages.hpp"
+#include "srcc/train/site_type.hpp"
 #include "srcc/session/taylor_step.hpp"
 
 namespace srcc {
@@ -97,6 +98,9 @@ EvolveInputs open_inputs(const EvolveOptions& eo) {
   check_observables(eo, in.readers, in.stack, in.notes);
   in.dtype = working_dtype(ro, in.stack);
   for (std::size_t i = ro.trains.size(); i < in.readers.size(); ++i) in.dtype = promote(in.dtype, in.readers[i].info().dtype());
+  // A site operator with complex entries (Sy) is measured on a complex state.
+  if (!eo.measure_site_ops.empty() && !state_operators(eo.site, eo.measure_site_ops, in.stack.layers.back()).is_real)
+    in.dtype = complex_for_weights(ro, in.dtype, "a site operator measured has complex entries; use a complex type");
   // Real time: the weights (-i dt)^m/m! are complex.
   if (eo.taylor > 0 && !eo.imaginary_time)
     in.dtype = complex_for_weights(ro, in.dtype, "a " + opt::kTaylor.name() + " step in real time has complex weights (-i dt)^m/m!; " +

@@ -20,6 +20,9 @@ struct EvolveOptions {
                                       // 0: time = step number)
   std::vector<TrainRef> measure;      // --measure: MPOs whose ⟨O⟩ is measured after every step
   std::optional<TrainRef> overlap;    // --overlap: an MPS whose ⟨ref|ψ⟩ is measured too
+  std::vector<std::string> measure_site_ops;  // --measure-site-op: ⟨O_i⟩ at every site
+  bool measure_entropy = false;       // --measure-entropy: the von Neumann entropy at every bond
+  std::string site;                   // --site: the site type of the named operators ("": by dimension)
   std::size_t measure_every = 1;      // --measure-every M: observables after steps M, 2M, … and the last
   std::size_t save_every = 0;         // --save-every M: /states/M, /states/2M, … (0: none)
   std::size_t checkpoint_every = 0;   // --checkpoint-every K steps (0: by time, as below)

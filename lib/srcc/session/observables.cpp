@@ -4,7 +4,9 @@
 #include <cctype>
 #include <string>
 
+#include "srcc/core/error.hpp"
 #include "srcc/session/observable_expectation.hpp"
+#include "srcc/session/observable_local.hpp"
 #include "srcc/session/observable_overlap.hpp"
 
 namespace srcc {
@@ -36,6 +38,18 @@ std::vector<std::unique_ptr<Observable<T>>> make_observables(const EvolveOptions
   for (std::size_t i = 0; i < eo.measure.size(); ++i, ++next)
     out.push_back(expectation_value(read_whole<T>(readers[next], log), readers[next].info(), column_label(eo.measure[i], labels), i + 1));
   if (eo.overlap) out.push_back(overlap_with(read_whole<T>(readers[next], log), readers[next].info()));
+  if (eo.measure_site_ops.empty() && !eo.measure_entropy) return out;
+  const TrainInfo& state = readers.at(first - 1).info();
+  if (!eo.measure_site_ops.empty()) {
+    const StateOperators ops = state_operators(eo.site, eo.measure_site_ops, state);
+    for (std::size_t i = 0; i < ops.ops.size(); ++i) {
+      if (ops.ops[i].fermionic)
+        throw UsageError(eo.measure_site_ops[i] + " is odd in fermions: its expectation in a state of definite parity is 0");
+      out.push_back(site_operator<T>(ops.ops[i], ops.parity, column_label(TrainRef{"", eo.measure_site_ops[i]}, labels),
+                                     state.length()));
+    }
+  }
+  if (eo.measure_entropy) out.push_back(bond_entropy<T>(state.length()));
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The observables an evolution's options ask for, in the trajectory's order: one row per kind
-// (--measure operators, then the --overlap reference), each read whole in type T.
+// (--measure operators, then the --overlap reference, each read whole in type T; then the
+// --measure-site-op operators, then --measure-entropy).
 #include <memory>
 #include <vector>
 
@@ -10,7 +11,8 @@
 
 namespace srcc {
 
-// `readers[first …]`: the observables' trains, in the order evolve opened them (input_refs).
+// `readers[first …]`: the observables' trains, in the order evolve opened them (input_refs);
+// `readers[first − 1]` the state.
 template <class T>
 std::vector<std::unique_ptr<Observable<T>>> make_observables(const EvolveOptions& eo, const std::vector<TrainReader>& readers,
                                                              std::size_t first, TransferLog& log);

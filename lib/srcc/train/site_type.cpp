@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "srcc/core/error.hpp"
+#include "srcc/core/options.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -167,6 +168,40 @@ SiteOperator reordered(const SiteOperator& o, const std::vector<std::size_t>& or
   SiteOperator out = o;
   for (std::size_t k = 0; k < o.dim; ++k)
     for (std::size_t l = 0; l < o.dim; ++l) out.m[k * o.dim + l] = o.at(order[k], order[l]);
+  return out;
+}
+
+SiteType site_type_for(const std::string& spec, std::size_t dim, const std::string& where) {
+  std::string name = spec;
+  if (name.empty()) {
+    if (dim == 2) name = "spin-half";
+    else if (dim == 3) name = "spin-one";
+    else
+      throw UsageError(where + " has sites of dimension " + std::to_string(dim) + ": name their kind with " +
+                       opt::kSiteType.name() + " (" + kSiteTypeNames + ")");
+  }
+  SiteType t = site_type(name);
+  if (t.dim != dim)
+    throw UsageError(opt::kSiteType.name() + " " + name + " has " + std::to_string(t.dim) + " states but " + where +
+                     "'s sites have " + std::to_string(dim));
+  return t;
+}
+
+StateOperators state_operators(const std::string& spec, const std::vector<std::string>& names, const TrainInfo& info) {
+  const std::size_t d = info.dims.front()[kLegU];
+  for (const auto& dims : info.dims)
+    if (dims[kLegU] != d)
+      throw UsageError(info.where() + " has sites of different dimensions: its site operators need one kind of site");
+  StateOperators out;
+  out.type = site_type_for(spec, d, info.where());
+  // Every site names its states alike (the readers give one basis per site).
+  std::vector<std::size_t> order;
+  if (!info.basis.empty()) order = basis_order(out.type, info.basis.front());
+  for (const auto& name : names) {
+    out.ops.push_back(reordered(named_operator(out.type, name), order));
+    out.is_real = out.is_real && out.ops.back().is_real();
+  }
+  out.parity = reordered(out.type.parity(), order);
   return out;
 }
 

@@ -65,6 +65,23 @@ std::vector<std::size_t> basis_order(const SiteType& type, const std::vector<std
 // `o` in a basis given by basis_order (unchanged for an empty order).
 SiteOperator reordered(const SiteOperator& o, const std::vector<std::size_t>& order);
 
+// The site type named `spec` for sites of dimension `dim` of the train `where`; "" is spin-half
+// for dimension 2 and spin-one for 3. UsageError (naming --site) where there is no default or
+// the type's dimension is another.
+SiteType site_type_for(const std::string& spec, std::size_t dim, const std::string& where);
+
+// Named operators (named_operator's names) of the site type `spec` (site_type_for) for the
+// state `info`, written in its basis where the file names its states (basis_order), with the
+// type's parity in that basis; UsageError where its sites differ in dimension.
+struct StateOperators {
+  SiteType type;
+  std::vector<SiteOperator> ops;  // in the order of `names`
+  SiteOperator parity;
+  bool is_real = true;            // every operator real
+};
+struct TrainInfo;
+StateOperators state_operators(const std::string& spec, const std::vector<std::string>& names, const TrainInfo& info);
+
 // "spin-half", "spin-one", "fermion", "electron", "boson:K" (K ≥ 1); a UsageError naming the
 // kinds otherwise.
 SiteType site_type(const std::string& spec);

@@ -1,0 +1,126 @@
+#include "srcc/session/observable_local.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "srcc/backend/counting_gemm.hpp"
+#include "srcc/backend/cpu/cpu_backend.hpp"
+#include "srcc/measure/entanglement.hpp"
+#include "srcc/measure/local_observables.hpp"
+#include "srcc/movement/mover.hpp"
+#include "srcc/sweep/truncation_sweep.hpp"
+
+namespace srcc {
+
+namespace {
+
+bool hermitian(const SiteOperator& o) {
+  for (std::size_t i = 0; i < o.dim; ++i)
+    for (std::size_t j = 0; j < o.dim; ++j)
+      if (std::abs(o.at(i, j) - std::conj(o.at(j, i))) > 1e-14) return false;
+  return true;
+}
+
+template <class T> class SiteOp final : public Observable<T> {
+ public:
+  SiteOp(SiteOperator op, SiteOperator parity, std::string name, std::size_t sites)
+      : op_(std::move(op)), parity_(std::move(parity)), name_(std::move(name)), n_(sites), real_(hermitian(op_)) {}
+
+  std::vector<TrajectoryColumn> columns() const override {
+    std::vector<TrajectoryColumn> c;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const std::string col = name_ + "_" + std::to_string(i);
+      c.push_back({col, "1", "⟨" + name_ + "⟩ at site " + std::to_string(i) + (real_ ? "" : " (real part)")});
+      if (!real_) c.push_back({col + "_im", "1", "its imaginary part"});
+    }
+    return c;
+  }
+  std::pair<std::string, std::string> fingerprint() const override {
+    std::string m;
+    for (const auto& v : op_.m) {
+      char b[64];
+      std::snprintf(b, sizeof b, "%.17g,%.17g;", v.real(), v.imag());
+      m += b;
+    }
+    return {"site_op_" + name_, m};
+  }
+  std::vector<double> measure(const std::vector<Tensor<T>>& cores, double /*scale*/, Kernels<T>& K) override {
+    // On the host: a device's kernels would need the cores uploaded for a few small products.
+    std::unique_ptr<Backend> host;
+    Kernels<T>* H = &K;
+    if (K.moves_data()) {
+      host = make_cpu_backend(1);
+      H = &host->kernels<T>();
+    }
+    std::vector<double> out;
+    for (const auto& v : site_expectations(*H, cores, op_, parity_)) {
+      out.push_back(v.real());
+      if (!real_) out.push_back(v.imag());
+    }
+    return out;
+  }
+  std::string shown(const std::vector<double>& values) const override {
+    double sum = 0;
+    for (std::size_t i = 0; i < n_; ++i) sum += values[real_ ? i : 2 * i];
+    char m[96];
+    std::snprintf(m, sizeof m, "  Σ%s %.10g", name_.c_str(), sum);
+    return m;
+  }
+
+ private:
+  SiteOperator op_, parity_;
+  std::string name_;
+  std::size_t n_;
+  bool real_;
+};
+
+template <class T> class Entropy final : public Observable<T> {
+ public:
+  explicit Entropy(std::size_t sites) : n_(sites) {}
+  std::vector<TrajectoryColumn> columns() const override {
+    std::vector<TrajectoryColumn> c;
+    for (std::size_t b = 1; b < n_; ++b)
+      c.push_back({"S_" + std::to_string(b), "1", "von Neumann entropy at bond " + std::to_string(b) + " (natural log)"});
+    return c;
+  }
+  std::pair<std::string, std::string> fingerprint() const override { return {"entropy", "von Neumann"}; }
+  std::vector<double> measure(const std::vector<Tensor<T>>& cores, double /*scale*/, Kernels<T>& K) override {
+    std::vector<Tensor<T>> copy = cores;
+    CountingGemm<T> gemm(K);
+    Mover<T> mover(K, nullptr, "");
+    std::vector<std::vector<double>> sigma;
+    truncate_train(copy, 0, 0.0, 0.0, mover, gemm, false, &sigma);
+    this->flops_ += gemm.flops();
+    std::vector<std::vector<SectorValues>> spectra;
+    for (auto& v : sigma) spectra.push_back({SectorValues{Charge{}, std::move(v)}});
+    std::vector<double> out;
+    for (const auto& b : entanglement_of(spectra, std::nullopt)) out.push_back(b.von_neumann);
+    return out;
+  }
+  std::string shown(const std::vector<double>& values) const override {
+    double most = 0;
+    for (double v : values) most = std::max(most, v);
+    char m[64];
+    std::snprintf(m, sizeof m, "  S_max %.6g", most);
+    return m;
+  }
+
+ private:
+  std::size_t n_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Observable<T>> site_operator(SiteOperator op, SiteOperator parity, std::string name, std::size_t sites) {
+  return std::make_unique<SiteOp<T>>(std::move(op), std::move(parity), std::move(name), sites);
+}
+template <class T> std::unique_ptr<Observable<T>> bond_entropy(std::size_t sites) { return std::make_unique<Entropy<T>>(sites); }
+
+#define SRCC_INSTANTIATE(T)                                                                                      \
+  template std::unique_ptr<Observable<T>> site_operator<T>(SiteOperator, SiteOperator, std::string, std::size_t); \
+  template std::unique_ptr<Observable<T>> bond_entropy<T>(std::size_t);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc
