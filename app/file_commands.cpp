@@ -146,12 +146,20 @@ void cmd_expect(const Cli& cli) {
     std::printf("%s\n", r.to_json().c_str());
     return;
   }
-  std::printf("‖ψ‖ = %s%s\n", format_log10(r.log10_norm).c_str(),
-              r.overlap ? (", ⟨φ|ψ⟩ = " + std::to_string(r.overlap->real()) + (r.overlap->imag() < 0 ? "" : "+") +
-                           std::to_string(r.overlap->imag()) + "i").c_str()
-                        : "");
+  if (r.trace) {
+    const bool positive = r.trace->imag() == 0 && r.trace->real() > 0;
+    std::printf("Tr ρ = %s%s\n", format_log10(r.log10_trace).c_str(),
+                positive ? "" : (" × (" + std::to_string(r.trace->real()) + (r.trace->imag() < 0 ? "" : "+") +
+                                 std::to_string(r.trace->imag()) + "i)").c_str());
+  } else {
+    std::printf("‖ψ‖ = %s%s\n", format_log10(r.log10_norm).c_str(),
+                r.overlap ? (", ⟨φ|ψ⟩ = " + std::to_string(r.overlap->real()) + (r.overlap->imag() < 0 ? "" : "+") +
+                             std::to_string(r.overlap->imag()) + "i").c_str()
+                          : "");
+  }
   for (const auto& e : r.rows) {
-    std::printf("%s  %s = %.12g%+.3gi", e.op.c_str(), bra ? "⟨φ|O|ψ⟩" : "⟨O⟩", e.value.real(), e.value.imag());
+    std::printf("%s  %s = %.12g%+.3gi", e.op.c_str(), bra ? "⟨φ|O|ψ⟩" : r.trace ? "Tr(ρO)/Tr ρ" : "⟨O⟩", e.value.real(),
+                e.value.imag());
     if (e.variance) std::printf("  variance %.6g", *e.variance);
     std::printf("\n");
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../support/cli_runner.hpp"
+#include "../support/dense.hpp"
 #include "../support/h5_read.hpp"
 
 namespace srcc::test {
@@ -121,6 +122,41 @@ TEST(CliModel, TermsThatDoNotMakeSenseAreRefused) {
                        "complex entries", dir);
   expect_clean_failure(run_cli(dir, "generate opsum --sites 4 --site spin-two --term '1 Sz 0' -o h.h5"), 2,
                        "no site type 'spin-two'", dir);
+}
+
+// An MPO state ρ: expect gives Tr(ρ O)/Tr ρ and Tr ρ, against the dense matrices; a traceless ρ
+// has no such ratio (exit 7); what only a pure state has is refused.
+TEST(CliModel, TracesOfMpoStatesAreTheDenseOnes) {
+  TempDir dir;
+  ASSERT_EQ(run_cli(dir, "generate random-mpo --sites 5 --bond 3 --seed 2 --dtype complex128 -o rho.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate xxz --sites 5 --delta 0.6 --h 0.3 -o h.h5 -q").code, 0);
+  const auto r = run_cli(dir, "expect rho.h5 h.h5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto matrix = [&](const std::string& f) {
+    const DenseTrain t = dense_train(read_cores(dir / f, ""));
+    return interleaved_to_matrix(t.v, t.ups, t.downs);
+  };
+  const auto rho = matrix("rho.h5"), h = matrix("h.h5");
+  const std::size_t big = 32;
+  cdouble tr = 0, trh = 0;
+  for (std::size_t i = 0; i < big; ++i) {
+    tr += rho[i * big + i];
+    for (std::size_t k = 0; k < big; ++k) trh += rho[i * big + k] * h[k * big + i];
+  }
+  const cdouble want = trh / tr;
+  EXPECT_NEAR(json_number(r.out, "re"), want.real(), 1e-12 * std::abs(want));
+  EXPECT_NEAR(json_number(r.out, "im"), want.imag(), 1e-12 * std::abs(want));
+  EXPECT_NEAR(json_number(r.out, "log10_trace"), std::log10(std::abs(tr)), 1e-12);
+  EXPECT_NEAR(json_number(r.out, "trace_phase_re"), (tr / std::abs(tr)).real(), 1e-12);
+  // The identity: Tr 1 = 2^5, and the traceless XXZ chain without field has ⟨H⟩ = 0 there.
+  ASSERT_EQ(run_cli(dir, "generate identity --sites 5 -o one.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate xxz --sites 5 -o h0.h5 -q").code, 0);
+  const auto i = run_cli(dir, "expect one.h5 h0.h5 --json");
+  ASSERT_EQ(i.code, 0) << i.err;
+  EXPECT_NEAR(json_number(i.out, "log10_trace"), 5 * std::log10(2.0), 1e-14);
+  EXPECT_NEAR(json_number(i.out, "re"), 0.0, 1e-15);
+  expect_clean_failure(run_cli(dir, "expect h0.h5 h.h5"), 7, "has trace 0", dir);
+  expect_clean_failure(run_cli(dir, "expect rho.h5 h.h5 --variance"), 2, "is an MPO", dir);
 }
 
 // The step MPOs of TeNPy's XXZ chain as TeNPy's make_U_II and make_U_I build them

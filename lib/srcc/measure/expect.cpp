@@ -15,6 +15,7 @@
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/measure/charged_sandwich.hpp"
 #include "srcc/measure/local_observables.hpp"
+#include "srcc/measure/overlap.hpp"
 #include "srcc/measure/sandwich.hpp"
 #include "srcc/movement/mover.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
@@ -131,6 +132,65 @@ void measure_locally(Kernels<T>& K, const std::vector<Tensor<T>>& cores, const L
   }
 }
 
+
+// Tr(ρ O_i)/Tr ρ and Tr ρ of the MPO state readers[nops], site by site: Tr(ρ O) = ⟨Ô|ρ⟩ with
+// Ô[u, d] = conj(O[d, u]), an inner product of trains (at unit scale per site, its scale aside),
+// and Tr ρ = ⟨1|ρ⟩.
+ExpectResult traces(const std::vector<TrainReader>& readers, std::size_t nops, const BackendMaker& make,
+                    std::vector<std::string> notes) {
+  const TrainReader& rho = readers[nops];
+  const std::size_t n = rho.info().length();
+  DType dt = rho.info().dtype();
+  for (std::size_t i = 0; i < nops; ++i) dt = promote(dt, readers[i].info().dtype());
+  TransferLog log;
+  const std::unique_ptr<Backend> made = make();
+  return visit_dtype(dt, [&](auto zero) {
+    using T = decltype(zero);
+    auto& K = made->kernels<T>();
+    InnerProduct<T> trace(K);
+    std::vector<InnerProduct<T>> products;
+    for (std::size_t i = 0; i < nops; ++i) products.emplace_back(K);
+    for (std::size_t j = 0; j < n; ++j) {
+      const Tensor<T> r = to_internal<T>(rho.read_site(j, log), rho.info(), j, log);
+      const std::size_t d = r.shape[kLegU];
+      Tensor<T> one({1, 1, d, d});
+      std::fill(one.data.begin(), one.data.end(), T(0));
+      for (std::size_t u = 0; u < d; ++u) one.data[u * d + u] = T(1);
+      trace.add(one, r);
+      for (std::size_t i = 0; i < nops; ++i) {
+        const Tensor<T> o = to_internal<T>(readers[i].read_site(j, log), readers[i].info(), j, log);
+        Tensor<T> dual(o.shape);
+        const std::size_t pairs = o.shape[kLegL] * o.shape[kLegR];
+        for (std::size_t k = 0; k < pairs; ++k)
+          for (std::size_t u = 0; u < d; ++u)
+            for (std::size_t v = 0; v < d; ++v) {
+              const T x = o.data[(k * d + v) * d + u];
+              if constexpr (is_complex_v<T>) dual.data[(k * d + u) * d + v] = std::conj(x);
+              else dual.data[(k * d + u) * d + v] = x;
+            }
+        products[i].add(dual, r);
+      }
+    }
+    for (const auto& r : readers) r.check_unchanged();
+    ExpectResult out;
+    out.notes = std::move(notes);
+    const Scaled tr = trace.value();
+    if (!std::isfinite(tr.log_abs()))
+      throw NumericalError(rho.info().where() + " has trace 0: Tr(ρ O)/Tr ρ is undefined");
+    out.trace = tr.value / std::abs(tr.value);  // its phase; its size in log10_trace
+    out.log10_trace = tr.log_abs() / std::log(10.0);
+    out.log10_norm = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < nops; ++i) {
+      const Scaled v = products[i].value();
+      Expectation e;
+      e.op = readers[i].info().where();
+      e.value = v.value / tr.value * std::exp(v.log_scale - tr.log_scale);
+      out.rows.push_back(e);
+    }
+    return out;
+  });
+}
+
 }  // namespace
 
 std::string ExpectResult::to_json() const {
@@ -142,7 +202,8 @@ std::string ExpectResult::to_json() const {
     rows_json += (rows_json.size() > 1 ? ", " : "") + o.str();
   }
   JsonObject o;
-  o.add("log10_norm", log10_norm);
+  if (trace) o.add("trace_phase_re", trace->real()).add("trace_phase_im", trace->imag()).add("log10_trace", log10_trace);
+  else o.add("log10_norm", log10_norm);
   if (overlap) o.add("overlap_re", overlap->real()).add("overlap_im", overlap->imag());
   o.add_raw("operators", rows_json + "]");
   if (!entanglement.empty()) {
@@ -211,8 +272,13 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
   const std::size_t nops = op_refs.size();
   const TrainReader& ket = readers[nops];
   const TrainReader& bra = bra_ref ? readers[nops + 1] : ket;
-  if (ket.info().kind != TrainKind::kMps) throw UsageError(ket.info().where() + ": the state must be an MPS");
-  if (bra.info().kind != TrainKind::kMps) throw UsageError(bra.info().where() + ": the bra must be an MPS");
+  // A density operator (an MPO state): Tr(ρ O)/Tr ρ, and Tr ρ itself.
+  const bool mixed = ket.info().kind == TrainKind::kMpo;
+  if (mixed && (bra_ref || variance || state.whole()))
+    throw UsageError(ket.info().where() + " is an MPO: expect gives Tr(ρ O)/Tr ρ of a density operator, without " +
+                     "--bra, --variance or measures of a pure state (--entropy, --site-op, --correlation)");
+  if (!mixed && ket.info().kind != TrainKind::kMps) throw UsageError(ket.info().where() + ": the state must be an MPS or MPO");
+  if (bra.info().kind != ket.info().kind) throw UsageError(bra.info().where() + ": the bra must be an MPS");
   const std::size_t n = ket.info().length();
   DType dt = ket.info().dtype();
   for (std::size_t i = 0; i < readers.size(); ++i) {
@@ -225,7 +291,7 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     for (std::size_t j = 0; j < n; ++j) {
       const std::size_t p = ket.info().dims[j][kLegU];
       const auto& d = t.dims[j];
-      if ((i < nops && (d[kLegU] != p || d[kLegD] != p)) || (i >= nops && d[kLegU] != p))
+      if ((i < nops && (d[kLegU] != p || d[kLegD] != p)) || (i >= nops && d[kLegU] != p) || (mixed && d[kLegD] != p))
         throw InputError(t.where(j) + ": physical legs do not match " + ket.info().where(j) + " (dimension " +
                          std::to_string(p) + ")");
     }
@@ -236,6 +302,7 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(std::move(note));
     }
   }
+  if (mixed) return traces(readers, nops, make, std::move(notes));
   // Charged trains are measured in their blocks, each held whole: where even their dense sizes
   // fit the host budget (else site by site, dense).
   std::optional<std::vector<PhysicalCharges>> charges;

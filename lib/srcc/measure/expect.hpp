@@ -1,7 +1,8 @@
 #pragma once
 // The `expect` command: expectation values ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of operators (MPOs) in a state (MPS)
 // stored in files, or matrix elements ⟨φ|O|ψ⟩, contracted exactly (no compression), with the
-// variance ⟨O²⟩ − ⟨O⟩² from ⟨ψ|O O|ψ⟩ without forming O². One site of every train at a time.
+// variance ⟨O²⟩ − ⟨O⟩² from ⟨ψ|O O|ψ⟩ without forming O²; for a density operator (an MPO
+// state ρ, e^{−βH} say) Tr(ρ O)/Tr ρ and Tr ρ. One site of every train at a time.
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +35,9 @@ struct CorrelationTable {
 };
 
 struct ExpectResult {
-  double log10_norm = 0;     // log10 ‖ψ‖
+  double log10_norm = 0;     // log10 ‖ψ‖ (NaN for an MPO state)
+  std::optional<cdouble> trace;  // an MPO state ρ: Tr ρ / |Tr ρ| (its phase; ρ ≥ 0 has 1)
+  double log10_trace = 0;        // … and log10 |Tr ρ|
   std::optional<cdouble> overlap;  // ⟨φ|ψ⟩ with a bra
   std::vector<Expectation> rows;
   std::vector<std::string> notes;  // what could not be checked (check_bases), as apply warns of it
