@@ -124,6 +124,39 @@ TEST(CliModel, TermsThatDoNotMakeSenseAreRefused) {
                        "no site type 'spin-two'", dir);
 }
 
+// Product states of any site type by --pattern or --config-state, with the type's charges: their
+// local values are the pattern's, and a model's product runs on the charges.
+TEST(CliModel, ProductStatesOfEverySiteType) {
+  TempDir dir;
+  struct Case {
+    std::string flags, op;
+    std::vector<double> want;
+  };
+  const std::vector<Case> cases = {
+      {"--site fermion --pattern neel", "N", {1, 0, 1, 0, 1}},
+      {"--site electron --pattern neel", "Sz", {0.5, -0.5, 0.5, -0.5, 0.5}},
+      {"--site spin-one --pattern domain-wall", "Sz", {1, 1, 1, -1, -1}},
+      {"--site boson:3 --config-state 30120", "N", {3, 0, 1, 2, 0}},
+      {"--pattern neel", "Sz", {0.5, -0.5, 0.5, -0.5, 0.5}},
+  };
+  for (const auto& c : cases) {
+    ASSERT_EQ(run_cli(dir, "generate product --sites 5 " + c.flags + " -o p.h5 --force -q").code, 0) << c.flags;
+    const std::string site = c.flags.find("--site") == std::string::npos ? "" : c.flags.substr(0, c.flags.find(' ', 7));
+    const auto e = run_cli(dir, "expect p.h5 --site-op " + c.op + " " + site + " --json");
+    ASSERT_EQ(e.code, 0) << e.err;
+    std::size_t at = 0;
+    EXPECT_EQ(json_numbers(json_array_after(e.out, "re", at)), c.want) << c.flags;
+  }
+  // Spinless fermions at half filling hop on their charges.
+  ASSERT_EQ(run_cli(dir, "generate product --sites 6 --site fermion --pattern neel -o f.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate opsum --sites 6 --site fermion --translate --term '-1 Cdag 0 C 1' --term '-1 Cdag 1 C 0' -o hf.h5 -q").code, 0);
+  const auto a = run_cli(dir, "apply hf.h5 f.h5 -o hp.h5 --chi 8 --seed 1 --json");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_TRUE(has(a.out, "\"symmetry\": \"U(1)\"")) << a.out;
+  expect_clean_failure(run_cli(dir, "generate product --sites 4 --pattern neel --config-state udud -o x.h5"), 2, "give one of them", dir);
+  expect_clean_failure(run_cli(dir, "generate xxz --sites 4 --pattern neel -o x.h5"), 2, "only for generate product", dir);
+}
+
 // An MPO state ρ: expect gives Tr(ρ O)/Tr ρ and Tr ρ, against the dense matrices; a traceless ρ
 // has no such ratio (exit 7); what only a pure state has is refused.
 TEST(CliModel, TracesOfMpoStatesAreTheDenseOnes) {

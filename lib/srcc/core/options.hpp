@@ -176,9 +176,12 @@ inline constexpr Option kStepFrom{"--from", "H.h5[:/group]", "step: the Hamilton
 inline constexpr Option kApproximation{"--approximation", "I|II",
     "step: W^I keeps the products of terms that share no site, W^II also those that meet on one (both O(dt²) per step)", "II"};
 inline constexpr Option kSiteType{"--site", "TYPE",
-    "generate opsum, expect, evolve: the kind of every site: spin-half, spin-one, fermion (spinless), electron "
+    "generate opsum and product, expect, evolve: the kind of every site: spin-half, spin-one, fermion (spinless), electron "
     "(spin-½ fermions) or boson:K (at most K per site); its operators are listed in docs/USAGE.md",
-    "opsum: spin-half; expect: spin-half for sites of dimension 2, spin-one for 3"};
+    "generate: spin-half; expect, evolve: spin-half for sites of dimension 2, spin-one for 3"};
+inline constexpr Option kPattern{"--pattern", "neel|domain-wall",
+    "product: a Néel (alternating) or domain-wall (first half, second half) state of the site type's two "
+    "pattern states: spin-half ↑ ↓, spin-one +1 −1, fermion full empty, electron ↑ ↓, boson 1 0", ""};
 inline constexpr Option kSiteOp{"--site-op", "OP",
     "expect: ⟨O_i⟩ at every site for a named operator of the site type (Sz, N, Cdag*C: a product on one site); repeatable", ""};
 inline constexpr Option kCorrelation{"--correlation", "A,B",

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "srcc/core/error.hpp"
@@ -81,16 +82,35 @@ void prepare_example(ExampleOptions& o) {
     return;
   }
   if (!o.from.empty()) throw UsageError(opt::kStepFrom.name() + ": only for generate step");
+  if (!o.pattern.empty() && o.example != Example::kProduct) throw UsageError(opt::kPattern.name() + ": only for generate product");
+  if (o.example == Example::kProduct && (!o.site.empty() || !o.pattern.empty())) {
+    // A product of the site type's states, with its charges.
+    const SiteType type = site_type(o.site.empty() ? "spin-half" : o.site);
+    o.phys = type.dim;
+    if (!o.pattern.empty()) {
+      if (!o.config.empty()) throw UsageError(opt::kPattern.name() + " and " + opt::kConfig.name() + ": give one of them");
+      const std::map<std::string, std::pair<std::size_t, std::size_t>> states = {
+          {"spin-half", {0, 1}}, {"spin-one", {0, 2}}, {"fermion", {1, 0}}, {"electron", {1, 2}}};
+      const auto it = states.find(type.name);
+      const auto [a, b] = it == states.end() ? std::pair<std::size_t, std::size_t>{1, 0} : it->second;
+      for (std::size_t j = 0; j < o.sites; ++j) {
+        const bool first = o.pattern == "neel" ? j % 2 == 0 : j < (o.sites + 1) / 2;
+        o.config += static_cast<char>('0' + (first ? a : b));
+      }
+    }
+    o.product_site = std::make_shared<const SiteType>(type);
+    return;
+  }
   if (o.example != Example::kOpsum && o.example != Example::kHubbard) {
     for (const auto& [flag, given] : {std::pair{&opt::kTerm, !o.terms.empty()}, {&opt::kTermsFile, !o.terms_file.empty()},
-                                      {&opt::kTranslate, o.translate}, {&opt::kSiteType, o.site != "spin-half"}})
-      if (given) throw UsageError(flag->name() + ": only for generate opsum");
+                                      {&opt::kTranslate, o.translate}, {&opt::kSiteType, !o.site.empty()}})
+      if (given) throw UsageError(flag->name() + ": only for generate opsum" + (flag == &opt::kSiteType ? " and product" : ""));
     return;
   }
   std::vector<OpTerm> terms;
-  std::string site = o.site;
+  std::string site = o.site.empty() ? "spin-half" : o.site;
   if (o.example == Example::kHubbard) {
-    if (!o.terms.empty() || !o.terms_file.empty() || site != "spin-half")
+    if (!o.terms.empty() || !o.terms_file.empty() || !o.site.empty())
       throw UsageError("generate hubbard: its terms are fixed (" + opt::kCoupling.name() + ", " + opt::kInteraction.name() + ", " +
                        opt::kField.name() + "); write others with generate opsum --site electron");
     site = "electron";
@@ -205,6 +225,13 @@ DType example_dtype(const ExampleOptions& o) {
 }
 
 std::optional<PhysicalCharges> example_charges(const ExampleOptions& o) {
+  if (o.product_site) {
+    PhysicalCharges c;
+    c.rule = o.product_site->rule;
+    c.up.assign(o.sites, o.product_site->basis_charges);
+    c.down.assign(o.sites, {Charge(c.rule.count(), 0)});
+    return c;
+  }
   if (o.model) return o.model->charges();
   if (o.example == Example::kStep) return o.hamiltonian_charges;
   if (!example_row(o.example).conserves_sz || o.phys != 2) return std::nullopt;

@@ -55,7 +55,8 @@ struct ExampleOptions {
   bool imaginary = false;     // ising-step: e^{−dt H}
   std::uint64_t seed = 0;     // random trains
   std::optional<DType> dtype;  // empty: complex128 for a real-time step or a complex operator, else float64
-  std::string site = "spin-half";         // opsum: the site type (train/site_type.hpp)
+  std::string site;                       // opsum, product: the site type (train/site_type.hpp; "": spin-half)
+  std::string pattern;                    // product: "neel" or "domain-wall" ("": --config-state or all 0)
   std::vector<std::string> terms;         // opsum: terms as --term takes them
   std::string terms_file;                 // opsum: a file of terms
   bool translate = false;                 // opsum: each term at every position
@@ -66,6 +67,7 @@ struct ExampleOptions {
   std::vector<Tensor<cdouble>> hamiltonian;  // step: its sites, read by the caller
   std::optional<PhysicalCharges> hamiltonian_charges;  // step: the charges it carries
   std::shared_ptr<const std::vector<Tensor<cdouble>>> step;  // step: set by prepare_example
+  std::shared_ptr<const SiteType> product_site;  // product with --site or --pattern: set by prepare_example
 };
 
 // Builds what a kind needs before its sites are made (the MPO of opsum and hubbard, with --phys
