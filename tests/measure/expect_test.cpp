@@ -40,7 +40,8 @@ TEST(Expect, ValuesVariancesAndMatrixElementsAreTheDenseOnes) {
   EXPECT_NEAR(r.log10_norm, 0.5 * std::log10(pp), 1e-12);
   const ExpectResult b = expect(psi, {h}, phi, false, cpu);
   EXPECT_LT(std::abs(b.rows[0].value - dense_sandwich(vf, m, vp)), 1e-12 * std::abs(dense_sandwich(vf, m, vp)));
-  EXPECT_THROW(expect(h, {h}, std::nullopt, false, cpu), UsageError) << "an MPO as the state";
+  EXPECT_THROW(expect(h, {h}, std::nullopt, true, cpu), UsageError) << "an MPO state (ρ) has no --variance";
+  EXPECT_THROW(expect(h, {h}, std::nullopt, false, cpu), NumericalError) << "Tr(ρ O)/Tr ρ of a traceless ρ";
   EXPECT_THROW(expect(psi, {h}, phi, true, cpu), UsageError) << "a variance with a bra";
 }
 
