@@ -354,6 +354,7 @@ void Cli::add_generate() {
   add(*generate_cmd, opt::kStepDt, g.dt);
   add_switch(*generate_cmd, opt::kImaginaryTime, g.imaginary);
   add(*generate_cmd, opt::kSiteType, g.site);
+  add(*generate_cmd, opt::kBasisOf, g.basis_of);
   add(*generate_cmd, opt::kPattern, g.pattern)->check(CLI::IsMember({"neel", "domain-wall"}));
   add(*generate_cmd, opt::kTerm, g.terms);
   add(*generate_cmd, opt::kTermsFile, g.terms_file);

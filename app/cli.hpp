@@ -74,6 +74,7 @@ struct GenerateArgs {                  // flags described in srcc/core/options.h
   bool imaginary = false;              // --imaginary-time (ising-step)
   std::string site;                    // --site (opsum, product)
   std::string pattern;                 // --pattern (product)
+  std::string basis_of;                // --basis-of (opsum)
   std::vector<std::string> terms;      // --term (opsum)
   std::string terms_file;              // --terms (opsum)
   bool translate = false;              // --translate (opsum)

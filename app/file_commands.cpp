@@ -346,10 +346,11 @@ void cmd_generate(const Cli& cli) {
                              .field = g.field.value_or(kind == Example::kXxz || kind == Example::kHubbard ? 0.0 : 1.0),
                              .delta = g.delta, .spread = g.spread, .total_charge = g.total_charge, .config = g.config,
                              .dt = g.dt,
-                             .imaginary = g.imaginary, .dtype = resolve_dtype(c.dtype), .site = g.site, .pattern = g.pattern, .terms = g.terms,
-                             .terms_file = g.terms_file, .translate = g.translate, .interaction = g.interaction,
-                             .from = g.from,
-                             .approximation = g.approximation == "I" ? StepApproximation::kFirst : StepApproximation::kSecond};
+                             .imaginary = g.imaginary, .dtype = resolve_dtype(c.dtype), .site = g.site, .pattern = g.pattern,
+                             .terms = g.terms, .terms_file = g.terms_file, .translate = g.translate,
+                             .interaction = g.interaction, .from = g.from,
+                             .approximation = g.approximation == "I" ? StepApproximation::kFirst : StepApproximation::kSecond,
+                             .basis_of = g.basis_of};
   o.output = parse_train_ref(g.output);
   o.force = c.force;
   o.host_memory = execution(c).host_memory;

@@ -55,32 +55,36 @@ std::string json_array_after(const std::string& json, const std::string& key, st
 }
 
 // TeNPy's SpinChain (Jx = Jy = 1, Jz = 0.7, hz = 0.1 on SpinSite, whose basis is (down, up)):
-// the same terms in our spin-half basis (up, down) with the field's sign turned give TeNPy's
-// MPO itself, and its ground state's energy as TeNPy's own MPO gives it.
+// the same terms written in its state's basis (--basis-of) are TeNPy's MPO itself, with its
+// ground state's energy as TeNPy's own MPO gives it; in our basis (up, down) they are the
+// hand-written xxz example, and a product with TeNPy's state is refused for the bases' sake.
 TEST(CliModel, OpsumIsTenpysXxzChainAndOurs) {
   TempDir dir;
   const std::string f = data("tenpy_xxz_L12_sz.h5");
   {
     std::ofstream terms(dir / "xxz.terms");
-    terms << "# XXZ chain, TeNPy's SpinChain parameters\n0.5 Sp 0 Sm 1\n0.5 Sm 0 Sp 1\n0.7 Sz 0 Sz 1\n0.1 Sz 0   # -hz Sz in (down, up)\n";
+    terms << "# XXZ chain, TeNPy's SpinChain parameters\n0.5 Sp 0 Sm 1\n0.5 Sm 0 Sp 1\n0.7 Sz 0 Sz 1\n-0.1 Sz 0   # -hz Sz\n";
   }
-  const auto g = run_cli(dir, "generate opsum --sites 12 --terms xxz.terms --translate -o h.h5 --json");
+  const auto g = run_cli(dir, "generate opsum --sites 12 --terms xxz.terms --translate --basis-of " + f + ":/psi -o h.h5 --json");
   ASSERT_EQ(g.code, 0) << g.err;
   EXPECT_LT(relative_distance(dir, "h.h5", f + ":/H_MPO"), 1e-14);
   EXPECT_NEAR(energy(dir, f + ":/psi", "h.h5"), energy(dir, f + ":/psi", f + ":/H_MPO"), 1e-12);
   const auto i = run_cli(dir, "inspect h.h5 --json");
   EXPECT_TRUE(has(i.out, "\"max_bond\": 5")) << i.out;
-  // --term by term is the file; the hand-written xxz example the same operator.
+  // In our basis: --term by term is the file, and the hand-written xxz example.
+  ASSERT_EQ(run_cli(dir, "generate opsum --sites 12 --terms xxz.terms --translate -o ours.h5 -q").code, 0);
   ASSERT_EQ(run_cli(dir, "generate opsum --sites 12 --term '0.5 Sp 0 Sm 1' --term '0.5 Sm 0 Sp 1' --term '0.7 Sz 0 Sz 1' "
-                         "--term '0.1 Sz 0' --translate -o t.h5 -q").code, 0);
-  EXPECT_LT(relative_distance(dir, "t.h5", "h.h5"), 1e-14);
-  ASSERT_EQ(run_cli(dir, "generate xxz --sites 12 --delta 0.7 --h -0.1 -o x.h5 -q").code, 0);
-  EXPECT_LT(relative_distance(dir, "x.h5", "h.h5"), 1e-14);
+                         "--term '-0.1 Sz 0' --translate -o t.h5 -q").code, 0);
+  EXPECT_LT(relative_distance(dir, "t.h5", "ours.h5"), 1e-14);
+  ASSERT_EQ(run_cli(dir, "generate xxz --sites 12 --delta 0.7 --h 0.1 -o x.h5 -q").code, 0);
+  EXPECT_LT(relative_distance(dir, "x.h5", "ours.h5"), 1e-14);
+  expect_clean_failure(run_cli(dir, "expect " + f + ":/psi ours.h5"), 3, "stored in the basis (down, up)", dir);
   // Its charges are stored: the product runs on them.
   ASSERT_EQ(run_cli(dir, "generate neel --sites 12 -o neel.h5 -q").code, 0);
-  const auto a = run_cli(dir, "apply h.h5 neel.h5 -o hn.h5 --chi 8 --seed 1 --json");
+  const auto a = run_cli(dir, "apply ours.h5 neel.h5 -o hn.h5 --chi 8 --seed 1 --json");
   ASSERT_EQ(a.code, 0) << a.err;
   EXPECT_TRUE(has(a.out, "\"symmetry\": \"U(1)\"")) << a.out;
+  EXPECT_FALSE(has(a.err, "cannot be checked")) << "both name their basis: " << a.err;
 }
 
 // H = −t Σ (c†c + h.c.) + U Σ n↑n↓ − μ Σ n: a product state has no hopping energy, so ⟨H⟩ is
@@ -243,8 +247,9 @@ TEST(CliModel, EvolveWarnsWhenTheStepChangesTheNorm) {
 // state making the run complex.
 TEST(CliModel, EvolveMeasuresSiteOperatorsAndEntropiesAsExpectDoes) {
   TempDir dir;
-  const std::string f = data("tenpy_xxz_L12_sz.h5");
-  ASSERT_EQ(run_cli(dir, "generate step --from " + f + ":/H_MPO --dt 0.05 -o u.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate opsum --sites 12 --translate --term '0.5 Sp 0 Sm 1' --term '0.5 Sm 0 Sp 1' "
+                         "--term '0.7 Sz 0 Sz 1' -o h.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate step --from h.h5 --dt 0.05 -o u.h5 -q").code, 0);
   ASSERT_EQ(run_cli(dir, "generate neel --sites 12 -o neel.h5 -q").code, 0);
   const auto r = run_cli(dir, "evolve u.h5 neel.h5 --steps 4 --dt 0.05 --chi 32 -o t.h5 --save-every 2 "
                               "--measure-site-op Sz --measure-site-op Sp --measure-entropy -q");

@@ -179,6 +179,9 @@ inline constexpr Option kSiteType{"--site", "TYPE",
     "generate opsum and product, expect, evolve: the kind of every site: spin-half, spin-one, fermion (spinless), electron "
     "(spin-½ fermions) or boson:K (at most K per site); its operators are listed in docs/USAGE.md",
     "generate: spin-half; expect, evolve: spin-half for sites of dimension 2, spin-one for 3"};
+inline constexpr Option kBasisOf{"--basis-of", "TRAIN",
+    "opsum: write the operator in the physical basis a train's file names (a TeNPy SpinSite state's (down, up), "
+    "say), so that products with it are of the intended operators and their bases check", ""};
 inline constexpr Option kPattern{"--pattern", "neel|domain-wall",
     "product: a Néel (alternating) or domain-wall (first half, second half) state of the site type's two "
     "pattern states: spin-half ↑ ↓, spin-one +1 −1, fermion full empty, electron ↑ ↓, boson 1 0", ""};

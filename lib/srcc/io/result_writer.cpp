@@ -161,6 +161,13 @@ std::optional<std::uint64_t> ResultWriter::copy_owned_from(const std::string& fi
 void ResultWriter::string_attr(const std::string& object, const std::string& name, const std::string& value) {
   h5_->string_attr(object, name, value);
 }
+void ResultWriter::write_basis(const std::string& group, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  std::string text;
+  for (const auto& n : names) text += (text.empty() ? "" : ",") + n;
+  string_attr(group, h5names::kAttrBasis, text);
+}
+
 void ResultWriter::write_charges(const std::string& group, const PhysicalCharges& charges) {
   write_srcc_charges(*h5_, group, charges);
 }

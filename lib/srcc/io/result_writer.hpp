@@ -76,6 +76,8 @@ class ResultWriter {
                                          const std::optional<std::string>& run_id = std::nullopt);
   // The charges of the train at `group` (written before), as our format's extension stores them.
   void write_charges(const std::string& group, const PhysicalCharges& charges);
+  // The names of its sites' basis states (the `basis` attribute; nothing for an empty list).
+  void write_basis(const std::string& group, const std::vector<std::string>& names);
   // A string attribute of an object written before.
   void string_attr(const std::string& object, const std::string& name, const std::string& value);
   void int_attr(const std::string& object, const std::string& name, std::int64_t value);

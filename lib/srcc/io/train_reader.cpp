@@ -204,6 +204,11 @@ std::string to_bytes(const TrainInfo& t) {
     for (auto d : t.dims[j]) b.u64(d);
   }
   b.u64(std::bit_cast<std::uint64_t>(t.log_scale));
+  b.u64(t.basis.size());
+  for (const auto& site : t.basis) {
+    b.u64(site.size());
+    for (const auto& name : site) b.str(name);
+  }
   return b.take();
 }
 
@@ -229,6 +234,11 @@ TrainInfo from_bytes(std::string_view bytes) {
     t.dims.push_back(dims);
   }
   t.log_scale = std::bit_cast<double>(b.u64());
+  t.basis.resize(b.u64());
+  for (auto& site : t.basis) {
+    site.resize(b.u64());
+    for (auto& name : site) name = b.str();
+  }
   return t;
 }
 

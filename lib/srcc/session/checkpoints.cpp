@@ -83,10 +83,12 @@ void Checkpoints<T>::write(const std::vector<TableColumn>& rows, const std::stri
     out.write_train(group, TrainKind::kMps, h.cores, log, "saved state");
     if (h.scale != 0) out.double_attr(group, h5names::kAttrLogScale, h.scale);
     if (charges_) out.write_charges(group, *charges_);
+    out.write_basis(group, basis_);
   }
   out.write_train(h5names::kResult, TrainKind::kMps, state, log, "result site");
   if (scale != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, scale);
   if (charges_) out.write_charges(h5names::kResult, *charges_);
+  out.write_basis(h5names::kResult, basis_);
   record.evolve->run_id = run_id_;
   record.evolve->saved_states = saved_text();
   out.write_log(record, log, finished);

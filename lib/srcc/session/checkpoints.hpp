@@ -29,6 +29,7 @@ template <class T> class Checkpoints {
   // The states' physical charges (a run on charges): written with each, so that the saved states
   // and /result are charged inputs of later runs.
   void set_charges(const PhysicalCharges& charges) { charges_ = charges; }
+  void set_basis(std::vector<std::string> names) { basis_ = std::move(names); }
   // States held for the next checkpoint bring it forward once they reach `bytes`.
   void limit_held(std::uint64_t bytes) { held_limit_ = bytes; }
   // State `step` (e^{scale}·cores), saved as /states/step at the next checkpoint.
@@ -61,6 +62,7 @@ template <class T> class Checkpoints {
   std::string output_;
   bool force_;
   std::optional<PhysicalCharges> charges_;
+  std::vector<std::string> basis_;  // the state's basis names (TrainInfo::basis), when uniform
   const std::string run_id_;  // this evolution's name in the versions of its output
   std::string owner_;         // the run whose version the output holds (this one, or the one --resume continues)
   bool written_ = false;

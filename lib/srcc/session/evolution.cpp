@@ -181,6 +181,7 @@ template <class T> class Evolution {
     if (!sym_.note.empty()) reporter_.note(sym_.note);
     sum_.symmetry = sym_.keep ? sym_.name : "";
     if (sym_.keep) checkpoints_.set_charges(sym_.terms.front().back());
+    checkpoints_.set_basis(uniform_basis(readers_[nstep_].info()));
     // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
     checkpoints_.limit_held(plan0_.budgets.host_bytes / kHeldStatesShare);

@@ -136,6 +136,7 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
     out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
     if (result.log_scale != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, result.log_scale);
     if (charges) out.write_charges(h5names::kResult, *charges);
+    out.write_basis(h5names::kResult, uniform_basis(state));
     return;
   }
   if (result.log_scale != 0)

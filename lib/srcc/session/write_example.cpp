@@ -22,12 +22,20 @@ TrainRef write_example(const WriteExampleOptions& o) {
     TransferLog read;
     for (std::size_t j = 0; j < h.info().length(); ++j) e.hamiltonian.push_back(to_internal<cdouble>(h.read_site(j, read), h.info(), j, read));
     e.hamiltonian_charges = train_charges(h.info());
+    e.from_basis = uniform_basis(h.info());
     try {
       prepare_example(e);
     } catch (const InputError& error) {
       throw InputError(h.info().where() + ": " + error.what());
     }
   } else {
+    if (!e.basis_of.empty()) {
+      if (e.example != Example::kOpsum) throw UsageError(opt::kBasisOf.name() + ": only for generate opsum");
+      const TrainReader t(parse_train_ref(e.basis_of));
+      e.template_basis = uniform_basis(t.info());
+      if (e.template_basis.empty())
+        throw UsageError(opt::kBasisOf.name() + " " + e.basis_of + ": " + t.info().where() + " names no basis for its sites");
+    }
     prepare_example(e);
   }
   const ExampleRow& row = example_row(e.example);
@@ -62,6 +70,7 @@ TrainRef write_example(const WriteExampleOptions& o) {
       out.write_site(ref.group, row.kind, j, e.sites, example_site<T>(e, j, rng), unused, "generated site");
   });
   if (const auto charges = example_charges(e)) out.write_charges(ref.group, *charges);
+  out.write_basis(ref.group, example_basis(e));
   out.commit();
   return ref;
 }

@@ -137,7 +137,8 @@ void prepare_example(ExampleOptions& o) {
                        opt::kTermsFile.name() + " FILE)");
     if (o.translate) terms = translated(terms, o.sites);
   }
-  const SiteType type = site_type(site);
+  SiteType type = site_type(site);
+  if (!o.template_basis.empty()) type = reordered(type, basis_order(type, o.template_basis));
   o.phys = type.dim;
   o.model = std::make_shared<const OpSumMpo>(type, o.sites, terms);
 }
@@ -222,6 +223,16 @@ DType example_dtype(const ExampleOptions& o) {
     return DType::kFloat64;
   }
   return o.example == Example::kIsingStep && !o.imaginary ? DType::kComplex128 : DType::kFloat64;
+}
+
+std::vector<std::string> example_basis(const ExampleOptions& o) {
+  if (o.model) return o.model->site_type().basis_names;
+  if (o.product_site) return o.product_site->basis_names;
+  if (o.example == Example::kStep) return o.from_basis;
+  const ExampleRow& row = example_row(o.example);
+  const bool spin_half_kind = row.spins || o.example == Example::kProduct || o.example == Example::kMagnetization;
+  if (spin_half_kind && o.phys == 2) return {"up", "down"};
+  return {};
 }
 
 std::optional<PhysicalCharges> example_charges(const ExampleOptions& o) {

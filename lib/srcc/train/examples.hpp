@@ -68,7 +68,14 @@ struct ExampleOptions {
   std::optional<PhysicalCharges> hamiltonian_charges;  // step: the charges it carries
   std::shared_ptr<const std::vector<Tensor<cdouble>>> step;  // step: set by prepare_example
   std::shared_ptr<const SiteType> product_site;  // product with --site or --pattern: set by prepare_example
+  std::string basis_of;                     // opsum: --basis-of TRAIN, as given
+  std::vector<std::string> template_basis;  // opsum: that train's basis names (read by the caller)
+  std::vector<std::string> from_basis;      // step: the Hamiltonian's basis names (read by the caller)
 };
+
+// The names of the basis states an example's sites hold (the `basis` attribute it is written
+// with), or none where they are not known (random trains, a --phys other than the kind's).
+std::vector<std::string> example_basis(const ExampleOptions& o);
 
 // Builds what a kind needs before its sites are made (the MPO of opsum and hubbard, with --phys
 // set to its site's dimension; the step from `hamiltonian`); UsageError naming the flag, term or

@@ -39,6 +39,7 @@ class OpSumMpo {
   // term is odd in fermions.
   OpSumMpo(SiteType site, std::size_t sites, const std::vector<OpTerm>& terms);
   std::size_t sites() const { return n_; }
+  const SiteType& site_type() const { return type_; }
   std::size_t bond(std::size_t b) const { return states_[b]; }  // bonds 0 … n (outer: 1)
   std::size_t max_bond() const;
   bool is_real() const;

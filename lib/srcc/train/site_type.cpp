@@ -171,6 +171,17 @@ SiteOperator reordered(const SiteOperator& o, const std::vector<std::size_t>& or
   return out;
 }
 
+SiteType reordered(const SiteType& t, const std::vector<std::size_t>& order) {
+  if (order.empty()) return t;
+  SiteType out = t;
+  for (auto& o : out.ops) o = reordered(o, order);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    out.basis_charges[k] = t.basis_charges[order[k]];
+    if (!t.basis_names.empty()) out.basis_names[k] = t.basis_names[order[k]];
+  }
+  return out;
+}
+
 SiteType site_type_for(const std::string& spec, std::size_t dim, const std::string& where) {
   std::string name = spec;
   if (name.empty()) {

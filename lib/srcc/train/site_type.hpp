@@ -64,6 +64,8 @@ SiteOperator named_operator(const SiteType& type, const std::string& spec);
 std::vector<std::size_t> basis_order(const SiteType& type, const std::vector<std::string>& names);
 // `o` in a basis given by basis_order (unchanged for an empty order).
 SiteOperator reordered(const SiteOperator& o, const std::vector<std::size_t>& order);
+// The whole type in that basis: its operators, charges and names.
+SiteType reordered(const SiteType& t, const std::vector<std::size_t>& order);
 
 // The site type named `spec` for sites of dimension `dim` of the train `where`; "" is spin-half
 // for dimension 2 and spin-one for 3. UsageError (naming --site) where there is no default or

@@ -157,6 +157,13 @@ void validate_stack(const Stack& stack) {
 
 namespace srcc {
 
+std::vector<std::string> uniform_basis(const TrainInfo& t) {
+  if (t.basis.empty() || t.basis.front().empty()) return {};
+  for (const auto& b : t.basis)
+    if (b != t.basis.front()) return {};
+  return t.basis.front();
+}
+
 std::string canonical_state_name(std::string_view name) {
   std::string s;
   for (char c : name) s += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
@@ -191,7 +198,8 @@ std::vector<std::string> check_bases(const Stack& stack) {
                          " but " + lower.where(j) + " is stored in the basis " +
                          list(lower.basis[j]) +
                          ": the product would be wrong physics; write both trains with one "
-                         "library (or with the same site conservation)");
+                         "library (or with the same site conservation), or an operator of ours in the "
+                         "other's basis with generate opsum --basis-of");
     }
     if (unchecked > 0) {
       const TrainInfo& silent = named(upper, 0) ? lower : upper;

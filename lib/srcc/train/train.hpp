@@ -87,6 +87,9 @@ struct Stack {
   std::size_t largest_bond() const;
 };
 
+// The basis every site of `t` names alike, or empty (none named, or sites that differ).
+std::vector<std::string> uniform_basis(const TrainInfo& t);
+
 // A basis state's name in the common spelling of TrainInfo::basis ("Up", "↑" → "up"; "Dn",
 // "down", "↓" → "down"; "Emp", "empty" → "empty"; "Occ", "full", "UpDn", "↑↓" → "full"), or ""
 // for a name we do not know (then the basis is not checked).

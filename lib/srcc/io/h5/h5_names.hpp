@@ -21,6 +21,9 @@ inline constexpr const char* kResult = "/result";
 // A train's scale beyond its sites' (optional, float64): the train is e^{log_scale} times the
 // train its sites make (a norm a double cannot hold: 1e-500, 1e+900).
 inline constexpr const char* kAttrLogScale = "log_scale";
+// The physical basis states of every site, in order, comma-separated (optional: "up,down"): what
+// lets a product with another library's train check that both name their states alike.
+inline constexpr const char* kAttrBasis = "basis";
 inline constexpr const char* kLog = "/log";
 inline constexpr const char* kTransfers = "/log/transfers";
 inline constexpr const char* kSites = "/log/sites";

@@ -71,6 +71,15 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
                             : ""));
   }
   if (n == 0) throw InputError(where + ": train has no sites (no dataset \"0\")");
+  std::vector<std::string> basis;
+  if (h5::has_attr(g.get(), h5names::kAttrBasis)) {
+    const std::string text = h5::read_string_attr(g.get(), h5names::kAttrBasis, where);
+    for (std::size_t at = 0; at <= text.size();) {
+      const std::size_t comma = std::min(text.find(',', at), text.size());
+      basis.push_back(text.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
   if (h5::has_attr(g.get(), h5names::kAttrLogScale)) {
     info.log_scale = h5::read_double_attr(g.get(), h5names::kAttrLogScale, where);
     if (!std::isfinite(info.log_scale))
@@ -89,7 +98,11 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
     info.dims.push_back(internal_dims(letters, shape.data()));
     info.dataset_letters.push_back(letters);
     info.dataset_shapes.push_back(std::move(shape));
+    if (!basis.empty() && basis.size() != info.dims.back()[kLegU])
+      throw InputError(info.where() + ": attribute 'basis' names " + std::to_string(basis.size()) + " states but site " +
+                       std::to_string(j) + " has " + std::to_string(info.dims.back()[kLegU]));
   }
+  if (!basis.empty()) info.basis.assign(n, basis);
   return info;
 }
 
