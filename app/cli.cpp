@@ -197,6 +197,7 @@ void Cli::add_common_flags() {
   add(app, opt::kScratchDir, c.scratch_dir);
   add(app, opt::kFormat, c.format);
   add(app, opt::kOutputFormat, c.output_format);
+  add(app, opt::kTemplate, c.template_train);
   add_switch(app, opt::kDryRun, c.dry_run);
   add_switch(app, opt::kProfileGemm, c.profile_gemm);
   add_switch(app, opt::kForce, c.force);
@@ -389,7 +390,7 @@ void Cli::describe_common_flags() {
   takes[compress_cmd] = every;
   takes[truncate_cmd] = except({&opt::kSeed, &opt::kSeedBase, &opt::kTaskId, &opt::kOversample, &opt::kBlockStart,
                                 &opt::kBlockStep, &opt::kMethod, &opt::kFitSweeps, &opt::kFitTol});
-  takes[evolve_cmd] = except({&opt::kOutputFormat});
+  takes[evolve_cmd] = except({&opt::kOutputFormat, &opt::kTemplate});
   // The measurements compute where and with what the products do.
   takes[distance_cmd] = only({&opt::kFormat, &opt::kThreads, &opt::kHostMemory, &opt::kGpuMemory, &opt::kDevice, &opt::kScratchDir,
                               &opt::kSymmetry});

@@ -34,6 +34,7 @@ struct CommonFlags {
   std::string device = "cpu";          // --device
   std::string format = "auto";         // --format (of the inputs)
   std::string output_format = "auto";  // --output-format
+  std::string template_train;          // --template
   bool dry_run = false;                // --dry-run
   bool profile_gemm = false;           // --profile-gemm
   bool force = false;                  // --force

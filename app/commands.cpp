@@ -81,6 +81,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   o.command_line = command_line;
   o.profile_gemm = c.profile_gemm;
   o.output_format = parse_train_format(c.output_format, opt::kOutputFormat.name());
+  if (!c.template_train.empty()) o.template_train = train_ref(cli, c.template_train);
   o.symmetry = parse_symmetry(c.symmetry);
   if (c.dry_run) {
     o.sweep.seed = c.seed.value_or(0);

@@ -67,6 +67,25 @@ def main():
         failed += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name}: hdf5_io.load + test_sanity passed, norm_test {norm_err:.1e}, "
               f"chi {max(psi.chi)}, E = {e:.12f} (file: {e0:.12f}, |dE| {abs(e - e0):.1e})")
+    # An evolution of our own (a W^II step generated from TeNPy's MPO), its result written back on
+    # the ground state as template: TeNPy reads it and its energy is ours (the step conserves it
+    # only to O(dt²): compared with our own expect, not E0).
+    xxz = f"{data}/tenpy_xxz_L12_sz.h5"
+    run(binary, ["generate", "step", "--from", f"{xxz}:/H_MPO", "--dt", "0.02", "-o", os.path.join(out, "u.h5")])
+    run(binary, ["evolve", os.path.join(out, "u.h5"), f"{xxz}:/psi", "--steps", "5", "--dt", "0.02", "--chi", "32",
+                 "--seed", "1", "-o", os.path.join(out, "ev.h5")])
+    run(binary, ["compress", os.path.join(out, "ev.h5") + ":/result", "--chi", "32", "--template", f"{xxz}:/psi",
+                 "-o", os.path.join(out, "back.h5"), "--seed", "1"])
+    ours = subprocess.run([binary, "expect", os.path.join(out, "ev.h5") + ":/result", f"{xxz}:/H_MPO", "--json"],
+                          check=True, capture_output=True, text=True).stdout
+    e_ours = float(ours.split('"re": ')[1].split(",")[0])
+    back = hdf5_io.load(os.path.join(out, "back.h5"))["psi"]
+    back.test_sanity()
+    e_back = hdf5_io.load(xxz)["H_MPO"].expectation_value(back)  # of the normalised state, as ours
+    ok = abs(e_back - e_ours) < 1e-10
+    failed += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} evolve result written back on the TeNPy template (--template): "
+          f"TeNPy's energy {e_back:.12f}, ours {e_ours:.12f}")
     # A DMRG started from the chi-8 write-back of the charged state, with a freshly built model.
     psi = hdf5_io.load(os.path.join(out, "case2.h5"))["psi"]
     model = SpinChain({"L": 12, "S": 0.5, "Jx": 1.0, "Jy": 1.0, "Jz": 0.7, "hz": 0.1, "bc_MPS": "finite",

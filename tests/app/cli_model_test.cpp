@@ -161,6 +161,37 @@ TEST(CliModel, ProductStatesOfEverySiteType) {
   expect_clean_failure(run_cli(dir, "generate xxz --sites 4 --pattern neel -o x.h5"), 2, "only for generate product", dir);
 }
 
+// Results of our own go home: an evolution's result written back on a TeNPy or ITensor train as
+// template (--template) is that library's file holding the same state, read back by our reader
+// (scripts/tenpy_check.py has TeNPy itself load it); a template that does not fit is refused.
+TEST(CliModel, ResultsOfOurOwnGoHomeOnATemplate) {
+  TempDir dir;
+  const std::string tenpy = data("tenpy_xxz_L12_sz.h5"), itensor = data("itensor_xxz_L12_qn.h5");
+  ASSERT_EQ(run_cli(dir, "generate step --from " + tenpy + ":/H_MPO --dt 0.02 -o u.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "evolve u.h5 " + tenpy + ":/psi --steps 3 --dt 0.02 --chi 32 --seed 1 -o ev.h5 -q").code, 0);
+  const auto t = run_cli(dir, "compress ev.h5:/result --chi 32 --seed 1 --template " + tenpy + ":/psi -o back.h5 --json");
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_TRUE(has(t.out, "\"output_format\": \"tenpy\"")) << t.out;
+  EXPECT_LT(relative_distance(dir, "back.h5:/psi", "ev.h5:/result"), 1e-13);
+  EXPECT_NEAR(energy(dir, "back.h5:/psi", tenpy + ":/H_MPO"), energy(dir, "ev.h5:/result", tenpy + ":/H_MPO"), 1e-12);
+  // Our own Néel state's evolution on ITensor's charged state.
+  ASSERT_EQ(run_cli(dir, "generate opsum --sites 12 --translate --term '0.5 Sp 0 Sm 1' --term '0.5 Sm 0 Sp 1' "
+                         "--term '0.7 Sz 0 Sz 1' -o h.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate step --from h.h5 --dt 0.05 -o uo.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "generate neel --sites 12 -o neel.h5 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "evolve uo.h5 neel.h5 --steps 3 --dt 0.05 --chi 16 --seed 1 -o evo.h5 -q").code, 0);
+  const auto i = run_cli(dir, "compress evo.h5:/result --chi 16 --seed 1 --template " + itensor + ":/psi -o backi.h5 --json");
+  ASSERT_EQ(i.code, 0) << i.err;
+  EXPECT_TRUE(has(i.out, "\"output_format\": \"itensor\"")) << i.out;
+  EXPECT_LT(relative_distance(dir, "backi.h5:/psi", "evo.h5:/result"), 1e-13);
+  // Templates that do not fit: another length, an MPO, another basis order (SpinSite's).
+  ASSERT_EQ(run_cli(dir, "generate neel --sites 10 -o n10.h5 -q").code, 0);
+  expect_clean_failure(run_cli(dir, "compress n10.h5 --chi 4 --template " + tenpy + ":/psi -o x.h5"), 3, "of 12 sites", dir);
+  expect_clean_failure(run_cli(dir, "compress evo.h5:/result --chi 4 --template " + tenpy + ":/H_MPO -o x.h5"), 3, "an MPO", dir);
+  expect_clean_failure(run_cli(dir, "compress evo.h5:/result --chi 4 --template " + tenpy + ":/psi -o x.h5"), 3,
+                       "(down, up)", dir);
+}
+
 // An MPO state ρ: expect gives Tr(ρ O)/Tr ρ and Tr ρ, against the dense matrices; a traceless ρ
 // has no such ratio (exit 7); what only a pure state has is refused.
 TEST(CliModel, TracesOfMpoStatesAreTheDenseOnes) {

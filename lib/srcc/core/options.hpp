@@ -134,6 +134,10 @@ inline constexpr Option kFormat{"--format", "FORMAT",
     "Format of the input trains: auto (told from each group's structure), srcc, tenpy, itensor "
     "(docs/FORMAT.md)", ""};
 
+inline constexpr Option kTemplate{"--template", "TRAIN",
+    "apply, compress, truncate: write the result in the layout of this train's library (TeNPy or ITensor), "
+    "its sites, charges and site indices the template, where the state is our own (an evolution's result, "
+    "say); same length, kind and physical legs", "the state input"};
 inline constexpr Option kOutputFormat{"--output-format", "FORMAT",
     "Layout of the result: srcc (/result as docs/FORMAT.md describes), tenpy or itensor (the "
     "state's file as template: its sites, charges and site indices; /result names the same train)",

@@ -125,6 +125,25 @@ template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum,
   sum.norm = std::pow(10.0, sum.log10_norm);
 }
 
+// The train a result is written on: --template's (checked against the state: length, kind and
+// physical legs, and named bases that agree), or the state input itself.
+TrainInfo write_template(const RunOptions& o, const TrainInfo& state) {
+  if (!o.template_train) return state;
+  const TrainReader t(*o.template_train);
+  const TrainInfo& info = t.info();
+  if (info.kind != state.kind || info.length() != state.length())
+    throw InputError(opt::kTemplate.name() + " " + info.where() + " is " + std::string(info.kind == TrainKind::kMps ? "an MPS" : "an MPO") +
+                     " of " + std::to_string(info.length()) + " sites; the result is " +
+                     (state.kind == TrainKind::kMps ? "an MPS" : "an MPO") + " of " + std::to_string(state.length()));
+  for (std::size_t j = 0; j < state.length(); ++j)
+    if (info.dims[j][kLegU] != state.dims[j][kLegU] || info.dims[j][kLegD] != state.dims[j][kLegD])
+      throw InputError(opt::kTemplate.name() + " " + info.where(j) + ": physical legs do not match " + state.where(j));
+  Stack pair;
+  pair.layers = {info, state};
+  if (state.kind == TrainKind::kMps) (void)check_bases(pair);  // a mismatch throws, naming both
+  return info;
+}
+
 // /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
 // block structure may drop or truncate a little weight: that joins the error estimate.
 template <class T>
@@ -212,7 +231,8 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
 
   t0 = Clock::now();
   ResultWriter out(o.output, o.force);
-  write_result(o, ins.front().stack.layers.back(), result, charges ? &*charges : nullptr, out, log, sum, reporter);
+  write_result(o, write_template(o, ins.front().stack.layers.back()), result, charges ? &*charges : nullptr, out, log, sum,
+               reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
@@ -289,7 +309,8 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   check_output_not_input(given.output, input_files(given));
   std::vector<Inputs> ins = open_inputs(given);
   const auto stacks = stacks_of(ins);
-  check_write_back(given.output_format, ins.front().stack.layers.back());
+  const TrainInfo like = write_template(given, ins.front().stack.layers.back());
+  check_write_back(given.output_format, like);
   const RunOptions options = fitted(given, stacks, &reporter);
   const DType dt = working_dtype(options, stacks);
   note_working_dtype(options, dt, reporter);

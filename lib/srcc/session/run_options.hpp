@@ -36,7 +36,9 @@ struct RunOptions {
   Execution exec;                    // where and with what: threads, budgets, device, scratch
   std::string command_line;          // recorded in /log
   bool profile_gemm = false;         // time every GEMM by shape (RunSummary::gemm_profile)
-  TrainFormat output_format = TrainFormat::kAuto;  // --output-format; kAuto: the state's format
+  TrainFormat output_format = TrainFormat::kAuto;  // --output-format; kAuto: the template's format
+  std::optional<TrainRef> template_train;         // --template: another library's train to write the
+                                                  // result on (empty: the state input)
   double max_time_seconds = 0;       // --max-time (0: none): a run predicted to outlast it is warned about
   Symmetry symmetry = Symmetry::kAuto;  // --symmetry
 };
