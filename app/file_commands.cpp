@@ -62,8 +62,11 @@ void print_entanglement(const std::vector<BondEntanglement>& bonds, std::size_t 
 // ⟨O_i⟩ as a column per operator, a row per site; each correlation as its matrix (real parts,
 // with the imaginary ones below where any is not zero).
 void print_local(const ExpectResult& r) {
+  // Imaginary parts are shown where any is more than rounding of the largest value (--json has them all).
   auto complex_anywhere = [](const std::vector<cdouble>& v) {
-    return std::any_of(v.begin(), v.end(), [](const cdouble& x) { return x.imag() != 0; });
+    double most = 0;
+    for (const auto& x : v) most = std::max(most, std::abs(x));
+    return std::any_of(v.begin(), v.end(), [&](const cdouble& x) { return std::abs(x.imag()) > 1e-12 * most; });
   };
   if (!r.site_values.empty()) {
     std::printf("site");
