@@ -363,6 +363,7 @@ void Cli::add_generate() {
   add(*generate_cmd, opt::kInteraction, g.interaction);
   add(*generate_cmd, opt::kStepFrom, g.from);
   add(*generate_cmd, opt::kApproximation, g.approximation)->check(CLI::IsMember({"I", "II"}));
+  add(*generate_cmd, opt::kStepOrder, g.order)->check(CLI::IsMember({1, 2}));
 }
 
 // Which common flags each subcommand takes (`takes`), listed at the end of its help.

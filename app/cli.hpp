@@ -82,6 +82,7 @@ struct GenerateArgs {                  // flags described in srcc/core/options.h
   double interaction = 1.0;            // --U (hubbard)
   std::string from;                    // --from (step)
   std::string approximation = "II";    // --approximation (step)
+  int order = 1;                       // --order (step)
 };
 
 struct Cli {

@@ -353,6 +353,7 @@ void cmd_generate(const Cli& cli) {
                              .terms = g.terms, .terms_file = g.terms_file, .translate = g.translate,
                              .interaction = g.interaction, .from = g.from,
                              .approximation = g.approximation == "I" ? StepApproximation::kFirst : StepApproximation::kSecond,
+                             .order = g.order,
                              .basis_of = g.basis_of};
   o.output = parse_train_ref(g.output);
   o.force = c.force;

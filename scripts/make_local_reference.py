@@ -36,8 +36,12 @@ def main(out):
         "fermions": (psi_f, ["N"], [("Cd", "C"), ("N", "N"), ("C", "Cd")]),
     }
     h_xxz = hdf5_io.load(f"{out}/tenpy_xxz_L12_sz.h5")["H_MPO"]
+    # ExpMPOEvolution's order 2: U1 = make_U(-(1 + 1j)/2 dt 1j) first, then U2 (dt = 0.1).
     hdf5_io.save({"U_II_real": h_xxz.make_U_II(-0.1j), "U_II_imag": h_xxz.make_U_II(-0.1),
-                  "U_I_real": h_xxz.make_U_I(-0.1j)}, f"{out}/tenpy_xxz_L12_steps.h5")
+                  "U_I_real": h_xxz.make_U_I(-0.1j),
+                  "U_II_order2_first": h_xxz.make_U_II(-(1.0 + 1j) / 2.0 * 0.1 * 1j),
+                  "U_II_order2_second": h_xxz.make_U_II(-(1.0 - 1j) / 2.0 * 0.1 * 1j)},
+                 f"{out}/tenpy_xxz_L12_steps.h5")
     with h5py.File(f"{out}/tenpy_local_reference.h5", "w") as h:
         h.attrs["tenpy_version"] = __import__("tenpy").__version__
         for name, (psi, ops, pairs) in states.items():

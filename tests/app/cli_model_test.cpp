@@ -242,6 +242,11 @@ TEST(CliModel, StepMposAreTenpysOwn) {
     ASSERT_EQ(g.code, 0) << g.err;
     EXPECT_LT(relative_distance(dir, "u.h5", ref + ":" + c.group), 1e-13) << c.group;
   }
+  // Order 2: one MPO, the exact product of TeNPy's two complex half steps (ExpMPOEvolution's).
+  ASSERT_EQ(run_cli(dir, "generate step --from " + h + " --dt 0.1 --order 2 -o o2.h5 --force -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "apply " + ref + ":/U_II_order2_second " + ref + ":/U_II_order2_first -o p2.h5 --chi 16 "
+                         "--output-format srcc -q").code, 0);
+  EXPECT_LT(relative_distance(dir, "o2.h5", "p2.h5:/result"), 1e-13);
   // It keeps H's charges: a step of a charged chain runs on them.
   ASSERT_EQ(run_cli(dir, "generate step --from " + h + " --dt 0.1 -o u.h5 --force -q").code, 0);
   const auto a = run_cli(dir, "apply u.h5 " + data("tenpy_xxz_L12_sz.h5") + ":/psi -o up.h5 --chi 32 --seed 1 --json");

@@ -82,6 +82,21 @@ TEST(StepMpo, OnSiteTermsAreExactAndCouplingsAreSecondOrder) {
   EXPECT_NEAR(big / half, 4.0, 0.6);
 }
 
+TEST(StepMpo, TheSecondOrderSplittingErrsAsTauCubed) {
+  const std::size_t n = 5;
+  const auto h = opsum_sites("spin-half", n, "0.5 Sp 0 Sm 1\n0.5 Sm 0 Sp 1\n0.7 Sz 0 Sz 1\n-0.2 Sx 0");
+  const auto hd = dense(h);
+  std::vector<double> errors;
+  for (double dt : {0.08, 0.04}) {
+    const cd t(0, -dt);
+    const auto u = second_order_step(h, t, StepApproximation::kSecond);
+    EXPECT_EQ(u[2].shape[0], 16u) << "the squared bond";
+    errors.push_back(spectral_bound(dense(u), exp_of(hd, t)));
+    EXPECT_LT(errors.back(), spectral_bound(dense(step_mpo(h, t, StepApproximation::kSecond)), exp_of(hd, t)) / 3) << dt;
+  }
+  EXPECT_NEAR(errors[0] / errors[1], 8.0, 1.5) << "O(τ³) per step";
+}
+
 TEST(StepMpo, AProductOperatorIsOneTermInProgress) {
   // An MPO of bond 1 (A ⊗ B ⊗ C) has no identity channel: one term spanning the chain, whose
   // first-order step is 1 + τH.

@@ -177,6 +177,8 @@ inline constexpr Option kConfig{"--config-state", "TEXT",
     "or a digit (the basis index, below --phys); \"udud\" is the Néel state on 4 sites", "every site up (index 0)"};
 inline constexpr Option kStepDt{"--dt", "REAL", "ising-step, step: the step's time dt", ""};
 inline constexpr Option kStepFrom{"--from", "H.h5[:/group]", "step: the Hamiltonian (an MPO in the form generate opsum and TeNPy write)", ""};
+inline constexpr Option kStepOrder{"--order", "1|2",
+    "step: 1, or 2: W(τ₂)·W(τ₁) with τ₁,₂ = (1 ± i)/2·τ as one MPO of the squared bond, O(dt³) per step", "1"};
 inline constexpr Option kApproximation{"--approximation", "I|II",
     "step: W^I keeps the products of terms that share no site, W^II also those that meet on one (both O(dt²) per step)", "II"};
 inline constexpr Option kSiteType{"--site", "TYPE",

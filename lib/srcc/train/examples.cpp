@@ -76,7 +76,8 @@ void prepare_example(ExampleOptions& o) {
     if (o.hamiltonian.empty()) throw UsageError("generate step: give the Hamiltonian with " + opt::kStepFrom.name());
     if (o.dt == 0 || !std::isfinite(o.dt)) throw UsageError(opt::kStepDt.name() + ": generate step needs the step's time");
     const std::complex<double> tau = o.imaginary ? std::complex<double>(-o.dt, 0) : std::complex<double>(0, -o.dt);
-    o.step = std::make_shared<const std::vector<Tensor<cdouble>>>(step_mpo(o.hamiltonian, tau, o.approximation));
+    o.step = std::make_shared<const std::vector<Tensor<cdouble>>>(
+        o.order == 2 ? second_order_step(o.hamiltonian, tau, o.approximation) : step_mpo(o.hamiltonian, tau, o.approximation));
     o.sites = o.step->size();
     o.phys = o.step->front().shape[2];
     return;

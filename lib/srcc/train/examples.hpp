@@ -64,6 +64,7 @@ struct ExampleOptions {
   std::shared_ptr<const OpSumMpo> model;  // opsum, hubbard: set by prepare_example
   std::string from;                       // step: the Hamiltonian's train, as given
   StepApproximation approximation = StepApproximation::kSecond;  // step
+  int order = 1;                          // step: 1, or 2 (the complex splitting)
   std::vector<Tensor<cdouble>> hamiltonian;  // step: its sites, read by the caller
   std::optional<PhysicalCharges> hamiltonian_charges;  // step: the charges it carries
   std::shared_ptr<const std::vector<Tensor<cdouble>>> step;  // step: set by prepare_example

@@ -157,4 +157,29 @@ std::vector<Tensor<cdouble>> step_mpo(const std::vector<Tensor<cdouble>>& h, cd 
   return out;
 }
 
+std::vector<Tensor<cdouble>> second_order_step(const std::vector<Tensor<cdouble>>& h, cd tau, StepApproximation approximation) {
+  const auto first = step_mpo(h, cd(0.5, 0.5) * tau, approximation);
+  const auto second = step_mpo(h, cd(0.5, -0.5) * tau, approximation);
+  std::vector<Tensor<cdouble>> out;
+  for (std::size_t j = 0; j < h.size(); ++j) {
+    const Tensor<cdouble>&a = second[j], &b = first[j];  // a on top: a·b
+    const std::size_t d = a.shape[2], al = a.shape[0], ar = a.shape[1], bl = b.shape[0], br = b.shape[1];
+    Tensor<cdouble> w({al * bl, ar * br, d, d});
+    std::fill(w.data.begin(), w.data.end(), cdouble(0));
+    for (std::size_t x = 0; x < al; ++x)
+      for (std::size_t y = 0; y < ar; ++y)
+        for (std::size_t p = 0; p < bl; ++p)
+          for (std::size_t q = 0; q < br; ++q) {
+            const cdouble* am = a.data.data() + (x * ar + y) * d * d;
+            const cdouble* bm = b.data.data() + (p * br + q) * d * d;
+            cdouble* wm = w.data.data() + ((x * bl + p) * (ar * br) + (y * br + q)) * d * d;
+            for (std::size_t u = 0; u < d; ++u)
+              for (std::size_t k = 0; k < d; ++k)
+                for (std::size_t v = 0; v < d; ++v) wm[u * d + v] += am[u * d + k] * bm[k * d + v];
+          }
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
 }  // namespace srcc
