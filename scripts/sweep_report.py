@@ -9,16 +9,19 @@ summary; /log/sites with h5py) and, with --reference, measures each /result agai
 `src-compress distance`, and writes DIR/index.html with these figures (PNG unless --format):
 
   error.png      error estimate against χ̄ (fixed-bond runs) and against the tolerance
-                 (tolerance runs), one line per mode (plain, oversampled, tolerance), the median
+                 (tolerance runs), one line per series — the method and mode of the runs ("src
+                 plain", "src oversampled", "sdc", "sdcr + fit"), never pooled — the median
                  over seeds with their range shaded; with --reference also the true relative
                  distance ‖result − reference‖ / ‖reference‖, and the optimal error: the
                  reference's SVD truncation to each χ̄ (`truncate`) measured the same way
   cost.png       wall time and peak memory against χ̄ (tolerance runs: their largest bond)
   bonds.png      the result's bond at each cut, one line per run
-  sites.png      time per site and the estimated error at each cut along the chain
+  sites.png      time per site and the estimated error at each cut along the chain, each run's
+                 line labelled with its χ̄, sites far above the rest off scale (and counted)
   transfers.png  bytes moved per run, by mechanism (from /log/transfers)
 
-and DIR/runs.csv with one row per output (collect's columns and, with --reference, the true
+Several formats at once with --format png,svg,pdf (the page shows the first). Progress goes to
+stderr while outputs are read and measured. And DIR/runs.csv with one row per output (collect's columns and, with --reference, the true
 error and the optimal error at the run's χ̄). Outputs without /log@complete = 1
 are listed as incomplete and left out of every figure. The file format is docs/FORMAT.md.
 Needs Debian's python3-h5py, python3-numpy and python3-matplotlib (scripts/setup.sh).
@@ -45,7 +48,34 @@ import matplotlib.pyplot as plt  # noqa: E402
 FIGSIZE = (9.0, 4.5)  # inches; with DPI, every figure is 900 × 450 pixels
 DPI = 100
 MODES = ("plain", "oversampled", "tolerance", "svd")
-COLORS = {"plain": "tab:red", "oversampled": "tab:blue", "tolerance": "tab:green", "svd": "tab:purple"}
+PALETTE = ["tab:red", "tab:blue", "tab:green", "tab:purple", "tab:orange", "tab:brown", "tab:pink",
+           "tab:olive", "tab:cyan", "tab:gray"]
+SERIES = []  # the runs' series (method and mode, series_of) in the order first drawn: their colours
+
+
+def series_of(r):
+    """What a run's numbers are comparable with: its method and mode ("src plain", "sdc",
+    "src oversampled", "src tolerance", "sdcr + fit"), so that methods are never pooled."""
+    method = r.get("method") or "src"
+    mode = r["mode"]
+    name = method if mode in ("plain", "svd") and method != "src" else f"{method} {mode}"
+    if int(r.get("fit_sweeps") or 0) > 0:
+        name += " + fit"
+    return name
+
+
+def color_of(r):
+    key = series_of(r)
+    if key not in SERIES:
+        SERIES.append(key)
+    return PALETTE[SERIES.index(key) % len(PALETTE)]
+
+
+def progress(what, done, total):
+    """A line on stderr while the report reads and measures (a sweep of hundreds of outputs takes
+    minutes): every tenth of the way and at the end."""
+    if total and (done == total or done % max(1, total // 10) == 0):
+        print(f"sweep_report: {what} {done}/{total}", file=sys.stderr, flush=True)
 COLLECT_COLUMNS = []  # collect's columns in its order, taken from its first row (read_run)
 MECHANISMS = ["file read", "file write", "host copy", "device move"]
 
@@ -160,13 +190,13 @@ def error_figure(runs, out, fmt, has_reference, optimal):
     fig, axes = new_figure(max(len(panels), 1))
     for ax, (xname, group) in zip(axes, panels):
         x_of = (lambda r: r["chi"]) if xname == "χ̄" else (lambda r: r["tol"])
-        for mode in MODES:
-            mine = [r for r in group if r["mode"] == mode]
-            spread(ax, mine, x_of, lambda r: r.get("error_estimate"), COLORS[mode],
-                   f"{mode}: estimate")
+        for name in series_in(group):
+            mine = [r for r in group if series_of(r) == name]
+            spread(ax, mine, x_of, lambda r: r.get("error_estimate"), color_of(mine[0]),
+                   f"{name}: estimate")
             if has_reference:
-                spread(ax, mine, x_of, lambda r: r.get("true_error"), COLORS[mode],
-                       f"{mode}: true error", style="--", marker="s")
+                spread(ax, mine, x_of, lambda r: r.get("true_error"), color_of(mine[0]),
+                       f"{name}: true error", style="--", marker="s")
         if xname == "χ̄" and optimal:
             chis = sorted(optimal)
             ax.plot(chis, [optimal[c] for c in chis], ":", marker="x", color="black",
@@ -191,14 +221,23 @@ def error_figure(runs, out, fmt, has_reference, optimal):
     return save(fig, out, "error." + fmt)
 
 
+def series_in(runs):
+    """The series of `runs`, in the order of SERIES (their colours), new ones after."""
+    names = []
+    for r in runs:
+        color_of(r)
+        if series_of(r) not in names:
+            names.append(series_of(r))
+    return sorted(names, key=SERIES.index)
+
+
 def cost_figure(runs, out, fmt):
     fig, (ax_t, ax_m) = new_figure(2)
     x_of = lambda r: r["chi"] if r["mode"] != "tolerance" else r.get("max_bond", 0)
-    for mode in MODES:
-        mine = [r for r in runs if r["mode"] == mode]
-        spread(ax_t, mine, x_of, lambda r: r.get("wall_seconds"), COLORS[mode], mode)
-        spread(ax_m, mine, x_of, lambda r: r.get("peak_rss_bytes", 0) / 1e6,
-               COLORS[mode], mode)
+    for name in series_in(runs):
+        mine = [r for r in runs if series_of(r) == name]
+        spread(ax_t, mine, x_of, lambda r: r.get("wall_seconds"), color_of(mine[0]), name)
+        spread(ax_m, mine, x_of, lambda r: r.get("peak_rss_bytes", 0) / 1e6, color_of(mine[0]), name)
     for ax, label, values in ((ax_t, "wall time (s)", [r.get("wall_seconds") for r in runs]),
                               (ax_m, "peak resident memory (MB)",
                                [r.get("peak_rss_bytes", 0) / 1e6 for r in runs])):
@@ -211,24 +250,30 @@ def cost_figure(runs, out, fmt):
     return save(fig, out, "cost." + fmt)
 
 
-def mode_legend(ax, runs, **kw):
-    """One legend entry per mode drawn (for panels with too many runs to name each)."""
+def series_legend(ax, runs, **kw):
+    """One legend entry per series drawn (for panels with too many runs to name each)."""
     from matplotlib.lines import Line2D
-    modes = [m for m in MODES if any(r["mode"] == m for r in runs)]
-    if modes:
-        ax.legend([Line2D([], [], color=COLORS[m]) for m in modes], modes, **kw)
+    names = series_in(runs)
+    if names:
+        ax.legend([Line2D([], [], color=PALETTE[SERIES.index(n) % len(PALETTE)]) for n in names], names, **kw)
 
 
 def label(r):
     what = f"tol {r['tol']:g}" if r["mode"] == "tolerance" else f"χ̄ {r['chi']}"
-    return f"{r['mode']} {what} seed {r['seed']}"
+    return f"{series_of(r)} {what} seed {r['seed']}"
+
+
+def chi_label(ax, x, y, r, color):
+    """The run's χ̄ (or tolerance) written at the end of its line."""
+    text = f"tol {r['tol']:g}" if r["mode"] == "tolerance" else f"χ̄={r['chi']}"
+    ax.annotate(text, (x, y), xytext=(3, 0), textcoords="offset points", fontsize=6, color=color, va="center")
 
 
 def bonds_figure(runs, out, fmt):
     fig, (ax,) = new_figure(1)
     for r in runs:
         bonds = r.get("bonds", [])
-        ax.plot(range(1, len(bonds) + 1), bonds, drawstyle="steps-mid", color=COLORS[r["mode"]],
+        ax.plot(range(1, len(bonds) + 1), bonds, drawstyle="steps-mid", color=color_of(r),
                 alpha=0.8, label=label(r))
     ax.set_xlabel("cut (between sites j−1 and j)")
     ax.set_ylabel("bond dimension of the result")
@@ -236,25 +281,36 @@ def bonds_figure(runs, out, fmt):
     if len(runs) <= 12:
         legend(ax, fontsize=6, ncol=2)
     else:
-        mode_legend(ax, runs, fontsize=7)
+        series_legend(ax, runs, fontsize=7)
     return save(fig, out, "bonds." + fmt)
 
 
 def sites_figure(runs, out, fmt):
     fig, (ax_t, ax_e) = new_figure(2)
-    errors = []
+    errors, times = [], []
     for r in runs:
         table = r.get("sites_table")
         if table is None or len(table) == 0:
             continue
-        ax_t.plot(table["site"], table["seconds"] * 1e3, color=COLORS[r["mode"]], alpha=0.7,
-                  label=label(r))
+        ms = np.asarray(table["seconds"], dtype=float) * 1e3
+        ax_t.plot(table["site"], ms, color=color_of(r), alpha=0.7, label=label(r))
+        chi_label(ax_t, table["site"][-1], ms[-1], r, color_of(r))
+        times.extend(ms)
         est = np.asarray(table["error_estimate"], dtype=float)
         keep = np.isfinite(est) & (est > 0)
         if keep.any():
-            ax_e.plot(np.asarray(table["site"])[keep], est[keep], ".", color=COLORS[r["mode"]],
+            ax_e.plot(np.asarray(table["site"])[keep], est[keep], ".", color=color_of(r),
                       alpha=0.7, label=label(r))
+            chi_label(ax_e, np.asarray(table["site"])[keep][-1], est[keep][-1], r, color_of(r))
             errors.extend(est[keep])
+    # One slow site (a page-fault storm, a first touch) must not flatten every other line: the
+    # axis stops above the 98th percentile and says what lies beyond it.
+    if len(times) > 20:
+        top = float(np.percentile(times, 98)) * 1.5
+        beyond = [t for t in times if t > top]
+        if beyond and top > 0:
+            ax_t.set_ylim(0, top)
+            ax_t.set_title(f"{len(beyond)} site(s) off scale, up to {max(beyond):.3g} ms", fontsize=7, color="gray")
     ax_t.set_xlabel("site")
     ax_t.set_ylabel("time per site, both sweeps (ms)")
     ax_e.set_xlabel("site (the cut left of it)")
@@ -267,7 +323,7 @@ def sites_figure(runs, out, fmt):
         if len(runs) <= 8:
             legend(ax, fontsize=6)
         else:
-            mode_legend(ax, runs, fontsize=7)
+            series_legend(ax, runs, fontsize=7)
     return save(fig, out, "sites." + fmt)
 
 
@@ -350,32 +406,38 @@ def main():
     ap.add_argument("-o", "--out", required=True, help="folder for index.html, runs.csv and the figures")
     ap.add_argument("--reference", help="FILE.h5[:/group]: the train to measure true errors against")
     ap.add_argument("--title", default="src-compress sweep report")
-    ap.add_argument("--format", choices=("png", "svg", "pdf"), default="png",
-                    help="figure format (png for the page, svg or pdf for a paper; default png)")
+    ap.add_argument("--format", default="png",
+                    help="figure formats, comma-separated: png (the page shows the first), svg, pdf "
+                         "(for a paper); default png")
     ap.add_argument("--binary", default=default_binary(),
                     help="the src-compress program that reads the outputs and computes distances "
                          "(default: $SRC_COMPRESS, this checkout's build, or the PATH's)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    formats = args.format.split(",")
+    if not formats or any(f not in ("png", "svg", "pdf") for f in formats):
+        ap.error(f"--format {args.format}: give png, svg or pdf, comma-separated")
     runs, problems = [], []
-    for path in args.results:
+    for k, path in enumerate(args.results, 1):
         r = read_run(args.binary, path)
         (runs if r["complete"] else problems).append(r)
+        progress("read", k, len(args.results))
     optimal = {}
     if args.reference:
-        for r in runs:
+        for k, r in enumerate(runs, 1):
             r["true_error"] = distance(args.binary, r["file"] + ":/result", args.reference)
+            progress("true errors", k, len(runs))
         fixed = {int(r["chi"]) for r in runs if r["mode"] != "tolerance" and r["chi"]}
         with tempfile.TemporaryDirectory() as scratch:
             optimal = optimal_errors(args.binary, args.reference, fixed, scratch)
         for r in runs:
             if r["mode"] != "tolerance" and int(r["chi"]) in optimal:
                 r["optimal_error"] = optimal[int(r["chi"])]
-    runs.sort(key=lambda r: (MODES.index(r["mode"]), r["chi"], r["tol"], str(r["seed"])))
-    fmt = args.format
-    figures = [error_figure(runs, args.out, fmt, args.reference is not None, optimal),
-               cost_figure(runs, args.out, fmt), bonds_figure(runs, args.out, fmt),
-               sites_figure(runs, args.out, fmt), transfers_figure(runs, args.out, fmt)]
+    runs.sort(key=lambda r: (MODES.index(r["mode"]), series_of(r), r["chi"], r["tol"], str(r["seed"])))
+    for fmt in reversed(formats):  # the first format last: the page shows its files
+        figures = [error_figure(runs, args.out, fmt, args.reference is not None, optimal),
+                   cost_figure(runs, args.out, fmt), bonds_figure(runs, args.out, fmt),
+                   sites_figure(runs, args.out, fmt), transfers_figure(runs, args.out, fmt)]
     write_page(args.out, args.title, figures, runs, problems, args.reference is not None,
                args.reference or "")
     print(f"wrote {os.path.join(args.out, 'index.html')}: {len(runs)} runs, "

@@ -9,7 +9,9 @@ and is not blank; index.html shows every figure, lists the incomplete file as no
 has a table row per complete run; runs.csv has every run with its mode, each true error equals
 `src-compress distance RESULT REFERENCE` to 1e-12, each fixed-χ̄ run has the optimal error at its
 χ̄ (the reference's `truncate`, measured by `distance`), no run beats it and the oversampled
-runs come within 5% of it; with --format svg the figures are SVG files the page shows. Exit 77
+runs come within 5% of it; with --format svg the figures are SVG files the page shows; sdc runs
+added beside src's are a series of their own, named in the figures, with --format png,svg both
+written and progress on stderr. Exit 77
 (skipped) without python3-matplotlib.
 """
 import csv
@@ -107,6 +109,32 @@ for name in figures:
     path = os.path.join(svg, name.replace(".png", ".svg"))
     check(os.path.exists(path) and b"<svg" in open(path, "rb").read(2000), f"{path} is not an SVG")
     check(f"src='{os.path.basename(path)}'" in svg_page, f"the svg page does not show {os.path.basename(path)}")
+
+# Methods are never pooled: sdc runs beside src's at the same χ̄ are their own series, named in
+# the figures (SVG is text); both formats at once; progress on stderr.
+sdc_dir = os.path.join(example, "results-sdc")
+os.makedirs(sdc_dir, exist_ok=True)
+sdc = []
+for chi in ("4", "8"):
+    path = os.path.join(sdc_dir, f"sdc_{chi}.h5")
+    subprocess.run([binary, "-q", "apply", os.path.join(example, "in.h5") + ":/H", os.path.join(example, "in.h5") + ":/psi",
+                    "--method", "sdc", "--chi", chi, "-o", path, "--force"], check=True)
+    sdc.append(path)
+both = os.path.join(example, "report-methods")
+p = subprocess.run([sys.executable, os.path.join(root, "scripts", "sweep_report.py"), *results, *sdc, "-o", both,
+                    "--format", "png,svg", "--binary", binary], check=True, capture_output=True, text=True)
+check("sweep_report: read 18/18" in p.stderr, f"no progress on stderr: {p.stderr!r}")
+# (sdc has no error estimate: it is in the cost figure, not in the error figure's estimates.)
+error_svg = open(os.path.join(both, "error.svg"), encoding="utf-8").read()
+cost_svg = open(os.path.join(both, "cost.svg"), encoding="utf-8").read()
+for series in ("src plain: estimate", "src oversampled: estimate"):
+    check(series in error_svg, f"error.svg does not name the series {series!r}")
+for series in ("<!-- sdc -->", "<!-- src plain -->", "<!-- src tolerance -->"):
+    check(series in cost_svg, f"cost.svg does not name the series {series!r}")
+check(os.path.exists(os.path.join(both, "error.png")), "png beside svg")
+check("src='error.png'" in open(os.path.join(both, "index.html")).read(), "the page shows the first format")
+sites_svg = open(os.path.join(both, "sites.svg"), encoding="utf-8").read()
+check("χ̄=16" in sites_svg, "sites.svg labels its lines with χ̄")
 
 if failures:
     print("\n".join("FAIL: " + f for f in failures))
