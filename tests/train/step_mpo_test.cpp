@@ -109,6 +109,32 @@ TEST(StepMpo, AProductOperatorIsOneTermInProgress) {
   for (std::size_t i = 0; i < 8; ++i) want[i * 8 + i] += 1.0;
   EXPECT_LT(spectral_bound(dense(step_mpo(h, tau, StepApproximation::kFirst)), want), 1e-14);
   EXPECT_LT(spectral_bound(dense(step_mpo(h, tau, StepApproximation::kSecond)), want), 1e-14);
+  // An MPO of H whose states were mixed (a reflection Q = Qᵀ = Q⁻¹ of the bond between sites 1
+  // and 2, Q on one side and Q⁻¹ on the other) is H still, but no longer a sum in the automaton's
+  // form: refused, not stepped to first order.
+  auto mixed = opsum_sites("spin-half", 4, "1 Sz 0 Sz 1\n0.3 Sx 0");
+  const std::size_t d = mixed[1].shape[1];
+  std::vector<double> v(d), q(d * d);
+  double vv = 0;
+  for (std::size_t i = 0; i < d; ++i) vv += (v[i] = double(i + 1)) * double(i + 1);
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t k = 0; k < d; ++k) q[i * d + k] = (i == k ? 1.0 : 0.0) - 2 * v[i] * v[k] / vv;
+  Tensor<cdouble> a = mixed[1], b = mixed[2];
+  std::fill(a.data.begin(), a.data.end(), cd(0));
+  std::fill(b.data.begin(), b.data.end(), cd(0));
+  for (std::size_t l = 0; l < a.shape[0]; ++l)
+    for (std::size_t r = 0; r < d; ++r)
+      for (std::size_t k = 0; k < d; ++k)
+        for (std::size_t x = 0; x < 4; ++x) a.data[(l * d + r) * 4 + x] += mixed[1].data[(l * d + k) * 4 + x] * q[k * d + r];
+  for (std::size_t l = 0; l < d; ++l)
+    for (std::size_t r = 0; r < b.shape[1]; ++r)
+      for (std::size_t k = 0; k < d; ++k)
+        for (std::size_t x = 0; x < 4; ++x) b.data[(l * b.shape[1] + r) * 4 + x] += q[l * d + k] * mixed[2].data[(k * b.shape[1] + r) * 4 + x];
+  const auto before = dense(mixed);
+  mixed[1] = a;
+  mixed[2] = b;
+  EXPECT_LT(spectral_bound(dense(mixed), before), 1e-13) << "the same operator";
+  EXPECT_THROW(step_mpo(mixed, tau, StepApproximation::kSecond), InputError);
 }
 
 }  // namespace

@@ -89,9 +89,18 @@ std::vector<Tensor<cdouble>> step_mpo(const std::vector<Tensor<cdouble>>& h, cd 
       for (std::size_t r = 0; only && r < h[j].shape[1]; ++r) only = r == *e[j + 1] || is_zero(block(h[j], l, r));
       if (only && j > 0) e[j] = l;
     }
-  for (std::size_t b = 1; b < n; ++b)
+  for (std::size_t b = 1; b < n; ++b) {
     if (s[b] && e[b] && *s[b] == *e[b])
       throw InputError("the Hamiltonian's bond " + std::to_string(b) + " has one state for both ends of its terms");
+    // Several states and neither identity channel: an MPO whose states were mixed (compressed
+    // by SVD, say), not a sum of local terms in the automaton's form; its step would be only
+    // 1 + τH. (A product operator, bond 1, is one term spanning the chain: that is its step.)
+    if (!s[b] && !e[b] && h[b].shape[0] > 1)
+      throw InputError("the Hamiltonian's bond " + std::to_string(b) + " has " + std::to_string(h[b].shape[0]) +
+                       " states but none carries the identity from either end: not the finite-automaton form a step is "
+                       "built from (an MPO compressed by SVD mixes its states; write H with generate opsum, or take "
+                       "TeNPy's or ITensor's own MPO)");
+  }
   // The states in progress at each bond.
   std::vector<std::vector<std::size_t>> pending(n + 1);
   for (std::size_t b = 0; b <= n; ++b) {

@@ -24,7 +24,8 @@ enum class StepApproximation { kFirst, kSecond };  // W^I, W^II
 // (l, r, u, d), outer bonds 1). The states are found from the tensors: s_b the state the identity
 // carries on from s_{b−1} and nothing else enters, e_b the one that carries it to e_{b+1} and
 // leaves nowhere else; every other state is a term in progress (an MPO without such channels is
-// one term spanning the chain). Throws InputError where one state would be both.
+// one term spanning the chain). Throws InputError where one state would be both, or where a bond
+// of several states has neither channel (an MPO whose states were mixed, by an SVD say).
 std::vector<Tensor<cdouble>> step_mpo(const std::vector<Tensor<cdouble>>& h, std::complex<double> tau,
                                       StepApproximation approximation);
 
