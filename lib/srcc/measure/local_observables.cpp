@@ -4,6 +4,7 @@
 
 #include "srcc/backend/counting_gemm.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/interrupt.hpp"
 #include "srcc/core/weight.hpp"
 
 namespace srcc {
@@ -117,6 +118,7 @@ std::vector<cd> site_expectations(Kernels<T>& K, const std::vector<Tensor<T>>& c
   std::vector<cd> out;
   cd norm = 0;
   for (std::size_t j = 0; j < cores.size(); ++j) {
+    poll_interrupt();  // a SIGTERM ends the run between sites
     const Slices<T> s = slices(cores[j]);
     if (j == 0) {
       through(gemm, e, s, id, y, nullptr);
@@ -173,6 +175,7 @@ std::vector<cd> correlation_matrix(Kernels<T>& K, const std::vector<Tensor<T>>& 
       std::vector<T> g;
       through(gemm, e, s[i], odd ? product(x, parity) : x, y, &g);
       for (std::size_t j = i + 1; j < last; ++j) {
+        poll_interrupt();  // a SIGTERM ends the run between sites: m² transfers take a while
         const cd v = sign * closed(g, (order == 0 ? close_b : close_a)[j - first]) / norm;
         if (order == 0) out[(i - first) * m + (j - first)] = v;
         else out[(j - first) * m + (i - first)] = v;
