@@ -359,13 +359,15 @@ void cmd_generate(const Cli& cli) {
   o.force = c.force;
   o.host_memory = execution(c).host_memory;
   if (example_row(o.example.example).random) o.example.seed = resolve_seed(c);
-  const TrainRef ref = write_example(o);
+  std::size_t sites = 0;
+  const TrainRef ref = write_example(o, &sites);
   if (c.json) {
     JsonObject j;
-    j.add("output", ref.file).add("group", ref.group).add("kind", g.kind).add("seed", o.example.seed);
+    j.add("output", ref.file).add("group", ref.group).add("kind", g.kind).add("seed", o.example.seed)
+        .add("sites", static_cast<std::uint64_t>(sites));
     std::printf("%s\n", j.str().c_str());
   } else if (!c.quiet) {
-    std::printf("wrote %s:%s (%s, %zu sites)\n", ref.file.c_str(), ref.group.c_str(), g.kind.c_str(), g.sites);
+    std::printf("wrote %s:%s (%s, %zu sites)\n", ref.file.c_str(), ref.group.c_str(), g.kind.c_str(), sites);
   }
 }
 

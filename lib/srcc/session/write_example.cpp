@@ -13,7 +13,7 @@
 
 namespace srcc {
 
-TrainRef write_example(const WriteExampleOptions& o) {
+TrainRef write_example(const WriteExampleOptions& o, std::size_t* sites) {
   ExampleOptions e = o.example;
   if (e.example == Example::kStep && !e.from.empty()) {
     // The Hamiltonian whole (an MPO's sites are small), with the charges it carries.
@@ -72,6 +72,7 @@ TrainRef write_example(const WriteExampleOptions& o) {
   if (const auto charges = example_charges(e)) out.write_charges(ref.group, *charges);
   out.write_basis(ref.group, example_basis(e));
   out.commit();
+  if (sites) *sites = e.sites;
   return ref;
 }
 

@@ -16,7 +16,8 @@ struct WriteExampleOptions {
   std::uint64_t host_memory = 0;  // bytes; 0 = detected
 };
 
-// Where the train went (the group chosen when none was given).
-TrainRef write_example(const WriteExampleOptions& o);
+// Where the train went (the group chosen when none was given); with `sites`, its length there
+// (a step's is its Hamiltonian's, not --sites).
+TrainRef write_example(const WriteExampleOptions& o, std::size_t* sites = nullptr);
 
 }  // namespace srcc
