@@ -345,10 +345,11 @@ template <class T> class Evolution {
     const double drift = std::expm1(norm_log_drift_);
     if (!(std::abs(drift) > norm_warn_at_)) return;
     while (std::abs(drift) > norm_warn_at_) norm_warn_at_ *= 10;
-    char text[320];
+    char text[512];
     std::snprintf(text, sizeof text,
                   "the state's norm has changed by %+.3g%% over %zu steps (to step %zu): a real-time step keeps it, so "
-                  "this is the step's own error (a W^I/W^II or Trotter step errs by O(dt²) per step: a smaller --dt) "
+                  "this is the step's own error (a W^I/W^II or Trotter step errs by O(dt²) per step: a smaller --dt, "
+                  "or generate step --order 2) "
                   "or a truncation far too coarse; in imaginary time, %s keeps the state at norm 1",
                   100 * drift, steps_watched_, k, opt::kNormalize.name().c_str());
     reporter_.warning(text);
