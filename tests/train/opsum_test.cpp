@@ -23,12 +23,13 @@ std::vector<cd> dense_term(const SiteType& type, std::size_t n, const OpTerm& t)
   for (std::size_t j = 0; j < n; ++j) big *= d;
   std::vector<cd> out(big * big);
   for (std::size_t i = 0; i < big; ++i) out[i * big + i] = t.coefficient;
-  for (const auto& [name, site] : t.ops) {
-    const SiteOperator& o = type.op(name);
+  for (const auto& placed : t.ops) {
+    const SiteOperator& o = type.op(placed.first);
+    const auto site = static_cast<std::size_t>(placed.second);
     // Factor for site k: o at the site, F left of it when odd, identity elsewhere.
     auto factor = [&](std::size_t k) -> const SiteOperator& {
-      if (k == static_cast<std::size_t>(site)) return o;
-      return k < static_cast<std::size_t>(site) && o.fermionic ? type.op("F") : type.op("Id");
+      if (k == site) return o;
+      return k < site && o.fermionic ? type.op("F") : type.op("Id");
     };
     std::vector<cd> e(big * big);
     for (std::size_t r = 0; r < big; ++r)

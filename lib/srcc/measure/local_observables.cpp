@@ -170,7 +170,6 @@ std::vector<cd> correlation_matrix(Kernels<T>& K, const std::vector<Tensor<T>>& 
     out[(i - first) * m + (i - first)] = close(s[i], y) / norm;
     for (int order = 0; order < (same ? 1 : 2); ++order) {
       const SiteOperator& x = order == 0 ? a : b;
-      const SiteOperator& w = order == 0 ? b : a;
       const cd sign = order == 1 && odd ? -1.0 : 1.0;
       std::vector<T> g;
       through(gemm, e, s[i], odd ? product(x, parity) : x, y, &g);
