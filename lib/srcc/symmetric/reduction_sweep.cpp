@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 
 #include "srcc/core/error.hpp"
@@ -63,21 +64,44 @@ BlockTensor<T> stacked_r_factors(Kernels<T>& K, const std::vector<ChargedTerm<T>
 }
 
 // sdcr's sketch of the rows: Σ_k |c_k| M_k G_k (rows…, kTest), G_k Gaussian over M_k's columns and
-// a test leg of `width` columns for every charge those columns carry.
+// a test leg with a sector for every charge those columns carry, of `width` columns or fewer: a
+// sector's rank is at most its rows (the distinct row combinations of that charge) and at most its
+// columns summed over the terms, and a Gaussian test that wide finds its whole range (almost
+// surely), so wider tests only cost.
 template <class T>
 BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms, const std::vector<BlockTensor<T>>& m,
                             const ChargeRule& rule, std::size_t width, Rng& rng, double& flops) {
   constexpr int kTest = axis::kOut;  // the test columns: no other axis of M_j has this label
   std::map<Charge, std::size_t, ChargeOrder> charges;
   std::vector<std::vector<std::size_t>> col_axes(terms.size());
+  // Per column charge: its distinct row and column combinations (per term for the columns).
+  std::map<Charge, std::set<BlockKey>, ChargeOrder> rows;
+  std::map<Charge, std::size_t, ChargeOrder> row_dim, col_dim;
   for (std::size_t k = 0; k < terms.size(); ++k) {
     for (std::size_t i = 0; i < terms[k].stack->depth(); ++i) col_axes[k].push_back(m[k].axis(axis::R(i)));
+    std::vector<std::size_t> row_axes;
+    for (int label : row_labels()) row_axes.push_back(m[k].axis(label));
+    std::map<Charge, std::set<BlockKey>, ChargeOrder> cols;
     for (const auto& b : m[k].blocks) {
       Charge q(rule.count(), 0);
-      for (std::size_t a : col_axes[k]) q = add_charge(rule, q, m[k].legs[a].charges[b.key[a]]);
-      charges.emplace(q, width);
+      BlockKey c, r;
+      for (std::size_t a : col_axes[k]) {
+        q = add_charge(rule, q, m[k].legs[a].charges[b.key[a]]);
+        c.push_back(b.key[a]);
+      }
+      for (std::size_t a : row_axes) r.push_back(b.key[a]);
+      auto size_of = [&](const BlockKey& key, const std::vector<std::size_t>& axes) {
+        std::size_t n = 1;
+        for (std::size_t i = 0; i < axes.size(); ++i) n *= m[k].legs[axes[i]].dims[key[i]];
+        return n;
+      };
+      if (cols[q].insert(c).second) col_dim[q] += size_of(c, col_axes[k]);
+      // Rows are shared by the terms (the same legs): each combination counted once.
+      if (rows[q].insert(r).second) row_dim[q] += size_of(r, row_axes);
+      charges.emplace(q, 0);
     }
   }
+  for (auto& [q, d] : charges) d = std::max<std::size_t>(1, std::min({width, col_dim[q], row_dim.count(q) ? row_dim[q] : width}));
   Leg test;
   for (const auto& [q, d] : charges) {
     test.charges.push_back(q);
@@ -102,7 +126,15 @@ BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& te
                                          for (std::size_t a = 0; a < last; ++a) q = add_charge(rule, q, legs[a].charges[key[a]]);
                                          return q == test.charges[key[last]];
                                        }));
-    g.data = K.adopt(draw_gaussian<T>(rng, g.elements));
+    // A narrower sector's test scaled up by √(width/its width): every sector's sketch then has the
+    // norm of the same M in expectation, so that the values compared across sectors are alike.
+    std::vector<T> draws = draw_gaussian<T>(rng, g.elements);
+    for (const auto& b : g.blocks) {
+      const auto f = static_cast<real_t<T>>(std::sqrt(double(width) / double(test.dims[b.key[last]])));
+      if (f != 1)
+        for (std::size_t e = 0; e < b.size; ++e) draws[b.offset + e] *= f;
+    }
+    g.data = K.adopt(std::move(draws));
     y.push_back(permute_to(K, contract(K, m[k], g, bond_labels(terms[k].stack->depth(), axis::R), &flops), order));
   }
   for (std::size_t k = 0; k < terms.size(); ++k) parts.emplace_back(&y[k], std::abs(terms[k].weight));
