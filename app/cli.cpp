@@ -311,6 +311,7 @@ void Cli::add_measures() {
   add(*expect_cmd, opt::kCorrelation, expect_correlations);
   add(*expect_cmd, opt::kCorrelationSites, expect_range);
   add_switch(*expect_cmd, opt::kConnected, expect_connected);
+  add_switch(*expect_cmd, opt::kTrace, expect_trace);
 }
 
 // collect and inspect.

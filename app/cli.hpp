@@ -104,6 +104,7 @@ struct Cli {
   std::vector<std::string> expect_correlations;  // --correlation A,B
   std::string expect_range;                  // --site-range I:J ("" = every site)
   bool expect_connected = false;             // --connected
+  bool expect_trace = false;                 // --trace
   std::vector<std::string> collect_files;    // outputs to tabulate
   std::string collect_csv;                   // -o: CSV file ("" = stdout)
   GenerateArgs generate;

@@ -106,7 +106,8 @@ void cmd_expect(const Cli& cli) {
                      .renyi_alpha = cli.expect_renyi > 0 ? std::optional<double>(cli.expect_renyi) : std::nullopt,
                      .site = cli.expect_site,
                      .site_ops = cli.expect_site_ops,
-                     .connected = cli.expect_connected};
+                     .connected = cli.expect_connected,
+                     .trace = cli.expect_trace};
   for (const auto& pair : cli.expect_correlations) {
     const auto comma = pair.find(',');
     if (comma == std::string::npos || comma == 0 || comma + 1 == pair.size())
@@ -133,8 +134,8 @@ void cmd_expect(const Cli& cli) {
     throw UsageError(opt::kConnected.name() + ": only with " + opt::kCorrelation.name());
   if (!cli.expect_site.empty() && !state.local())
     throw UsageError(opt::kSiteType.name() + ": only with " + opt::kSiteOp.name() + " or " + opt::kCorrelation.name());
-  if (cli.expect_trains.size() < 2 && !state.whole())
-    throw UsageError("expect needs an operator after the state (or --entropy, --site-op, --correlation)");
+  if (cli.expect_trains.size() < 2 && !state.whole() && !state.trace)
+    throw UsageError("expect needs an operator after the state (or --entropy, --site-op, --correlation, --trace)");
   ExpectOptions o{.ket = train_ref(cli, cli.expect_trains.at(0)),
                   .variance = cli.expect_variance,
                   .charges = parse_symmetry(cli.common.symmetry) == Symmetry::kAuto,

@@ -224,6 +224,12 @@ TEST(CliModel, TracesOfMpoStatesAreTheDenseOnes) {
   EXPECT_NEAR(json_number(i.out, "log10_trace"), 5 * std::log10(2.0), 1e-14);
   EXPECT_NEAR(json_number(i.out, "re"), 0.0, 1e-15);
   expect_clean_failure(run_cli(dir, "expect h0.h5 h.h5"), 7, "has trace 0", dir);
+  // --trace alone: Tr ρ without operators; an MPS has none.
+  const auto t = run_cli(dir, "expect rho.h5 --trace --json");
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NEAR(json_number(t.out, "log10_trace"), std::log10(std::abs(tr)), 1e-12);
+  ASSERT_EQ(run_cli(dir, "generate product --sites 5 -o up.h5 -q").code, 0);
+  expect_clean_failure(run_cli(dir, "expect up.h5 --trace"), 2, "is an MPS", dir);
   expect_clean_failure(run_cli(dir, "expect rho.h5 h.h5 --variance"), 2, "is an MPO", dir);
 }
 

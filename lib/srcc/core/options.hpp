@@ -191,6 +191,8 @@ inline constexpr Option kBasisOf{"--basis-of", "TRAIN",
 inline constexpr Option kPattern{"--pattern", "neel|domain-wall",
     "product: a Néel (alternating) or domain-wall (first half, second half) state of the site type's two "
     "pattern states: spin-half ↑ ↓, spin-one +1 −1, fermion full empty, electron ↑ ↓, boson 1 0", ""};
+inline constexpr Option kTrace{"--trace", "",
+    "expect: Tr ρ of an MPO state ρ, with or without operators (an MPO state always prints it beside Tr(ρ O)/Tr ρ)", ""};
 inline constexpr Option kSiteOp{"--site-op", "OP",
     "expect: ⟨O_i⟩ at every site for a named operator of the site type (Sz, N, Cdag*C: a product on one site); repeatable", ""};
 inline constexpr Option kCorrelation{"--correlation", "A,B",

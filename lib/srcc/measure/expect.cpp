@@ -278,6 +278,8 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     throw UsageError(ket.info().where() + " is an MPO: expect gives Tr(ρ O)/Tr ρ of a density operator, without " +
                      "--bra, --variance or measures of a pure state (--entropy, --site-op, --correlation)");
   if (!mixed && ket.info().kind != TrainKind::kMps) throw UsageError(ket.info().where() + ": the state must be an MPS or MPO");
+  if (!mixed && state.trace)
+    throw UsageError(opt::kTrace.name() + ": " + ket.info().where() + " is an MPS (its norm is printed); the trace is an MPO state's");
   if (bra.info().kind != ket.info().kind) throw UsageError(bra.info().where() + ": the bra must be an MPS");
   const std::size_t n = ket.info().length();
   DType dt = ket.info().dtype();

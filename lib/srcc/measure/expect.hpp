@@ -70,6 +70,7 @@ struct StateRequest {
   std::vector<std::pair<std::string, std::string>> correlations;
   std::size_t first = 0, last = 0;  // last 0: the last site
   bool connected = false;
+  bool trace = false;  // Tr ρ of an MPO state, operators or not (an MPS state is refused)
   bool local() const { return !site_ops.empty() || !correlations.empty(); }
   bool whole() const { return entropy || local(); }
 };
