@@ -30,7 +30,7 @@ template <class T> Slices<T> slices(const Tensor<T>& c) {
 
 // The left environment E (l × l: bra index, ket index) carried through one site with `op` between
 // bra and ket: E'[r', r] = Σ op[u, v] conj(P[u][l', r']) E[l', l] P[v][l, r]. `y` receives
-// Y_u = Σ_v op[u, v] E·P[v] (u-major, l × r each) for close().
+// Y_u = Σ_v op[u, v] E·P[v] (u-major, l × r each) for conj_dot(P, Y).
 template <class T>
 void through(CountingGemm<T>& gemm, const std::vector<T>& e, const Slices<T>& s, const SiteOperator& op,
              std::vector<T>& y, std::type_identity_t<std::vector<T>>* next) {
@@ -53,12 +53,13 @@ void through(CountingGemm<T>& gemm, const std::vector<T>& e, const Slices<T>& s,
   gemm(Op::kConjTrans, Op::kNone, r, r, d * l, T(1), s.p.data(), r, y.data(), r, T(0), next->data(), r);
 }
 
-// Σ_u Σ conj(P[u]) ⊙ Y_u: the environment closed at this site (the right one is the identity).
-template <class T> cd close(const Slices<T>& s, const std::vector<T>& y) {
+// Σ conj(a) ⊙ b over all elements: an environment closed at a site (conj_dot(P, Y): the right one
+// is the identity), or against a site's closing matrix (conj_dot(C, E)).
+template <class T> cd conj_dot(const std::vector<T>& a, const std::vector<T>& b) {
   cd sum = 0;
-  for (std::size_t k = 0; k < s.p.size(); ++k) {
-    if constexpr (is_complex_v<T>) sum += cd(std::conj(s.p[k]) * y[k]);
-    else sum += static_cast<double>(s.p[k] * y[k]);
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if constexpr (is_complex_v<T>) sum += cd(std::conj(a[k]) * b[k]);
+    else sum += static_cast<double>(a[k] * b[k]);
   }
   return sum;
 }
@@ -75,15 +76,6 @@ template <class T> std::vector<T> closing(CountingGemm<T>& gemm, const Slices<T>
          c.data(), s.l);
   return c;
 }
-template <class T> cd closed(const std::vector<T>& e, const std::vector<T>& c) {
-  cd sum = 0;
-  for (std::size_t k = 0; k < e.size(); ++k) {
-    if constexpr (is_complex_v<T>) sum += cd(e[k] * std::conj(c[k]));
-    else sum += static_cast<double>(e[k] * c[k]);
-  }
-  return sum;
-}
-
 const SiteOperator& identity_like(const SiteOperator& parity, SiteOperator& id) {
   id = SiteOperator{"Id", parity.dim, std::vector<cd>(parity.dim * parity.dim), false};
   for (std::size_t i = 0; i < parity.dim; ++i) id.m[i * parity.dim + i] = 1;
@@ -122,11 +114,11 @@ std::vector<cd> site_expectations(Kernels<T>& K, const std::vector<Tensor<T>>& c
     const Slices<T> s = slices(cores[j]);
     if (j == 0) {
       through(gemm, e, s, id, y, nullptr);
-      norm = close(s, y);
+      norm = conj_dot(s.p, y);
       if (!(norm.real() > 0)) throw NumericalError("the state has norm 0: its local values are undefined");
     }
     through(gemm, e, s, o, y, nullptr);
-    out.push_back(close(s, y) / norm);
+    out.push_back(conj_dot(s.p, y) / norm);
     through(gemm, e, s, id, y, &next);
     e.swap(next);
   }
@@ -150,7 +142,7 @@ std::vector<cd> correlation_matrix(Kernels<T>& K, const std::vector<Tensor<T>>& 
   for (const auto& c : cores) s.push_back(slices(c));
   std::vector<T> e{T(1)}, y, next;
   through(gemm, e, s[0], id, y, nullptr);
-  const cd norm = close(s[0], y);
+  const cd norm = conj_dot(s[0].p, y);
   if (!(norm.real() > 0)) throw NumericalError("the state has norm 0: its correlations are undefined");
   for (std::size_t j = 0; j < first; ++j) {
     through(gemm, e, s[j], id, y, &next);
@@ -167,7 +159,7 @@ std::vector<cd> correlation_matrix(Kernels<T>& K, const std::vector<Tensor<T>>& 
   // orders: (A at i, B at j) fills [i][j], (B at i, A at j) fills [j][i] with the exchange sign.
   for (std::size_t i = first; i < last; ++i) {
     through(gemm, e, s[i], product(a, b), y, nullptr);
-    out[(i - first) * m + (i - first)] = close(s[i], y) / norm;
+    out[(i - first) * m + (i - first)] = conj_dot(s[i].p, y) / norm;
     for (int order = 0; order < (same ? 1 : 2); ++order) {
       const SiteOperator& x = order == 0 ? a : b;
       const cd sign = order == 1 && odd ? -1.0 : 1.0;
@@ -175,7 +167,7 @@ std::vector<cd> correlation_matrix(Kernels<T>& K, const std::vector<Tensor<T>>& 
       through(gemm, e, s[i], odd ? product(x, parity) : x, y, &g);
       for (std::size_t j = i + 1; j < last; ++j) {
         poll_interrupt();  // a SIGTERM ends the run between sites: m² transfers take a while
-        const cd v = sign * closed(g, (order == 0 ? close_b : close_a)[j - first]) / norm;
+        const cd v = sign * conj_dot((order == 0 ? close_b : close_a)[j - first], g) / norm;
         if (order == 0) out[(i - first) * m + (j - first)] = v;
         else out[(j - first) * m + (i - first)] = v;
         if (same) out[(j - first) * m + (i - first)] = odd ? -v : v;
