@@ -7,6 +7,8 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/core/dtype.hpp"
+#include "srcc/core/tensor.hpp"
+#include "srcc/log/transfer_log.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -36,5 +38,13 @@ using BackendMaker = std::function<std::unique_ptr<Backend>()>;
 // bytes, 0 = detected).
 Comparison compare(const TrainRef& a, const TrainRef& b, std::uint64_t host_memory, const BackendMaker& make,
                    bool charges = true);
+
+// Trains described by `a` and `b`, site j of each from site_a(j) and site_b(j) in (l, r, u, d)
+// order, compared dense on K, two sites of each at a time (each site asked for twice). Throws
+// InputError when their lengths or physical legs differ.
+template <class T>
+Comparison compare_sites(Kernels<T>& K, TransferLog& log, const std::string& device, const TrainInfo& a, const TrainInfo& b,
+                         const std::function<Tensor<T>(std::size_t)>& site_a,
+                         const std::function<Tensor<T>(std::size_t)>& site_b);
 
 }  // namespace srcc

@@ -1,0 +1,149 @@
+#include "srcc/session/memory_run.hpp"
+
+#include <cmath>
+#include <memory>
+
+#include "srcc/core/error.hpp"
+#include "srcc/log/reporter.hpp"
+#include "srcc/log/transfer_log.hpp"
+#include "srcc/measure/sandwich.hpp"
+#include "srcc/plan/methods.hpp"
+#include "srcc/session/run_options.hpp"
+#include "srcc/session/stages.hpp"
+#include "srcc/sweep/svd_truncate.hpp"
+#include "srcc/sweep/sweep.hpp"
+#include "srcc/train/layout.hpp"
+#include "srcc/train/site_source.hpp"
+#include "srcc/train/term_sum.hpp"
+
+namespace srcc {
+
+namespace {
+
+// A train's description as a file's reader gives it, named `name` in errors.
+template <class T> TrainInfo memory_info(const MemoryTrain<T>& train, const std::string& name) {
+  TrainInfo info;
+  info.file = "memory";
+  info.group = name;
+  info.kind = train.kind;
+  info.layout = std::string(default_layout(info.kind));
+  if (train.sites.empty()) throw InputError(info.where() + ": a train needs at least one site");
+  for (std::size_t j = 0; j < train.sites.size(); ++j) {
+    const Tensor<T>& t = train.sites[j];
+    if (t.shape.size() != kSiteRank)
+      throw InputError(info.where(j) + ": a site of rank " + std::to_string(t.shape.size()) + ", not (l, r, u, d)");
+    if (train.kind == TrainKind::kMps && t.shape[kLegD] != 1)
+      throw InputError(info.where(j) + ": an MPS site with a second physical leg of " + std::to_string(t.shape[kLegD]));
+    for (const T& v : t.data)
+      if (!std::isfinite(std::abs(v))) throw InputError(info.where(j) + ": holds a NaN or an infinity");
+    info.dims.push_back({t.shape[0], t.shape[1], t.shape[2], t.shape[3]});
+    info.dtypes.push_back(dtype_of<T>);
+    info.dataset_shapes.push_back(t.shape);
+    info.dataset_letters.push_back("lrud");
+  }
+  return info;
+}
+
+}  // namespace
+
+template <class T> Stack memory_stack(const std::vector<const MemoryTrain<T>*>& trains, const std::string& prefix) {
+  Stack stack;
+  for (std::size_t i = 0; i < trains.size(); ++i)
+    stack.layers.push_back(memory_info(*trains[i], prefix + "/layer" + std::to_string(i)));
+  validate_stack(stack);
+  return stack;
+}
+
+template <class T>
+SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const SweepOptions& options, const Execution& exec,
+                             const std::function<void()>& check_interrupt) {
+  if (terms.empty()) throw UsageError("nothing to compute: no trains given");
+  validate(options);
+  std::vector<Stack> stacks;
+  std::vector<std::vector<std::vector<Tensor<T>>>> sites;  // per term, per layer
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    if (terms[k].trains.empty()) throw UsageError("term " + std::to_string(k) + ": no trains given");
+    stacks.push_back(memory_stack(terms[k].trains, terms.size() == 1 ? "" : "/term" + std::to_string(k)));
+    sites.emplace_back();
+    for (const auto* t : terms[k].trains) sites.back().push_back(t->sites);
+  }
+  std::vector<const Stack*> views;
+  for (const auto& s : stacks) views.push_back(&s);
+  if (terms.size() > 1) {
+    if (!method_row(options.method).takes_sums)
+      throw UsageError(method_name(options.method) + " takes one train, not a sum of products");
+    validate_terms(views);
+  }
+  RunOptions o;
+  o.sweep = options;
+  o.exec = exec;
+  o = fitted(o, views, nullptr);
+  auto [plans, backends] = plans_and_backend(o, views, dtype_of<T>, true);
+  TransferLog log;
+  SilentReporter reporter;
+  std::vector<std::unique_ptr<MemorySiteSource<T>>> sources;
+  for (const auto& s : sites) sources.push_back(std::make_unique<MemorySiteSource<T>>(s));
+  if (o.sweep.method == Method::kSvd) {
+    if (terms.size() != 1 || stacks.front().depth() != 1 || terms.front().weight != T(1))
+      throw UsageError("the svd method truncates one train, not a product or a sum");
+    return svd_truncate(stacks.front(), *sources.front(), o.sweep, *backends.front(), log);
+  }
+  std::vector<SweepTerm<T>> sweep_terms;
+  for (std::size_t k = 0; k < terms.size(); ++k)
+    sweep_terms.push_back({&stacks[k], sources[k].get(), terms[k].weight, &plans[k]});
+  std::vector<Backend*> more;
+  for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
+  return run_sweep(sweep_terms, o.sweep, *backends.front(), log, reporter, check_interrupt, more);
+}
+
+template <class T> Comparison compare_in_memory(const MemoryTrain<T>& a, const MemoryTrain<T>& b, const Execution& exec) {
+  const Stack sa = memory_stack<T>({&a}, "/a"), sb = memory_stack<T>({&b}, "/b");
+  const std::unique_ptr<Backend> backend = measuring_backend(exec);
+  auto& K = backend->kernels<T>();
+  TransferLog log;
+  return compare_sites<T>(
+      K, log, backend->name(), sa.layers.front(), sb.layers.front(),
+      [&](std::size_t j) { return a.sites[j]; }, [&](std::size_t j) { return b.sites[j]; });
+}
+
+template <class T>
+Scaled sandwich_in_memory(const MemoryTrain<T>& bra, const std::vector<const MemoryTrain<T>*>& ops, const MemoryTrain<T>& ket,
+                          const Execution& exec) {
+  std::vector<const MemoryTrain<T>*> all{&bra};
+  all.insert(all.end(), ops.begin(), ops.end());
+  all.push_back(&ket);
+  // As a stack (bra on top) the legs must meet: ⟨bra| is read upside down, so only its length
+  // and physical legs are checked against the ket's.
+  memory_stack(std::vector<const MemoryTrain<T>*>(all.begin() + 1, all.end()), "/ket");
+  memory_stack<T>({&bra}, "/bra");
+  if (bra.kind != TrainKind::kMps || ket.kind != TrainKind::kMps) throw InputError("memory: the bra and ket must be MPSs");
+  if (bra.sites.size() != ket.sites.size())
+    throw InputError("memory: the bra has " + std::to_string(bra.sites.size()) + " sites, the ket " +
+                     std::to_string(ket.sites.size()));
+  for (std::size_t j = 0; j < bra.sites.size(); ++j) {
+    const std::size_t top = ops.empty() ? ket.sites[j].shape[kLegU] : ops.front()->sites[j].shape[kLegU];
+    if (bra.sites[j].shape[kLegU] != top)
+      throw InputError("memory:/bra/" + std::to_string(j) + ": a physical leg of " +
+                       std::to_string(bra.sites[j].shape[kLegU]) + " where the operators give " + std::to_string(top));
+  }
+  const std::unique_ptr<Backend> backend = measuring_backend(exec);
+  Sandwich<T> s(backend->kernels<T>(), ops.size());
+  for (std::size_t j = 0; j < ket.sites.size(); ++j) {
+    std::vector<const Tensor<T>*> layer;
+    for (const auto* op : ops) layer.push_back(&op->sites[j]);
+    s.add(bra.sites[j], layer, ket.sites[j]);
+  }
+  return s.value();
+}
+
+#define SRCC_INSTANTIATE(T)                                                                                         \
+  template Stack memory_stack(const std::vector<const MemoryTrain<T>*>&, const std::string&);                    \
+  template SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>&, const SweepOptions&, const Execution&, \
+                                        const std::function<void()>&);                                            \
+  template Comparison compare_in_memory(const MemoryTrain<T>&, const MemoryTrain<T>&, const Execution&);          \
+  template Scaled sandwich_in_memory(const MemoryTrain<T>&, const std::vector<const MemoryTrain<T>*>&,            \
+                                     const MemoryTrain<T>&, const Execution&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc
