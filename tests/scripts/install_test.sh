@@ -72,3 +72,18 @@ if command -v pkg-config >/dev/null; then
 else
   echo "installed: program and CMake package work from $prefix (no pkg-config here to try srcc.pc)"
 fi
+
+# The Python package, where built: imported from the prefix's site-packages (no build tree on
+# the path), it reads the installed program's output and compresses it in memory.
+if compgen -G "$build/python/srcc/_srcc*.so" >/dev/null; then
+  site=$(find "$prefix" -path '*-packages/srcc/__init__.py' -printf '%h\n' | head -1)
+  [ -n "$site" ] || fail "cmake --install put no srcc package under $prefix"
+  py=$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+  got=$(cd / && PYTHONPATH=$(dirname "$site") "${py:-python3}" -c "
+import srcc
+psi = srcc.read('$work/out.h5')
+small, record = srcc.compress(psi, chi=3)
+print(srcc.__file__.startswith('$prefix'), len(small), max(record['bonds']))") || fail "import srcc from $site"
+  [ "$got" = "True 8 3" ] || fail "the installed package printed '$got'"
+  echo "installed: the Python package works from $site"
+fi

@@ -1,0 +1,252 @@
+"""The srcc Python package against dense numpy references and against the program itself.
+
+Run by CTest (python.module) with PYTHONPATH at the build tree's python/ and SRCC_BIN the program;
+or by hand: PYTHONPATH=build/python SRCC_BIN=build/app/src-compress python3 -m pytest tests/python
+"""
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import srcc
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def random_mps(rng, n, d, chi, complex_=False):
+    bonds = [1] + [min(chi, d ** j, d ** (n - j)) for j in range(1, n)] + [1]
+    sites = []
+    for j in range(n):
+        a = rng.standard_normal((bonds[j], bonds[j + 1], d))
+        if complex_:
+            a = a + 1j * rng.standard_normal(a.shape)
+        sites.append(a)
+    return quimb_layout(sites)
+
+
+def random_mpo(rng, n, d, D, complex_=False):
+    sites = []
+    for j in range(n):
+        a = rng.standard_normal((1 if j == 0 else D, 1 if j == n - 1 else D, d, d))
+        if complex_:
+            a = a + 1j * rng.standard_normal(a.shape)
+        sites.append(a)
+    return quimb_layout(sites)
+
+
+def quimb_layout(full):
+    """Sites with unit outer bonds → quimb's shapes (the end sites without them)."""
+    out = [a for a in full]
+    out[0] = out[0][0]
+    out[-1] = out[-1][:, 0] if len(out) > 1 else out[-1][0]
+    return out
+
+
+def full_layout(train):
+    """quimb's shapes → sites with unit outer bonds (l, r, …)."""
+    out = list(train)
+    out[0] = out[0][None]
+    out[-1] = np.expand_dims(out[-1], 1)
+    return out
+
+
+def dense_mps(train):
+    """The state as a vector (site 0 the most significant index)."""
+    v = np.ones((1, 1))
+    for a in full_layout(train):
+        v = np.einsum("xl,lrp->xpr", v, a).reshape(-1, a.shape[1])
+    return v[:, 0]
+
+
+def dense_mpo(train):
+    """The operator as a matrix (rows: u, columns: d)."""
+    m = np.ones((1, 1, 1))
+    for a in full_layout(train):
+        m = np.einsum("xyl,lrud->xuydr", m, a)
+        m = m.reshape(m.shape[0] * m.shape[1], m.shape[2] * m.shape[3], m.shape[4])
+    return m[:, :, 0]
+
+
+def rel(a, b):
+    return np.linalg.norm(a - b) / np.linalg.norm(b)
+
+
+def test_product_at_full_bond_is_the_dense_product():
+    rng = np.random.default_rng(1)
+    psi, h = random_mps(rng, 7, 2, 6), random_mpo(rng, 7, 2, 3)
+    for method in ("src", "sdc", "sdcr"):
+        out, record = srcc.apply(h, psi, chi=64, method=method, seed=3)
+        assert rel(dense_mps(out), dense_mpo(h) @ dense_mps(psi)) < 1e-12, method
+        assert record["method"] == method and record["bonds"] == [a.shape[1] for a in full_layout(out)[:-1]]
+
+
+def test_complex_product_of_two_operators_and_an_mpo_state():
+    rng = np.random.default_rng(2)
+    a, b, c = (random_mpo(rng, 5, 2, 2, complex_=True) for _ in range(3))
+    psi = random_mps(rng, 5, 2, 4, complex_=True)
+    out, record = srcc.apply([a, b], psi, chi=64)
+    assert rel(dense_mps(out), dense_mpo(a) @ dense_mpo(b) @ dense_mps(psi)) < 1e-12
+    assert record["dtype"] == "complex128"
+    prod, _ = srcc.apply(a, c, chi=64)  # MPO·MPO
+    assert rel(dense_mpo(prod), dense_mpo(a) @ dense_mpo(c)) < 1e-12
+
+
+def test_truncated_product_error_is_near_the_optimal_and_estimated():
+    rng = np.random.default_rng(3)
+    psi, h = random_mps(rng, 10, 2, 16), random_mpo(rng, 10, 2, 3)
+    exact = dense_mpo(h) @ dense_mps(psi)
+    out, record = srcc.apply(h, psi, chi=12, oversample=True, seed=5)
+    err = rel(dense_mps(out), exact)
+    # The optimal error of a bond-12 train is at least that of its middle cut's Schmidt truncation.
+    s = np.linalg.svd(exact.reshape(2 ** 5, 2 ** 5), compute_uv=False)
+    assert np.sqrt(np.sum(s[12:] ** 2)) / np.linalg.norm(s) <= err < 20 * np.sqrt(np.sum(s[12:] ** 2)) / np.linalg.norm(s) + 1e-12
+    assert 0 < record["error_estimate"] and np.isfinite(record["error_estimate"])
+    assert max(record["bonds"]) == 12
+
+
+def test_same_seed_same_result_and_the_same_as_the_program(tmp_path):
+    rng = np.random.default_rng(4)
+    psi, h = random_mps(rng, 9, 2, 16), random_mpo(rng, 9, 2, 4)
+    a, _ = srcc.apply(h, psi, chi=10, seed=11)
+    b, _ = srcc.apply(h, psi, chi=10, seed=11)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    binary = os.environ.get("SRCC_BIN")
+    if not binary:
+        pytest.skip("SRCC_BIN (the program) not given")
+    srcc.write(tmp_path / "h.h5", h)
+    srcc.write(tmp_path / "psi.h5", psi)
+    subprocess.run([binary, "apply", f"{tmp_path}/h.h5", f"{tmp_path}/psi.h5", "-o", f"{tmp_path}/out.h5", "--chi", "10",
+                    "--seed", "11", "-q"], check=True)
+    assert srcc.distance(srcc.read(tmp_path / "out.h5"), a) < 1e-13
+
+
+def test_sum_of_products_is_the_dense_sum():
+    rng = np.random.default_rng(5)
+    psi, phi = random_mps(rng, 6, 2, 4), random_mps(rng, 6, 2, 4)
+    h = random_mpo(rng, 6, 2, 2)
+    out, _ = srcc.sum([(0.5, h, psi), (-2.0, phi), (1j, [h, h], phi)], chi=64)
+    ref = 0.5 * dense_mpo(h) @ dense_mps(psi) - 2 * dense_mps(phi) + 1j * dense_mpo(h) @ dense_mpo(h) @ dense_mps(phi)
+    assert rel(dense_mps(out), ref) < 1e-12
+
+
+def test_truncate_is_the_exact_schmidt_truncation():
+    rng = np.random.default_rng(6)
+    psi = random_mps(rng, 2, 8, 8)  # one cut: the optimal truncation is its SVD's
+    out, record = srcc.truncate(psi, chi=3)
+    v = dense_mps(psi).reshape(8, 8)
+    u, s, vh = np.linalg.svd(v)
+    assert rel(dense_mps(out), ((u[:, :3] * s[:3]) @ vh[:3]).reshape(-1)) < 1e-12
+    assert record["method"] == "svd"
+    compressed, _ = srcc.compress(psi, chi=3, oversample=True)
+    assert rel(dense_mps(compressed), ((u[:, :3] * s[:3]) @ vh[:3]).reshape(-1)) < 1e-12
+
+
+def test_measures_against_dense():
+    rng = np.random.default_rng(7)
+    psi, phi = random_mps(rng, 6, 2, 4, complex_=True), random_mps(rng, 6, 2, 4, complex_=True)
+    h = random_mpo(rng, 6, 2, 3, complex_=True)
+    vp, vf, mh = dense_mps(psi), dense_mps(phi), dense_mpo(h)
+    assert abs(srcc.inner(psi, phi) - np.vdot(vp, vf)) < 1e-12 * abs(np.vdot(vp, vf)) + 1e-12
+    assert abs(srcc.norm(psi) - np.linalg.norm(vp)) < 1e-12 * np.linalg.norm(vp)
+    assert abs(srcc.expect(psi, h) - np.vdot(vp, mh @ vp) / np.vdot(vp, vp)) < 1e-11 * abs(np.vdot(vp, mh @ vp) / np.vdot(vp, vp))
+    assert abs(srcc.expect(psi, h, h) - np.vdot(vp, mh @ mh @ vp) / np.vdot(vp, vp)) < 1e-10 * np.linalg.norm(mh) ** 2
+    assert abs(srcc.distance(psi, phi) - rel(vp, vf)) < 1e-12
+    c = srcc.compare(psi, phi)
+    assert abs(c["overlap"] - np.vdot(vp, vf)) < 1e-12 * abs(np.vdot(vp, vf)) + 1e-12
+
+
+def test_layouts_round_trip_and_agree(tmp_path):
+    rng = np.random.default_rng(8)
+    psi, h = random_mps(rng, 5, 3, 5), random_mpo(rng, 5, 3, 2)
+    ref, _ = srcc.apply(h, psi, chi=40)
+    # (p, l, r) sites and (u, d, l, r) operators, and the full layout with unit outer bonds.
+    plr = [np.moveaxis(a, -1, 0) for a in psi]
+    udlr = [np.moveaxis(np.moveaxis(a, -2, 0), -1, 1) for a in h]
+    out, _ = srcc.apply(udlr, plr, chi=40, layout="plr,udlr")
+    assert all(np.allclose(np.moveaxis(a, 0, -1), b, atol=1e-12) for a, b in zip(out, ref))
+    out, _ = srcc.apply(h, full_layout(psi), chi=40)
+    assert srcc.distance(out, ref) < 1e-13
+    srcc.write(tmp_path / "psi.h5", psi)
+    back = srcc.read(tmp_path / "psi.h5")
+    assert all(np.array_equal(a, b) for a, b in zip(back, psi))
+    with pytest.raises(srcc.OutputError):
+        srcc.write(tmp_path / "psi.h5", psi)
+    srcc.write(tmp_path / "psi.h5", h, force=True)
+    assert all(np.array_equal(a, b) for a, b in zip(srcc.read(tmp_path / "psi.h5"), h))
+
+
+def test_reads_other_libraries_files():
+    h = srcc.read(DATA / "tenpy_xxz_L12_sz.h5", "/H_MPO")
+    psi = srcc.read(DATA / "tenpy_xxz_L12_sz.h5", "/psi")
+    assert len(h) == len(psi) == 12 and h[5].ndim == 4 and psi[5].ndim == 3
+    energy = srcc.expect(psi, h)
+    out, _ = srcc.apply(h, psi, chi=200)
+    assert abs(srcc.inner(psi, out) / srcc.inner(psi, psi) - energy) < 1e-10 * abs(energy)
+
+
+def test_bad_trains_are_refused_with_the_programs_messages():
+    rng = np.random.default_rng(9)
+    psi, h = random_mps(rng, 5, 2, 4), random_mpo(rng, 5, 2, 2)
+    bad = list(psi)
+    bad[2] = bad[2][:, :, :, None, None]
+    with pytest.raises(srcc.InputError, match="site 2"):
+        srcc.apply(h, bad, chi=4)
+    nan = [a.copy() for a in psi]
+    nan[3][0, 0, 0] = np.nan
+    with pytest.raises(srcc.InputError, match="NaN"):
+        srcc.apply(h, nan, chi=4)
+    short = list(psi[:4])
+    with pytest.raises(srcc.InputError):
+        srcc.apply(h, short, chi=4)
+    with pytest.raises(srcc.UsageError, match="--chi"):
+        srcc.apply(h, psi)
+    with pytest.raises(srcc.UsageError):
+        srcc.apply(h, psi, chi=4, method="nonsense")
+    with pytest.raises(srcc.InputError):
+        srcc.read(DATA / "does-not-exist.h5")
+    assert issubclass(srcc.InputError, srcc.Error) and issubclass(srcc.Error, Exception)
+
+
+def long_product(rng):
+    return random_mpo(rng, 80, 2, 6), random_mps(rng, 80, 2, 160)
+
+
+def test_the_gil_is_released_while_a_sweep_runs():
+    rng = np.random.default_rng(10)
+    h, psi = long_product(rng)
+    ticks, stop = [0], threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    t0 = time.perf_counter()
+    srcc.apply(h, psi, chi=160, threads=1)
+    elapsed = time.perf_counter() - t0
+    stop.set()
+    t.join()
+    # A thread held out by the GIL would tick a handful of times (at the calls' edges).
+    assert ticks[0] > 0.3 * elapsed / 0.0011, (ticks[0], elapsed)
+
+
+def test_ctrl_c_stops_a_sweep_with_keyboard_interrupt():
+    rng = np.random.default_rng(11)
+    h, psi = long_product(rng)
+    t0 = time.perf_counter()
+    srcc.apply(h, psi, chi=160, threads=1)
+    whole = time.perf_counter() - t0
+    timer = threading.Timer(0.1 * whole, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        srcc.apply(h, psi, chi=160, threads=1)
+    assert time.perf_counter() - t0 < 0.8 * whole
+    timer.join()
