@@ -27,7 +27,11 @@ from ._srcc import (BackendError, Error, InputError, InterruptedError, Numerical
                     ResourceError, UsageError)
 
 __version__ = _srcc.version
-__all__ = ["apply", "compress", "truncate", "sum", "read", "write", "distance", "compare", "inner",
+# The program's exit code for each kind of error (README, "Exit codes").
+for _cls, _code in ((UsageError, 2), (InputError, 3), (OutputError, 4), (ResourceError, 5), (BackendError, 6),
+                    (NumericalError, 7), (InterruptedError, 130)):
+    _cls.exit_code = _code
+__all__ = ["apply", "compress", "truncate", "sum", "evolve", "read", "write", "distance", "compare", "inner",
            "norm", "expect", "Error", "UsageError", "InputError", "OutputError", "ResourceError",
            "BackendError", "NumericalError", "InterruptedError"]
 
@@ -98,13 +102,13 @@ def _to_internal(train, layout, what):
     """(kind, sites in (l, r, u[, d]) with unit outer bonds) of any train the package takes."""
     if hasattr(train, "_B") or hasattr(train, "_W"):
         return _from_tenpy(train)
-    if hasattr(train, "site_ind"):
+    if hasattr(train, "site_ind") or hasattr(train, "upper_ind"):
         return _from_quimb(train)
     if not isinstance(train, (list, tuple)) or len(train) == 0:
         raise InputError(f"{what}: a train is a non-empty list of arrays (or a quimb or TeNPy MPS/MPO)")
-    arrays = [np.asarray(a) for a in train]
+    arrays = [a if isinstance(a, np.ndarray) else np.asarray(a) for a in train]
     for j, a in enumerate(arrays):
-        if not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
+        if a.dtype.kind not in "biufc":
             raise InputError(f"{what}, site {j}: not an array of numbers ({a.dtype})")
     ranks = [a.ndim for a in arrays]
     n = len(arrays)
@@ -119,32 +123,38 @@ def _to_internal(train, layout, what):
         kind = "mps" if ranks[0] in (1, 3) else "mpo"
     letters = _letters_of(kind, layout)
     kept_outer = all(r == len(letters) for r in ranks)
+    order = [letters.index(c) for c in (_MPS if kind == "mps" else _MPO)]
+    identity = order == sorted(order)
     sites = []
     for j, a in enumerate(arrays):
-        have = _site_letters(letters, j, n, kept_outer)
+        end = j == 0 or j == n - 1
+        have = _site_letters(letters, j, n, kept_outer) if end else letters
         if a.ndim != len(have):
             raise InputError(f"{what}, site {j}: an array of rank {a.ndim} where an {kind.upper()} of {n} sites in the "
                              f"layout \"{letters}\" has ({', '.join(have)})")
         if have != letters:
             dims = iter(a.shape)
             a = a.reshape([next(dims) if c in have else 1 for c in letters])
-            have = letters
-        order = [have.index(c) for c in (_MPS if kind == "mps" else _MPO)]
-        sites.append(np.transpose(a, order))
+        sites.append(a if identity else a.transpose(order))
     return kind, sites
 
 
 def _to_user(kind, sites, layout):
-    """Sites (l, r, u[, d]) with unit outer bonds in the layout the caller asked for."""
+    """Sites (l, r, u[, d]) with unit outer bonds in the layout the caller asked for, the outer
+    bonds left out."""
     letters = _letters_of(kind, layout)
     internal = _MPS if kind == "mps" else _MPO
+    order = [internal.index(c) for c in letters]
+    identity = order == sorted(order)
     n = len(sites)
     out = []
     for j, a in enumerate(sites):
-        a = np.transpose(a, [internal.index(c) for c in letters])
-        have = _site_letters(letters, j, n, False)
-        a = a.reshape([a.shape[letters.index(c)] for c in have])
-        out.append(np.ascontiguousarray(a))
+        if not identity:
+            a = np.ascontiguousarray(a.transpose(order))
+        if j == 0 or j == n - 1:
+            have = _site_letters(letters, j, n, False)
+            a = a.reshape([a.shape[letters.index(c)] for c in have])
+        out.append(a)
     return out
 
 
@@ -234,6 +244,28 @@ def sum(terms, *, dtype=None, layout=None, **options):  # noqa: A001 (the operat
             raise UsageError(f"term {k}: its weight is not a number")
         rows.append((w, _operators(ops) + [state]))
     return _run(rows, dtype, layout, _options(**options))
+
+
+def evolve(step, state, steps, *, normalize=False, dtype=None, layout=None, **options):
+    """Applies the step (an MPO, or MPOs top first, e.g. generate step's W^II or an order-2
+    product) `steps` times, each product compressed as `apply` does: an iterator of
+    ``(k, state, record)`` after step k = 1 … steps. With normalize=True each state is divided by
+    its norm (imaginary time). The seed of step k is seed + k, so that a run's steps draw
+    independent sketches and the same seed gives the same trajectory. Stop it early by breaking
+    out of the loop; measure, save (srcc.write) or change course between steps.
+    """
+    seed = int(options.pop("seed", 0))
+    ops = _operators(step)
+    for k in range(1, int(steps) + 1):
+        state, record = apply(ops, state, dtype=dtype, layout=layout, seed=seed + k, **options)
+        if normalize:
+            scale = norm(state, layout=layout)
+            if not scale > 0:
+                raise NumericalError(f"step {k}: the state's norm is {scale}: it cannot be normalised")
+            # The norm sits in the first site of a result (its other sites are right-canonical).
+            state = [state[0] / scale] + state[1:]
+        record["step"] = k
+        yield k, state, record
 
 
 def read(path, group="", *, dtype=None, layout=None):

@@ -134,6 +134,19 @@ def test_sum_of_products_is_the_dense_sum():
     assert rel(dense_mps(out), ref) < 1e-12
 
 
+def test_evolve_steps_like_repeated_dense_products():
+    rng = np.random.default_rng(12)
+    psi, u = random_mps(rng, 6, 2, 4, complex_=True), random_mpo(rng, 6, 2, 2, complex_=True)
+    v, m = dense_mps(psi), dense_mpo(u)
+    seen = []
+    for k, state, record in srcc.evolve(u, psi, 3, chi=64, normalize=True, seed=4):
+        v = m @ v
+        v /= np.linalg.norm(v)
+        assert rel(dense_mps(state), v) < 1e-12 and record["step"] == k and record["seed"] == 4 + k
+        seen.append(k)
+    assert seen == [1, 2, 3]
+
+
 def test_truncate_is_the_exact_schmidt_truncation():
     rng = np.random.default_rng(6)
     psi = random_mps(rng, 2, 8, 8)  # one cut: the optimal truncation is its SVD's
@@ -210,6 +223,20 @@ def test_bad_trains_are_refused_with_the_programs_messages():
     with pytest.raises(srcc.InputError):
         srcc.read(DATA / "does-not-exist.h5")
     assert issubclass(srcc.InputError, srcc.Error) and issubclass(srcc.Error, Exception)
+    assert (srcc.UsageError.exit_code, srcc.InputError.exit_code, srcc.NumericalError.exit_code) == (2, 3, 7)
+
+
+def test_views_and_other_types_are_taken_as_their_values():
+    rng = np.random.default_rng(13)
+    psi, h = random_mps(rng, 5, 2, 4), random_mpo(rng, 5, 2, 2)
+    strided = [np.asfortranarray(a) for a in psi]  # not C-ordered
+    flipped = [np.ascontiguousarray(np.swapaxes(a, -1, -2)).swapaxes(-1, -2) for a in h]  # transposed views
+    out, record = srcc.apply(flipped, strided, chi=64)
+    assert rel(dense_mps(out), dense_mpo(h) @ dense_mps(psi)) < 1e-12
+    single = [a.astype(np.float32) for a in psi]
+    out32, record32 = srcc.apply(h, single, chi=64, dtype="float32")
+    assert record32["dtype"] == "float32" and out32[1].dtype == np.float32
+    assert rel(dense_mps(out32), dense_mpo(h) @ dense_mps(psi)) < 1e-5
 
 
 def long_product(rng):

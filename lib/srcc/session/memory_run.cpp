@@ -1,9 +1,11 @@
 #include "srcc/session/memory_run.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <memory>
 
 #include "srcc/core/error.hpp"
+#include "srcc/io/h5/h5_dataset.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/measure/sandwich.hpp"
@@ -34,8 +36,7 @@ template <class T> TrainInfo memory_info(const MemoryTrain<T>& train, const std:
       throw InputError(info.where(j) + ": a site of rank " + std::to_string(t.shape.size()) + ", not (l, r, u, d)");
     if (train.kind == TrainKind::kMps && t.shape[kLegD] != 1)
       throw InputError(info.where(j) + ": an MPS site with a second physical leg of " + std::to_string(t.shape[kLegD]));
-    for (const T& v : t.data)
-      if (!std::isfinite(std::abs(v))) throw InputError(info.where(j) + ": holds a NaN or an infinity");
+    h5::check_finite(t, t.shape, info.where(j));
     info.dims.push_back({t.shape[0], t.shape[1], t.shape[2], t.shape[3]});
     info.dtypes.push_back(dtype_of<T>);
     info.dataset_shapes.push_back(t.shape);
@@ -43,6 +44,21 @@ template <class T> TrainInfo memory_info(const MemoryTrain<T>& train, const std:
   }
   return info;
 }
+
+// Serves the trains' sites as the sweep asks for them (a copy of each, as a file's source reads
+// one): the trains themselves are the caller's.
+template <class T> class TrainsSiteSource final : public SiteSource<T> {
+ public:
+  explicit TrainsSiteSource(const std::vector<const MemoryTrain<T>*>& trains) : trains_(trains) {}
+  std::vector<Tensor<T>> site(std::size_t j) override {
+    std::vector<Tensor<T>> out;
+    for (const auto* t : trains_) out.push_back(t->sites[j]);
+    return out;
+  }
+
+ private:
+  const std::vector<const MemoryTrain<T>*>& trains_;
+};
 
 }  // namespace
 
@@ -56,16 +72,13 @@ template <class T> Stack memory_stack(const std::vector<const MemoryTrain<T>*>& 
 
 template <class T>
 SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const SweepOptions& options, const Execution& exec,
-                             const std::function<void()>& check_interrupt) {
+                             const std::function<void()>& check_interrupt, double* sweep_seconds) {
   if (terms.empty()) throw UsageError("nothing to compute: no trains given");
   validate(options);
   std::vector<Stack> stacks;
-  std::vector<std::vector<std::vector<Tensor<T>>>> sites;  // per term, per layer
   for (std::size_t k = 0; k < terms.size(); ++k) {
     if (terms[k].trains.empty()) throw UsageError("term " + std::to_string(k) + ": no trains given");
     stacks.push_back(memory_stack(terms[k].trains, terms.size() == 1 ? "" : "/term" + std::to_string(k)));
-    sites.emplace_back();
-    for (const auto* t : terms[k].trains) sites.back().push_back(t->sites);
   }
   std::vector<const Stack*> views;
   for (const auto& s : stacks) views.push_back(&s);
@@ -81,19 +94,24 @@ SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const Swee
   auto [plans, backends] = plans_and_backend(o, views, dtype_of<T>, true);
   TransferLog log;
   SilentReporter reporter;
-  std::vector<std::unique_ptr<MemorySiteSource<T>>> sources;
-  for (const auto& s : sites) sources.push_back(std::make_unique<MemorySiteSource<T>>(s));
+  std::vector<std::unique_ptr<TrainsSiteSource<T>>> sources;
+  for (const auto& t : terms) sources.push_back(std::make_unique<TrainsSiteSource<T>>(t.trains));
+  const auto t0 = std::chrono::steady_clock::now();
+  SweepResult<T> r;
   if (o.sweep.method == Method::kSvd) {
     if (terms.size() != 1 || stacks.front().depth() != 1 || terms.front().weight != T(1))
       throw UsageError("the svd method truncates one train, not a product or a sum");
-    return svd_truncate(stacks.front(), *sources.front(), o.sweep, *backends.front(), log);
+    r = svd_truncate(stacks.front(), *sources.front(), o.sweep, *backends.front(), log);
+  } else {
+    std::vector<SweepTerm<T>> sweep_terms;
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      sweep_terms.push_back({&stacks[k], sources[k].get(), terms[k].weight, &plans[k]});
+    std::vector<Backend*> more;
+    for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
+    r = run_sweep(sweep_terms, o.sweep, *backends.front(), log, reporter, check_interrupt, more);
   }
-  std::vector<SweepTerm<T>> sweep_terms;
-  for (std::size_t k = 0; k < terms.size(); ++k)
-    sweep_terms.push_back({&stacks[k], sources[k].get(), terms[k].weight, &plans[k]});
-  std::vector<Backend*> more;
-  for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
-  return run_sweep(sweep_terms, o.sweep, *backends.front(), log, reporter, check_interrupt, more);
+  if (sweep_seconds != nullptr) *sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 template <class T> Comparison compare_in_memory(const MemoryTrain<T>& a, const MemoryTrain<T>& b, const Execution& exec) {
@@ -139,7 +157,7 @@ Scaled sandwich_in_memory(const MemoryTrain<T>& bra, const std::vector<const Mem
 #define SRCC_INSTANTIATE(T)                                                                                         \
   template Stack memory_stack(const std::vector<const MemoryTrain<T>*>&, const std::string&);                    \
   template SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>&, const SweepOptions&, const Execution&, \
-                                        const std::function<void()>&);                                            \
+                                        const std::function<void()>&, double*);                                   \
   template Comparison compare_in_memory(const MemoryTrain<T>&, const MemoryTrain<T>&, const Execution&);          \
   template Scaled sandwich_in_memory(const MemoryTrain<T>&, const std::vector<const MemoryTrain<T>*>&,            \
                                      const MemoryTrain<T>&, const Execution&);

@@ -36,11 +36,14 @@ template <class T> Stack memory_stack(const std::vector<const MemoryTrain<T>*>& 
 // The compressed product (one term) or sum (several) with `options`, within `exec`'s budgets, on
 // its threads and device; `check_interrupt` is called between sites and throws to stop. The
 // svd method truncates a single train exactly. The result's cores are right-canonical with the
-// norm in core 0 (times e^{log_scale}). Throws UsageError for options out of range, InputError
-// for trains that do not fit together, ResourceError when even the smallest plan does not fit.
+// norm in core 0 (times e^{log_scale}). `sweep_seconds`, when given, receives the sweep's own
+// time (the rest is checking, planning and starting the backend). Throws UsageError for options
+// out of range, InputError for trains that do not fit together, ResourceError when even the
+// smallest plan does not fit.
 template <class T>
 SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const SweepOptions& options,
-                             const Execution& exec, const std::function<void()>& check_interrupt = [] {});
+                             const Execution& exec, const std::function<void()>& check_interrupt = [] {},
+                             double* sweep_seconds = nullptr);
 
 // `distance`'s comparison of a and b (norms, overlap, ‖a − b‖/‖b‖), on exec's first device.
 template <class T> Comparison compare_in_memory(const MemoryTrain<T>& a, const MemoryTrain<T>& b, const Execution& exec);
