@@ -38,4 +38,10 @@ else
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSRCC_BUILD_TESTS=ON -DSRCC_BUILD_BENCHMARKS=ON \
         -DSRCC_BUILD_PYTHON=ON "$@" >/dev/null
   cmake --build build -j "$(nproc)"
+  # `import srcc` for Debian's python3 without PYTHONPATH: a .pth file in the user's site-packages
+  # naming the build tree's package (cmake --install puts it in a prefix instead).
+  if [ -d build/python/srcc ] && [ -x /usr/bin/python3 ]; then
+    site=$(/usr/bin/python3 -m site --user-site)
+    mkdir -p "$site" && echo "$PWD/build/python" > "$site/srcc-build-tree.pth"
+  fi
 fi

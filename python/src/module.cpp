@@ -205,18 +205,21 @@ template <class T> py::tuple run_typed(const py::list& terms, const py::dict& op
   const srcc::Execution exec = execution_of(options);
   Interrupts interrupts;
   srcc::SweepResult<T> r;
-  double sweep_seconds = 0;
+  srcc::MemoryRunInfo info;
   const auto t0 = std::chrono::steady_clock::now();
   try {
     py::gil_scoped_release free;
-    r = srcc::run_in_memory<T>(mt, sweep, exec, interrupts.check(), &sweep_seconds);
+    r = srcc::run_in_memory<T>(mt, sweep, exec, interrupts.check(), &info);
   } catch (const srcc::InterruptedError&) {
     if (interrupts.pending) interrupts.raise();
     throw;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   py::dict record = record_of(r, sweep, seconds);
-  record["sweep_seconds"] = sweep_seconds;
+  record["sweep_seconds"] = info.sweep_seconds;
+  py::list plans;  // as `--dry-run --json` shows them
+  for (const auto& p : info.plans) plans.append(py::module_::import("json").attr("loads")(p.to_json()));
+  record["plans"] = plans;
   const TrainKind kind = r.kind;
   return py::make_tuple(train_to<T>(kind, std::move(r.cores)), record);
 }

@@ -83,6 +83,7 @@ def test_product_at_full_bond_is_the_dense_product():
         out, record = srcc.apply(h, psi, chi=64, method=method, seed=3)
         assert rel(dense_mps(out), dense_mpo(h) @ dense_mps(psi)) < 1e-12, method
         assert record["method"] == method and record["bonds"] == [a.shape[1] for a in full_layout(out)[:-1]]
+        assert record["plans"][0]["sketch_columns"] >= 1 and record["sweep_seconds"] <= record["seconds"]
 
 
 def test_complex_product_of_two_operators_and_an_mpo_state():

@@ -72,7 +72,7 @@ template <class T> Stack memory_stack(const std::vector<const MemoryTrain<T>*>& 
 
 template <class T>
 SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const SweepOptions& options, const Execution& exec,
-                             const std::function<void()>& check_interrupt, double* sweep_seconds) {
+                             const std::function<void()>& check_interrupt, MemoryRunInfo* info) {
   if (terms.empty()) throw UsageError("nothing to compute: no trains given");
   validate(options);
   std::vector<Stack> stacks;
@@ -110,7 +110,10 @@ SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const Swee
     for (std::size_t i = 1; i < backends.size(); ++i) more.push_back(backends[i].get());
     r = run_sweep(sweep_terms, o.sweep, *backends.front(), log, reporter, check_interrupt, more);
   }
-  if (sweep_seconds != nullptr) *sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (info != nullptr) {
+    info->sweep_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    info->plans = plans;
+  }
   return r;
 }
 
@@ -157,7 +160,7 @@ Scaled sandwich_in_memory(const MemoryTrain<T>& bra, const std::vector<const Mem
 #define SRCC_INSTANTIATE(T)                                                                                         \
   template Stack memory_stack(const std::vector<const MemoryTrain<T>*>&, const std::string&);                    \
   template SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>&, const SweepOptions&, const Execution&, \
-                                        const std::function<void()>&, double*);                                   \
+                                        const std::function<void()>&, MemoryRunInfo*);                                   \
   template Comparison compare_in_memory(const MemoryTrain<T>&, const MemoryTrain<T>&, const Execution&);          \
   template Scaled sandwich_in_memory(const MemoryTrain<T>&, const std::vector<const MemoryTrain<T>*>&,            \
                                      const MemoryTrain<T>&, const Execution&);

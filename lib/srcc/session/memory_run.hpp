@@ -10,6 +10,7 @@
 #include "srcc/core/tensor.hpp"
 #include "srcc/measure/compare.hpp"
 #include "srcc/measure/overlap.hpp"
+#include "srcc/plan/plan.hpp"
 #include "srcc/plan/sweep_options.hpp"
 #include "srcc/session/execution.hpp"
 #include "srcc/sweep/sweep_data.hpp"
@@ -33,17 +34,23 @@ template <class T> struct MemoryTerm {
 // values, bonds that meet). Throws InputError.
 template <class T> Stack memory_stack(const std::vector<const MemoryTrain<T>*>& trains, const std::string& prefix);
 
+// What a run in memory reports beside its result: the sweep's own time (the rest is checking,
+// planning and starting the backend) and the plans (one per term).
+struct MemoryRunInfo {
+  double sweep_seconds = 0;
+  std::vector<Plan> plans;
+};
+
 // The compressed product (one term) or sum (several) with `options`, within `exec`'s budgets, on
 // its threads and device; `check_interrupt` is called between sites and throws to stop. The
 // svd method truncates a single train exactly. The result's cores are right-canonical with the
-// norm in core 0 (times e^{log_scale}). `sweep_seconds`, when given, receives the sweep's own
-// time (the rest is checking, planning and starting the backend). Throws UsageError for options
-// out of range, InputError for trains that do not fit together, ResourceError when even the
-// smallest plan does not fit.
+// norm in core 0 (times e^{log_scale}); `info`, when given, receives the run's figures. Throws
+// UsageError for options out of range, InputError for trains that do not fit together,
+// ResourceError when even the smallest plan does not fit.
 template <class T>
 SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const SweepOptions& options,
                              const Execution& exec, const std::function<void()>& check_interrupt = [] {},
-                             double* sweep_seconds = nullptr);
+                             MemoryRunInfo* info = nullptr);
 
 // `distance`'s comparison of a and b (norms, overlap, ‖a − b‖/‖b‖), on exec's first device.
 template <class T> Comparison compare_in_memory(const MemoryTrain<T>& a, const MemoryTrain<T>& b, const Execution& exec);
