@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Products of charged trains, ours on charges (--symmetry auto), ours dense (--symmetry off) and
+# Products of charged trains, ours on charges (--symmetry auto: src plain and oversampled, sdc
+# oversampled by 1.1), ours dense (--symmetry off) and
 # TeNPy's MPO.apply (SVD, zip_up, variational), side by side on TeNPy's own DMRG ground states of
 # the XXZ chain (scripts/make_xxz_inputs.py writes them: L = 64, χ = 128, 256, 512). For each
 # input: H·ψ and one W^II step at χ̄ = the state's bond; time (ours: the sweep with reading;
@@ -36,16 +37,18 @@ for input in "$@"; do
     taskset -c 0 "$BIN" apply "$input:/$op" "$input:/psi" -o "$ref" --chi $((2 * chi)) --oversample --seed 7 \
       --output-format srcc --threads 1 -q --force
     row() { printf '%-12s %-5s %-4s %-22s %9s %9s %9s %10s\n' "$(basename "$input" .h5)" "$op" "$chi" "$@"; }
-    for sym in auto off; do
-      for over in "" "--oversample"; do
-        name="ours $([ $sym = auto ] && echo charges || echo dense)${over:+ oversampled}"
-        if ! out=$(timeout "${LIMIT:-1200}" taskset -c 0 "$BIN" apply "$input:/$op" "$input:/psi" -o "$WORK/o.h5" \
-                   --chi "$chi" --seed 1 $over --symmetry $sym --output-format srcc --threads 1 --force --json -q); then
-          row "$name" killed; continue
-        fi
-        read -r s r p < <(echo "$out" | json "'%.2f %.1f %d' % (d['sweep_seconds'], d['gflops_per_second'], d['peak_rss_bytes'] / 2**20)")
-        row "$name" "$s" "$r" "$p" "$(dist "$WORK/o.h5" "$ref")"
-      done
+    runs=("ours charges|--symmetry auto" "ours charges oversampled|--symmetry auto --oversample"
+          "ours charges sdc ×1.1|--symmetry auto --method sdc --oversample=1.1"
+          "ours dense|--symmetry off" "ours dense oversampled|--symmetry off --oversample")
+    for run in "${runs[@]}"; do
+      name=${run%%|*}
+      # shellcheck disable=SC2086
+      if ! out=$(timeout "${LIMIT:-1200}" taskset -c 0 "$BIN" apply "$input:/$op" "$input:/psi" -o "$WORK/o.h5" \
+                 --chi "$chi" --seed 1 ${run#*|} --output-format srcc --threads 1 --force --json -q); then
+        row "$name" killed; continue
+      fi
+      read -r s r p < <(echo "$out" | json "'%.2f %.1f %d' % (d['sweep_seconds'], d['gflops_per_second'], d['peak_rss_bytes'] / 2**20)")
+      row "$name" "$s" "$r" "$p" "$(dist "$WORK/o.h5" "$ref")"
     done
     for method in zip_up SVD variational; do
       if ! out=$(timeout "${LIMIT:-1200}" $PY scripts/tenpy_apply.py "$input" "$op" $method "$chi" "$WORK/t.h5"); then

@@ -38,11 +38,39 @@ TrainKind kind_of(const std::string& k) {
 }
 std::string kind_name(TrainKind k) { return k == TrainKind::kMps ? "mps" : "mpo"; }
 
-// ("mps"|"mpo", [site arrays]) as a train of T: each array copied once, C-ordered, converted to T.
+// Physical charges as Python holds them: {"moduli": [1 for U(1), N for Z_N, …], "up": per site,
+// per index, its charges; "down": the same for the lower leg (an MPS's: one index of zeros)}.
+std::optional<srcc::PhysicalCharges> charges_from(const py::handle& obj) {
+  if (obj.is_none()) return std::nullopt;
+  const auto d = obj.cast<py::dict>();
+  srcc::PhysicalCharges c;
+  c.rule.moduli = d["moduli"].cast<std::vector<long long>>();
+  c.up = d["up"].cast<std::vector<std::vector<srcc::Charge>>>();
+  c.down = d["down"].cast<std::vector<std::vector<srcc::Charge>>>();
+  for (const auto* side : {&c.up, &c.down})
+    for (const auto& site : *side)
+      for (const auto& q : site)
+        if (q.size() != c.rule.count())
+          throw srcc::InputError("charges: an index with " + std::to_string(q.size()) + " charges where the rule has " +
+                                 std::to_string(c.rule.count()));
+  return c;
+}
+py::object charges_to(const std::optional<srcc::PhysicalCharges>& c) {
+  if (!c) return py::none();
+  py::dict d;
+  d["moduli"] = c->rule.moduli;
+  d["up"] = c->up;
+  d["down"] = c->down;
+  return d;
+}
+
+// ("mps"|"mpo", [site arrays], charges or None) as a train of T: each array copied once,
+// C-ordered, converted to T.
 template <class T> MemoryTrain<T> train_from(const py::handle& obj, const std::string& name) {
   const auto pair = obj.cast<py::tuple>();
   MemoryTrain<T> out;
   out.kind = kind_of(pair[0].cast<std::string>());
+  if (pair.size() > 2) out.charges = charges_from(pair[2]);
   const std::size_t rank = out.kind == TrainKind::kMps ? 3 : 4;
   std::size_t j = 0;
   for (const auto& item : pair[1]) {
@@ -61,8 +89,9 @@ template <class T> MemoryTrain<T> train_from(const py::handle& obj, const std::s
   return out;
 }
 
-// A train as ("mps"|"mpo", [arrays]): an MPS's sites lose their d = 1.
-template <class T> py::tuple train_to(TrainKind kind, std::vector<Tensor<T>>&& sites) {
+// A train as ("mps"|"mpo", [arrays], charges or None): an MPS's sites lose their d = 1.
+template <class T>
+py::tuple train_to(TrainKind kind, std::vector<Tensor<T>>&& sites, const std::optional<srcc::PhysicalCharges>& charges) {
   py::list arrays;
   for (auto& s : sites) {
     std::vector<py::ssize_t> shape(s.shape.begin(), s.shape.end());
@@ -71,7 +100,7 @@ template <class T> py::tuple train_to(TrainKind kind, std::vector<Tensor<T>>&& s
     std::copy(s.data.begin(), s.data.end(), a.mutable_data());
     arrays.append(std::move(a));
   }
-  return py::make_tuple(kind_name(kind), arrays);
+  return py::make_tuple(kind_name(kind), arrays, charges_to(charges));
 }
 
 template <class T> T weight_of(std::complex<double> w) {
@@ -203,13 +232,15 @@ template <class T> py::tuple run_typed(const py::list& terms, const py::dict& op
   }
   const srcc::SweepOptions sweep = sweep_of(options);
   const srcc::Execution exec = execution_of(options);
+  const srcc::Symmetry symmetry =
+      options.contains("symmetry") ? srcc::parse_symmetry(options["symmetry"].cast<std::string>()) : srcc::Symmetry::kAuto;
   Interrupts interrupts;
   srcc::SweepResult<T> r;
   srcc::MemoryRunInfo info;
   const auto t0 = std::chrono::steady_clock::now();
   try {
     py::gil_scoped_release free;
-    r = srcc::run_in_memory<T>(mt, sweep, exec, interrupts.check(), &info);
+    r = srcc::run_in_memory<T>(mt, sweep, exec, interrupts.check(), &info, symmetry);
   } catch (const srcc::InterruptedError&) {
     if (interrupts.pending) interrupts.raise();
     throw;
@@ -220,8 +251,10 @@ template <class T> py::tuple run_typed(const py::list& terms, const py::dict& op
   py::list plans;  // as `--dry-run --json` shows them
   for (const auto& p : info.plans) plans.append(py::module_::import("json").attr("loads")(p.to_json()));
   record["plans"] = plans;
+  record["symmetry"] = info.symmetry;  // the charges computed on ("" : dense)
+  if (!info.symmetry_note.empty()) record["symmetry_note"] = info.symmetry_note;
   const TrainKind kind = r.kind;
-  return py::make_tuple(train_to<T>(kind, std::move(r.cores)), record);
+  return py::make_tuple(train_to<T>(kind, std::move(r.cores), info.charges), record);
 }
 
 template <class F> auto by_dtype(const std::string& dtype, F&& f) {
@@ -240,9 +273,13 @@ py::tuple run(const py::list& terms, const py::dict& options, const std::string&
 
 // The train at path:group in its own type (the promoted type of its sites), or in `dtype`.
 py::tuple read_train(const std::string& path, const std::string& group, const std::string& dtype) {
-  const std::string type =
-      dtype.empty() ? std::string(srcc::dtype_name(srcc::open_trains({srcc::TrainRef{path, group}}).front().info().dtype()))
-                    : dtype;
+  std::optional<srcc::PhysicalCharges> charges;
+  std::string type = dtype;
+  {
+    const auto readers = srcc::open_trains({srcc::TrainRef{path, group}});
+    charges = srcc::train_charges(readers.front().info());
+    if (type.empty()) type = std::string(srcc::dtype_name(readers.front().info().dtype()));
+  }
   return by_dtype(type, [&](auto zero) {
     using T = decltype(zero);
     TrainKind kind = TrainKind::kMps;
@@ -257,21 +294,16 @@ py::tuple read_train(const std::string& path, const std::string& group, const st
       std::copy(a.begin(), a.end(), out.mutable_data());
       arrays.append(std::move(out));
     }
-    return py::make_tuple(kind_name(kind), arrays);
+    return py::make_tuple(kind_name(kind), arrays, charges_to(charges));
   });
 }
 
 void write_train(const std::string& path, const py::tuple& train, const std::string& group, bool force, const std::string& dtype) {
   by_dtype(dtype, [&](auto zero) {
     using T = decltype(zero);
-    MemoryTrain<T> t = train_from<T>(train, "memory:" + group);
-    srcc::XTrain<T> x;
-    for (auto& s : t.sites) {
-      if (t.kind == TrainKind::kMps) s.shape.pop_back();
-      x.push_back(xt::adapt(s.data, s.shape));
-    }
+    const MemoryTrain<T> t = train_from<T>(train, "memory:" + group);
     py::gil_scoped_release free;
-    srcc::write_xtrain<T>(path, x, group, force);
+    srcc::write_memory_train<T>(path, t, group, force);
     return 0;
   });
 }

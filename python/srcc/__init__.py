@@ -38,6 +38,18 @@ __all__ = ["apply", "compress", "truncate", "sum", "evolve", "read", "write", "d
 _MPS, _MPO = "lrp", "lrud"
 
 
+class Train(list):
+    """A train as the package returns it: a list of site arrays (quimb's layouts, or the one asked
+    for) that also carries the charges of its physical legs where it conserves some (`charges`:
+    None, or {"moduli": [1 for U(1), N for Z_N, …], "up": [site][index] → charges, "down": the
+    same for an MPO's lower legs}). Given back to srcc, a charged train is computed in its charge
+    blocks; as a plain list it is an ordinary one (and quimb takes it as one)."""
+
+    def __init__(self, sites=(), charges=None):
+        super().__init__(sites)
+        self.charges = charges
+
+
 def _letters_of(kind, layout):
     """The leg letters of an MPS's ("mps") or MPO's sites under `layout`: None or "quimb" for
     quimb's ("lrp", "lrud"), else one or both orders, comma-separated ("plr", "udlr", "plr,udlr")."""
@@ -59,8 +71,20 @@ def _site_letters(letters, j, n, kept_outer):
     return "".join(c for c in letters if not ((c == "l" and j == 0) or (c == "r" and j == n - 1)))
 
 
+def _tenpy_charges(obj, kind):
+    """The physical charges of a TeNPy MPS or MPO from its sites' legs (None where it has none)."""
+    legs = [site.leg for site in obj.sites]
+    moduli = [int(m) for m in legs[0].chinfo.mod]
+    if not moduli:
+        return None
+    up = [[[int(q) for q in row] for row in leg.to_qflat()] for leg in legs]
+    down = up if kind == "mpo" else [[[0] * len(moduli)] for _ in legs]
+    return {"moduli": moduli, "up": up, "down": down}
+
+
 def _from_tenpy(obj):
-    """A TeNPy MPS or MPO (an object with its site tensors in _B or _W) as (kind, full sites)."""
+    """A TeNPy MPS or MPO (an object with its site tensors in _B or _W) as (kind, full sites,
+    charges)."""
     if hasattr(obj, "_W"):
         sites = []
         n = len(obj._W)
@@ -73,15 +97,15 @@ def _from_tenpy(obj):
                 right = obj.get_IdR(n - 1)
                 a = a[:, right:right + 1] if right is not None else a
             sites.append(a)
-        return "mpo", sites
+        return "mpo", sites, _tenpy_charges(obj, "mpo")
     sites = [np.asarray(obj.get_B(j, "B").transpose(["vL", "vR", "p"]).to_ndarray()) for j in range(obj.L)]
     if obj.norm != 1:
         sites[0] = sites[0] * obj.norm
-    return "mps", sites
+    return "mps", sites, _tenpy_charges(obj, "mps")
 
 
 def _from_quimb(obj):
-    """A quimb MatrixProductState or MatrixProductOperator as (kind, full sites)."""
+    """A quimb MatrixProductState or MatrixProductOperator as (kind, full sites, None)."""
     n = obj.L
     mpo = hasattr(obj, "upper_ind")
     sites = []
@@ -95,11 +119,12 @@ def _from_quimb(obj):
         if j == n - 1:
             a = np.expand_dims(a, 1)
         sites.append(a)
-    return ("mpo" if mpo else "mps"), sites
+    return ("mpo" if mpo else "mps"), sites, None
 
 
 def _to_internal(train, layout, what):
-    """(kind, sites in (l, r, u[, d]) with unit outer bonds) of any train the package takes."""
+    """(kind, sites in (l, r, u[, d]) with unit outer bonds, charges) of any train the package
+    takes."""
     if hasattr(train, "_B") or hasattr(train, "_W"):
         return _from_tenpy(train)
     if hasattr(train, "site_ind") or hasattr(train, "upper_ind"):
@@ -136,12 +161,12 @@ def _to_internal(train, layout, what):
             dims = iter(a.shape)
             a = a.reshape([next(dims) if c in have else 1 for c in letters])
         sites.append(a if identity else a.transpose(order))
-    return kind, sites
+    return kind, sites, getattr(train, "charges", None)
 
 
-def _to_user(kind, sites, layout):
+def _to_user(kind, sites, layout, charges=None):
     """Sites (l, r, u[, d]) with unit outer bonds in the layout the caller asked for, the outer
-    bonds left out."""
+    bonds left out, as a Train."""
     letters = _letters_of(kind, layout)
     internal = _MPS if kind == "mps" else _MPO
     order = [internal.index(c) for c in letters]
@@ -155,7 +180,7 @@ def _to_user(kind, sites, layout):
             have = _site_letters(letters, j, n, False)
             a = a.reshape([a.shape[letters.index(c)] for c in have])
         out.append(a)
-    return out
+    return Train(out, charges)
 
 
 _DTYPES = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64",
@@ -168,7 +193,7 @@ def _working_dtype(dtype, trains, weights=()):
         if name is None:
             raise UsageError(f"dtype {dtype}: float32, float64, complex64 or complex128")
         return name
-    types = [a.dtype for _, sites in trains for a in sites]
+    types = [a.dtype for _, sites, _ in trains for a in sites]
     t = np.result_type(*types) if types else np.dtype(np.float64)
     if not (np.issubdtype(t, np.floating) or np.issubdtype(t, np.complexfloating)) or t.itemsize > 16:
         t = np.dtype(np.float64)
@@ -180,19 +205,20 @@ def _working_dtype(dtype, trains, weights=()):
 
 
 def _options(chi=0, method="src", oversample=None, tol=0.0, cutoff=None, fit_sweeps=0, fit_tol=0.0, seed=0,
-             threads=None, host_memory=None, gpu_memory=None, device=None, scratch_dir=None):
+             threads=None, host_memory=None, gpu_memory=None, device=None, scratch_dir=None, symmetry="auto"):
     return dict(chi=int(chi), method=str(method), oversample=oversample, tol=float(tol), cutoff=cutoff,
                 fit_sweeps=int(fit_sweeps), fit_tol=float(fit_tol), seed=int(seed), threads=threads,
-                host_memory=host_memory, gpu_memory=gpu_memory, device=device, scratch_dir=scratch_dir)
+                host_memory=host_memory, gpu_memory=gpu_memory, device=device, scratch_dir=scratch_dir,
+                symmetry=str(symmetry))
 
 
 def _run(terms, dtype, layout, options):
     internal = [(w, [_to_internal(t, layout, f"term {k}, train {i}") for i, t in enumerate(trains)])
                 for k, (w, trains) in enumerate(terms)]
     name = _working_dtype(dtype, [t for _, ts in internal for t in ts], [w for w, _ in internal])
-    (kind, sites), record = _srcc.run([(complex(w), ts) for w, ts in internal], options, name)
+    (kind, sites, charges), record = _srcc.run([(complex(w), ts) for w, ts in internal], options, name)
     record["dtype"] = name
-    return _to_user(kind, sites, layout), record
+    return _to_user(kind, sites, layout, charges), record
 
 
 def _operators(ops):
@@ -263,21 +289,22 @@ def evolve(step, state, steps, *, normalize=False, dtype=None, layout=None, **op
             if not scale > 0:
                 raise NumericalError(f"step {k}: the state's norm is {scale}: it cannot be normalised")
             # The norm sits in the first site of a result (its other sites are right-canonical).
-            state = [state[0] / scale] + state[1:]
+            state = Train([state[0] / scale] + state[1:], state.charges)
         record["step"] = k
         yield k, state, record
 
 
 def read(path, group="", *, dtype=None, layout=None):
     """The train at path:group (group "" for a file's only train), any format the program reads
-    (ours, TeNPy's, ITensor's), in its own type or `dtype`."""
-    kind, sites = _srcc.read(str(path), group, "" if dtype is None else _working_dtype(dtype, []))
-    return _to_user(kind, [np.asarray(s) for s in sites], layout)
+    (ours, TeNPy's, ITensor's), in its own type or `dtype`: a Train, with the file's charges."""
+    kind, sites, charges = _srcc.read(str(path), group, "" if dtype is None else _working_dtype(dtype, []))
+    return _to_user(kind, [np.asarray(s) for s in sites], layout, charges)
 
 
 def write(path, train, group="/result", *, force=False, layout=None):
-    """A new file at `path` holding `train` at `group` in our format (which every subcommand
-    reads); an existing file is replaced only with force=True (else OutputError)."""
+    """A new file at `path` holding `train` (and its charges, where it carries some) at `group` in
+    our format (which every subcommand reads); an existing file is replaced only with force=True
+    (else OutputError)."""
     internal = _to_internal(train, layout, "train")
     _srcc.write(str(path), internal, group, bool(force), _working_dtype(None, [internal]))
 

@@ -203,6 +203,33 @@ def test_reads_other_libraries_files():
     assert abs(srcc.inner(psi, out) / srcc.inner(psi, psi) - energy) < 1e-10 * abs(energy)
 
 
+def test_charged_trains_are_computed_in_their_blocks(tmp_path):
+    h = srcc.read(DATA / "tenpy_xxz_L12_sz.h5", "/H_MPO")
+    psi = srcc.read(DATA / "tenpy_xxz_L12_sz.h5", "/psi")
+    assert psi.charges["moduli"] == [1] and len(psi.charges["up"]) == 12 and h.charges is not None
+    out, record = srcc.apply(h, psi, chi=24, seed=1)
+    assert record["symmetry"] == "U(1)" and out.charges is not None
+    # Plain lists carry no charges: the same product dense, equal where neither truncates.
+    exact, _ = srcc.apply(h, psi, chi=400)
+    dense, dense_record = srcc.apply(list(h), list(psi), chi=400)
+    assert dense_record["symmetry"] == "" and srcc.distance(exact, dense) < 1e-12
+    off, off_record = srcc.apply(h, psi, chi=24, seed=1, symmetry="off")
+    assert off_record["symmetry"] == "" and srcc.distance(off, exact) < 10 * srcc.distance(out, exact) + 1e-12
+    # A charged result stays charged through the next product, a file and a sum.
+    again, again_record = srcc.apply(h, out, chi=24)
+    assert again_record["symmetry"] == "U(1)"
+    srcc.write(tmp_path / "out.h5", out)
+    back = srcc.read(tmp_path / "out.h5")
+    assert back.charges == out.charges and all(np.array_equal(a, b) for a, b in zip(back, out))
+    _, sum_record = srcc.sum([(1.0, h, psi), (-0.5, psi)], chi=24)
+    assert sum_record["symmetry"] == "U(1)"
+    binary = os.environ.get("SRCC_BIN")
+    if binary:  # the program on the same file, the same seed: the same charged computation
+        subprocess.run([binary, "apply", f"{DATA}/tenpy_xxz_L12_sz.h5:/H_MPO", f"{DATA}/tenpy_xxz_L12_sz.h5:/psi", "-o",
+                        f"{tmp_path}/cli.h5", "--chi", "24", "--seed", "1", "--output-format", "srcc", "-q"], check=True)
+        assert srcc.distance(srcc.read(tmp_path / "cli.h5"), out) < 1e-12
+
+
 def test_bad_trains_are_refused_with_the_programs_messages():
     rng = np.random.default_rng(9)
     psi, h = random_mps(rng, 5, 2, 4), random_mpo(rng, 5, 2, 2)

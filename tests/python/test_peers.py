@@ -41,7 +41,10 @@ def test_tenpy_objects_in():
     dmrg.run(psi, model, {"trunc_params": {"chi_max": 32}, "max_sweeps": 4})
     energy = model.H_MPO.expectation_value(psi)
     assert abs(srcc.expect(psi, model.H_MPO) - energy) < 1e-12 * abs(energy)
-    out, _ = srcc.apply(model.H_MPO, psi, chi=200)
+    out, record = srcc.apply(model.H_MPO, psi, chi=200)
+    assert record["symmetry"] == "U(1)"  # TeNPy's charges, computed on
     assert abs(srcc.inner(psi, out) - energy) < 1e-12 * abs(energy)
+    dense, dense_record = srcc.apply(model.H_MPO, psi, chi=200, symmetry="off")
+    assert dense_record["symmetry"] == "" and srcc.distance(dense, out) < 1e-12
     sz = psi.expectation_value("Sz")
     assert abs(srcc.norm(psi) - 1) < 1e-12 and len(sz) == 10

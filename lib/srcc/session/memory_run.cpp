@@ -6,12 +6,14 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5/h5_dataset.hpp"
+#include "srcc/io/result_writer.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/measure/sandwich.hpp"
 #include "srcc/plan/methods.hpp"
 #include "srcc/session/run_options.hpp"
 #include "srcc/session/stages.hpp"
+#include "srcc/session/symmetric_run.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/layout.hpp"
@@ -72,7 +74,7 @@ template <class T> Stack memory_stack(const std::vector<const MemoryTrain<T>*>& 
 
 template <class T>
 SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const SweepOptions& options, const Execution& exec,
-                             const std::function<void()>& check_interrupt, MemoryRunInfo* info) {
+                             const std::function<void()>& check_interrupt, MemoryRunInfo* info, Symmetry symmetry) {
   if (terms.empty()) throw UsageError("nothing to compute: no trains given");
   validate(options);
   std::vector<Stack> stacks;
@@ -96,11 +98,28 @@ SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const Swee
   SilentReporter reporter;
   std::vector<std::unique_ptr<TrainsSiteSource<T>>> sources;
   for (const auto& t : terms) sources.push_back(std::make_unique<TrainsSiteSource<T>>(t.trains));
+  std::vector<std::vector<LayerCharges>> charges(terms.size());
+  for (std::size_t k = 0; k < terms.size(); ++k)
+    for (std::size_t i = 0; i < terms[k].trains.size(); ++i)
+      charges[k].push_back({terms[k].trains[i]->charges, stacks[k].layers[i].where()});
+  o.symmetry = symmetry;
+  SymmetryChoice sym = choose_symmetry(o, charges);
+  keep_within_budget(sym, plans);
+  if (info != nullptr) {
+    info->symmetry = sym.keep ? sym.name : "";
+    info->symmetry_note = sym.note;
+  }
+  if (o.sweep.method == Method::kSvd && (terms.size() != 1 || stacks.front().depth() != 1 || terms.front().weight != T(1)))
+    throw UsageError("the svd method truncates one train, not a product or a sum");
   const auto t0 = std::chrono::steady_clock::now();
   SweepResult<T> r;
-  if (o.sweep.method == Method::kSvd) {
-    if (terms.size() != 1 || stacks.front().depth() != 1 || terms.front().weight != T(1))
-      throw UsageError("the svd method truncates one train, not a product or a sum");
+  if (sym.keep) {
+    std::vector<SymmetricInput<T>> inputs;
+    for (std::size_t k = 0; k < terms.size(); ++k) inputs.push_back({&stacks[k], sources[k].get(), terms[k].weight});
+    SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backends.front(), reporter, check_interrupt);
+    r = std::move(so.result);
+    if (info != nullptr) info->charges = std::move(so.charges);
+  } else if (o.sweep.method == Method::kSvd) {
     r = svd_truncate(stacks.front(), *sources.front(), o.sweep, *backends.front(), log);
   } else {
     std::vector<SweepTerm<T>> sweep_terms;
@@ -115,6 +134,16 @@ SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const Swee
     info->plans = plans;
   }
   return r;
+}
+
+template <class T>
+void write_memory_train(const std::string& path, const MemoryTrain<T>& train, const std::string& group, bool force) {
+  memory_stack<T>({&train}, "");
+  ResultWriter out(path, force);
+  TransferLog log;
+  out.write_train(group, train.kind, train.sites, log, "result site");
+  if (train.charges) out.write_charges(group, *train.charges);
+  out.commit();
 }
 
 template <class T> Comparison compare_in_memory(const MemoryTrain<T>& a, const MemoryTrain<T>& b, const Execution& exec) {
@@ -160,8 +189,9 @@ Scaled sandwich_in_memory(const MemoryTrain<T>& bra, const std::vector<const Mem
 #define SRCC_INSTANTIATE(T)                                                                                         \
   template Stack memory_stack(const std::vector<const MemoryTrain<T>*>&, const std::string&);                    \
   template SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>&, const SweepOptions&, const Execution&, \
-                                        const std::function<void()>&, MemoryRunInfo*);                                   \
+                                        const std::function<void()>&, MemoryRunInfo*, Symmetry);                                   \
   template Comparison compare_in_memory(const MemoryTrain<T>&, const MemoryTrain<T>&, const Execution&);          \
+  template void write_memory_train(const std::string&, const MemoryTrain<T>&, const std::string&, bool);         \
   template Scaled sandwich_in_memory(const MemoryTrain<T>&, const std::vector<const MemoryTrain<T>*>&,            \
                                      const MemoryTrain<T>&, const Execution&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

@@ -52,20 +52,19 @@ std::string terms_compatible(const std::vector<std::vector<PhysicalCharges>>& te
 
 }  // namespace
 
-SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks) {
+SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<std::vector<LayerCharges>>& terms) {
   SymmetryChoice c;
-  if (o.symmetry == Symmetry::kOff || stacks.empty()) return c;
+  if (o.symmetry == Symmetry::kOff || terms.empty()) return c;
   std::vector<std::string> plain;
   bool any = false;
-  for (const Stack* st : stacks) {
+  for (const auto& term : terms) {
     std::vector<PhysicalCharges> layers;
-    for (const auto& layer : st->layers) {
-      auto q = train_charges(layer);
-      if (q) {
-        layers.push_back(std::move(*q));
+    for (const auto& layer : term) {
+      if (layer.charges) {
+        layers.push_back(*layer.charges);
         any = true;
       } else {
-        plain.push_back(layer.where());
+        plain.push_back(layer.where);
       }
     }
     c.terms.push_back(std::move(layers));
@@ -90,6 +89,16 @@ SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stac
   }
   c.keep = true;
   return c;
+}
+
+SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks) {
+  std::vector<std::vector<LayerCharges>> terms;
+  if (o.symmetry == Symmetry::kOff) return {};
+  for (const Stack* st : stacks) {
+    terms.emplace_back();
+    for (const auto& layer : st->layers) terms.back().push_back({train_charges(layer), layer.where()});
+  }
+  return choose_symmetry(o, terms);
 }
 
 void keep_within_budget(SymmetryChoice& c, const std::vector<Plan>& plans) {

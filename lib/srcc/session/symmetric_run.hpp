@@ -4,6 +4,7 @@
 // site index at a time, and SRC (apply, compress) or the SVD truncation (truncate) on it
 // (symmetric/symmetric_sweep.hpp). Runs it does not cover yet are dense, saying why.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct SymmetryChoice {
 // of every term carries charges that agree where layers meet (and the terms of a sum agree on
 // their outer physical legs) and the device is the CPU (every method computes on charges).
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks);
+// The same from each layer's charges (none: the layer carries none), each named by `where`.
+struct LayerCharges {
+  std::optional<PhysicalCharges> charges;
+  std::string where;
+};
+SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<std::vector<LayerCharges>>& terms);
 
 // The symmetric sweep holds every left environment in memory, and they are as large as the dense
 // run's (dense in the sketch column): where a dense plan keeps any environment out of memory (on

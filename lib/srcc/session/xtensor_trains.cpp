@@ -2,7 +2,6 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/io/file_site_source.hpp"
-#include "srcc/io/result_writer.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/session/memory_run.hpp"
@@ -77,12 +76,7 @@ XTrain<T> apply_xtrains(const std::vector<XTrain<T>>& operators, const XTrain<T>
 template <class T>
 void write_xtrain(const std::string& path, const XTrain<T>& train, const std::string& group, bool force) {
   const std::string name = group.empty() ? "/result" : group;
-  MemoryTrain<T> t = memory_train(train, name);
-  memory_stack<T>({&t}, "");
-  ResultWriter out(path, force);
-  TransferLog log;
-  out.write_train(name, t.kind, t.sites, log, "result site");
-  out.commit();
+  write_memory_train(path, memory_train(train, name), name, force);
 }
 
 #define SRCC_INSTANTIATE(T)                                                                     \
