@@ -31,7 +31,7 @@ __version__ = _srcc.version
 for _cls, _code in ((UsageError, 2), (InputError, 3), (OutputError, 4), (ResourceError, 5), (BackendError, 6),
                     (NumericalError, 7), (InterruptedError, 130)):
     _cls.exit_code = _code
-__all__ = ["apply", "compress", "truncate", "sum", "evolve", "read", "write", "distance", "compare", "inner",
+__all__ = ["apply", "compress", "truncate", "sum", "evolve", "read", "write", "to_tenpy", "Train", "distance", "compare", "inner",
            "norm", "expect", "Error", "UsageError", "InputError", "OutputError", "ResourceError",
            "BackendError", "NumericalError", "InterruptedError"]
 
@@ -307,6 +307,23 @@ def write(path, train, group="/result", *, force=False, layout=None):
     (else OutputError)."""
     internal = _to_internal(train, layout, "train")
     _srcc.write(str(path), internal, group, bool(force), _working_dtype(None, [internal]))
+
+
+def to_tenpy(train, sites, *, layout=None):
+    """The MPS `train` as TeNPy's own MPS on `sites` (a TeNPy state's `psi.sites`, or a model's
+    `lat.mps_sites()`), its arrays read in the sites' basis order as TeNPy's own arrays give them
+    (what srcc takes from a TeNPy object comes back in that order), its charges found by TeNPy from
+    the arrays, its norm kept in the MPS's `norm`. Imports TeNPy (it must be importable)."""
+    from tenpy.networks.mps import MPS  # the caller's TeNPy: only this function needs it
+    kind, full, _ = _to_internal(train, layout, "train")
+    if kind != "mps":
+        raise UsageError("to_tenpy makes an MPS; an MPO in TeNPy's form needs its model's IdL and IdR")
+    scale = norm(train, layout=layout)
+    if not scale > 0:
+        raise NumericalError("the train has norm 0: TeNPy's MPS keeps a normalised state and its norm")
+    out = MPS.from_Bflat(sites, [np.transpose(a, (2, 0, 1)) for a in full], permute=False)
+    out.norm = scale
+    return out
 
 
 def _pair(a, b, layout, dtype):

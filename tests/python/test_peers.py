@@ -48,3 +48,9 @@ def test_tenpy_objects_in():
     assert dense_record["symmetry"] == "" and srcc.distance(dense, out) < 1e-12
     sz = psi.expectation_value("Sz")
     assert abs(srcc.norm(psi) - 1) < 1e-12 and len(sz) == 10
+    # Back to TeNPy: its own overlap and energy of the result, and the way round again.
+    back = srcc.to_tenpy(out, psi.sites)
+    assert abs(back.overlap(psi) - energy) < 1e-12 * abs(energy)
+    assert abs(model.H_MPO.expectation_value(back) - srcc.expect(out, model.H_MPO)) < 1e-10
+    again, _ = srcc.compress(back, chi=200)
+    assert srcc.distance(again, out) < 1e-12
