@@ -248,8 +248,19 @@ template <class T> py::tuple run_typed(const py::list& terms, const py::dict& op
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   py::dict record = record_of(r, sweep, seconds);
   record["sweep_seconds"] = info.sweep_seconds;
-  py::list plans;  // as `--dry-run --json` shows them
-  for (const auto& p : info.plans) plans.append(py::module_::import("json").attr("loads")(p.to_json()));
+  py::list plans;  // the figures `--dry-run` shows, per term
+  for (const auto& p : info.plans) {
+    py::dict d;
+    d["sketch_columns"] = p.sketch_columns;
+    d["device"] = p.device;
+    d["threads"] = p.threads;
+    d["input_bytes"] = p.input_bytes;
+    d["environment_bytes"] = p.environment_bytes;
+    d["peak_bytes"] = p.peak_bytes;
+    d["scratch_bytes"] = p.scratch_bytes;
+    d["predicted_flops"] = p.predicted_flops;
+    plans.append(std::move(d));
+  }
   record["plans"] = plans;
   record["symmetry"] = info.symmetry;  // the charges computed on ("" : dense)
   if (!info.symmetry_note.empty()) record["symmetry_note"] = info.symmetry_note;
