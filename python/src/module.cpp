@@ -319,6 +319,26 @@ void write_train(const std::string& path, const py::tuple& train, const std::str
   });
 }
 
+// `train` in the format of the train at like_file:like_group, on its sites (as --template).
+py::dict write_like(const std::string& path, const py::tuple& train, const std::string& like_file,
+                    const std::string& like_group, bool force, const py::dict& options, const std::string& dtype) {
+  return by_dtype(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    const MemoryTrain<T> t = train_from<T>(train, "train");
+    const srcc::Execution exec = execution_of(options);
+    srcc::WriteBack wb;
+    {
+      py::gil_scoped_release free;
+      wb = srcc::write_memory_train_like<T>(path, t, srcc::TrainRef{like_file, like_group}, force, exec);
+    }
+    py::dict d;
+    d["group"] = wb.group;
+    d["dropped_weight"] = wb.dropped_weight;
+    d["truncated_weight"] = wb.truncated_weight;
+    return d;
+  });
+}
+
 py::dict compare(const py::tuple& a, const py::tuple& b, const py::dict& options, const std::string& dtype) {
   return by_dtype(dtype, [&](auto zero) {
     using T = decltype(zero);
@@ -399,6 +419,8 @@ PYBIND11_MODULE(_srcc, m) {
   m.def("run", &run, py::arg("terms"), py::arg("options"), py::arg("dtype"));
   m.def("read", &read_train, py::arg("path"), py::arg("group"), py::arg("dtype"));
   m.def("write", &write_train, py::arg("path"), py::arg("train"), py::arg("group"), py::arg("force"), py::arg("dtype"));
+  m.def("write_like", &write_like, py::arg("path"), py::arg("train"), py::arg("like_file"), py::arg("like_group"),
+        py::arg("force"), py::arg("options"), py::arg("dtype"));
   m.def("compare", &compare, py::arg("a"), py::arg("b"), py::arg("options"), py::arg("dtype"));
   m.def("sandwich", &sandwich, py::arg("bra"), py::arg("ops"), py::arg("ket"), py::arg("options"), py::arg("dtype"));
 }

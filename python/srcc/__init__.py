@@ -301,12 +301,27 @@ def read(path, group="", *, dtype=None, layout=None):
     return _to_user(kind, [np.asarray(s) for s in sites], layout, charges)
 
 
-def write(path, train, group="/result", *, force=False, layout=None):
+def write(path, train, group="/result", *, force=False, layout=None, like=None, threads=None):
     """A new file at `path` holding `train` (and its charges, where it carries some) at `group` in
     our format (which every subcommand reads); an existing file is replaced only with force=True
-    (else OutputError)."""
+    (else OutputError).
+
+    With like="FILE.h5:/group" (a TeNPy or ITensor train of the same length, kind and physical
+    legs) the file is written in that library's format on its sites, charges and indices, as the
+    program's --template writes (the group is the template's); the train is first brought to
+    canonical form by an exact SVD sweep. Returns, then, what the conversion dropped:
+    {"group", "dropped_weight", "truncated_weight"} (relative weights outside the template's
+    total charge, and truncated by sector)."""
     internal = _to_internal(train, layout, "train")
-    _srcc.write(str(path), internal, group, bool(force), _working_dtype(None, [internal]))
+    name = _working_dtype(None, [internal])
+    if like is None:
+        _srcc.write(str(path), internal, group, bool(force), name)
+        return None
+    like = str(like)
+    file, sep, where = like.rpartition(":")
+    if not sep or not where.startswith("/"):
+        file, where = like, ""
+    return _srcc.write_like(str(path), internal, file, where, bool(force), dict(threads=threads), name)
 
 
 def to_tenpy(train, sites, *, layout=None):

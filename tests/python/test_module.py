@@ -230,6 +230,23 @@ def test_charged_trains_are_computed_in_their_blocks(tmp_path):
         assert srcc.distance(srcc.read(tmp_path / "cli.h5"), out) < 1e-12
 
 
+def test_results_are_written_back_in_tenpy_format(tmp_path):
+    f = DATA / "tenpy_xxz_L12_sz.h5"
+    h, psi = srcc.read(f, "/H_MPO"), srcc.read(f, "/psi")
+    out, _ = srcc.apply(h, psi, chi=24, seed=1)
+    got = srcc.write(tmp_path / "tenpy.h5", out, like=f"{f}:/psi")
+    assert got["group"] == "/psi" and got["dropped_weight"] < 1e-20
+    back = srcc.read(tmp_path / "tenpy.h5", "/psi")  # read as TeNPy's file, with its charges
+    assert back.charges is not None and srcc.distance(back, out) < 1e-12
+    with pytest.raises(srcc.OutputError):
+        srcc.write(tmp_path / "tenpy.h5", out, like=f"{f}:/psi")
+    with pytest.raises(srcc.InputError, match="sites"):
+        srcc.write(tmp_path / "short.h5", list(out)[:6], like=f"{f}:/psi")
+    srcc.write(tmp_path / "ours.h5", out)
+    with pytest.raises(srcc.UsageError, match="ours"):
+        srcc.write(tmp_path / "x.h5", out, like=f"{tmp_path}/ours.h5:/result")
+
+
 def test_bad_trains_are_refused_with_the_programs_messages():
     rng = np.random.default_rng(9)
     psi, h = random_mps(rng, 5, 2, 4), random_mpo(rng, 5, 2, 2)

@@ -54,3 +54,20 @@ def test_tenpy_objects_in():
     assert abs(model.H_MPO.expectation_value(back) - srcc.expect(out, model.H_MPO)) < 1e-10
     again, _ = srcc.compress(back, chi=200)
     assert srcc.distance(again, out) < 1e-12
+
+
+def test_tenpy_reads_what_srcc_writes_on_its_file(tmp_path):
+    pytest.importorskip("tenpy.networks.mps")
+    from pathlib import Path
+
+    import h5py
+    from tenpy.tools import hdf5_io
+    f = Path(__file__).resolve().parents[1] / "data" / "tenpy_xxz_L12_sz.h5"
+    h, psi = srcc.read(f, "/H_MPO"), srcc.read(f, "/psi")
+    out, _ = srcc.apply(h, psi, chi=24, seed=1)
+    srcc.write(tmp_path / "t.h5", out, like=f"{f}:/psi")
+    with h5py.File(tmp_path / "t.h5", "r") as g:
+        mps = hdf5_io.load_from_hdf5(g, "/psi")
+    with h5py.File(f, "r") as g:
+        ref = hdf5_io.load_from_hdf5(g, "/psi")
+    assert abs(mps.overlap(ref) - srcc.inner(psi, out)) < 1e-10 * abs(srcc.inner(psi, out))

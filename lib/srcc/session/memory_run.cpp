@@ -1,5 +1,6 @@
 #include "srcc/session/memory_run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -7,6 +8,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5/h5_dataset.hpp"
 #include "srcc/io/result_writer.hpp"
+#include "srcc/io/train_reader.hpp"
 #include "srcc/log/reporter.hpp"
 #include "srcc/log/transfer_log.hpp"
 #include "srcc/measure/sandwich.hpp"
@@ -146,6 +148,40 @@ void write_memory_train(const std::string& path, const MemoryTrain<T>& train, co
   out.commit();
 }
 
+template <class T>
+WriteBack write_memory_train_like(const std::string& path, const MemoryTrain<T>& train, const TrainRef& like, bool force,
+                                  const Execution& exec) {
+  const TrainReader reader(like);
+  const TrainInfo& info = reader.info();
+  if (info.format == TrainFormat::kSrcc)
+    throw UsageError(info.where() + " is a train of ours: write the train as ours, without a template");
+  check_write_back(info.format, info);
+  const Stack stack = memory_stack<T>({&train}, "");
+  const TrainInfo& mine = stack.layers.front();
+  if (info.kind != train.kind || info.length() != train.sites.size())
+    throw InputError(info.where() + " is " + (info.kind == TrainKind::kMps ? "an MPS" : "an MPO") + " of " +
+                     std::to_string(info.length()) + " sites; the train is " +
+                     (train.kind == TrainKind::kMps ? "an MPS" : "an MPO") + " of " + std::to_string(train.sites.size()));
+  for (std::size_t j = 0; j < info.length(); ++j)
+    if (info.dims[j][kLegU] != mine.dims[j][kLegU] || info.dims[j][kLegD] != mine.dims[j][kLegD])
+      throw InputError(info.where(j) + ": physical legs do not match " + mine.where(j));
+  SweepOptions exact;  // the train's own largest bond: nothing but rounding can go
+  exact.method = Method::kSvd;
+  for (const auto& site : train.sites) exact.chi = std::max({exact.chi, site.shape[kLegL], site.shape[kLegR]});
+  MemoryTerm<T> term;
+  term.trains = {&train};
+  SweepResult<T> canonical = run_in_memory<T>({term}, exact, exec, [] {}, nullptr, Symmetry::kOff);
+  if (canonical.log_scale != 0)
+    throw NumericalError("the train's norm is beyond the float64 in which " + std::string(train_format_name(info.format)) +
+                         "'s format stores it; write it as ours");
+  ResultWriter out(path, force);
+  TransferLog log;
+  const std::unique_ptr<Backend> backend = measuring_backend(exec);
+  const WriteBack wb = write_back(out, info.format, info, canonical.kind, std::move(canonical.cores), backend->kernels<T>(), log);
+  out.commit();
+  return wb;
+}
+
 template <class T> Comparison compare_in_memory(const MemoryTrain<T>& a, const MemoryTrain<T>& b, const Execution& exec) {
   const Stack sa = memory_stack<T>({&a}, "/a"), sb = memory_stack<T>({&b}, "/b");
   const std::unique_ptr<Backend> backend = measuring_backend(exec);
@@ -192,6 +228,8 @@ Scaled sandwich_in_memory(const MemoryTrain<T>& bra, const std::vector<const Mem
                                         const std::function<void()>&, MemoryRunInfo*, Symmetry);                                   \
   template Comparison compare_in_memory(const MemoryTrain<T>&, const MemoryTrain<T>&, const Execution&);          \
   template void write_memory_train(const std::string&, const MemoryTrain<T>&, const std::string&, bool);         \
+  template WriteBack write_memory_train_like(const std::string&, const MemoryTrain<T>&, const TrainRef&, bool,    \
+                                             const Execution&);                                                 \
   template Scaled sandwich_in_memory(const MemoryTrain<T>&, const std::vector<const MemoryTrain<T>*>&,            \
                                      const MemoryTrain<T>&, const Execution&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

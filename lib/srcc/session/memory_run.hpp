@@ -16,6 +16,7 @@
 #include "srcc/plan/sweep_options.hpp"
 #include "srcc/session/execution.hpp"
 #include "srcc/session/run_options.hpp"
+#include "srcc/session/write_back.hpp"
 #include "srcc/sweep/sweep_data.hpp"
 #include "srcc/train/sectors.hpp"
 #include "srcc/train/train.hpp"
@@ -70,6 +71,15 @@ template <class T> Comparison compare_in_memory(const MemoryTrain<T>& a, const M
 // format; an existing file is replaced only with `force` (OutputError).
 template <class T> void write_memory_train(const std::string& path, const MemoryTrain<T>& train, const std::string& group,
                                            bool force);
+
+// `train` written at `path` in the format of the train `like` (TeNPy's or ITensor's file, as
+// --template: its sites, charges and indices; the same length, kind and physical legs), after an
+// exact SVD sweep that brings it to the canonical form the writer takes (only rounding-level
+// directions go). Returns what the writer dropped (weight outside the template's total charge)
+// and truncated by sector. UsageError where `like` is a train of ours (write_memory_train).
+template <class T>
+WriteBack write_memory_train_like(const std::string& path, const MemoryTrain<T>& train, const TrainRef& like, bool force,
+                                  const Execution& exec);
 
 // ⟨bra| O_1 ⋯ O_k |ket⟩ contracted exactly (k = 0: the overlap), as value · e^log_scale.
 template <class T>
