@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -150,7 +151,8 @@ srcc::SweepOptions sweep_of(const py::dict& o) {
 }
 
 // The record of a run: what the CLI's summary and /log say of it.
-template <class T> py::dict record_of(const srcc::SweepResult<T>& r, const srcc::SweepOptions& s, double seconds) {
+template <class T>
+py::dict record_of(const srcc::SweepResult<T>& r, const srcc::SweepOptions& s, double seconds, const srcc::MemoryRunInfo& info) {
   py::dict d;
   d["method"] = srcc::method_name(s.method);
   d["seed"] = s.seed;
@@ -182,6 +184,23 @@ template <class T> py::dict record_of(const srcc::SweepResult<T>& r, const srcc:
   d["bonds"] = bonds;
   d["cuts"] = cuts;
   d["fit_sweeps"] = fit;
+  d["sweep_seconds"] = info.sweep_seconds;
+  py::list plans;  // the figures `--dry-run` shows, per term
+  for (const auto& p : info.plans) {
+    py::dict e;
+    e["sketch_columns"] = p.sketch_columns;
+    e["device"] = p.device;
+    e["threads"] = p.threads;
+    e["input_bytes"] = p.input_bytes;
+    e["environment_bytes"] = p.environment_bytes;
+    e["peak_bytes"] = p.peak_bytes;
+    e["scratch_bytes"] = p.scratch_bytes;
+    e["predicted_flops"] = p.predicted_flops;
+    plans.append(std::move(e));
+  }
+  d["plans"] = plans;
+  d["symmetry"] = info.symmetry;  // the charges computed on ("" : dense)
+  if (!info.symmetry_note.empty()) d["symmetry_note"] = info.symmetry_note;
   return d;
 }
 
@@ -246,24 +265,7 @@ template <class T> py::tuple run_typed(const py::list& terms, const py::dict& op
     throw;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  py::dict record = record_of(r, sweep, seconds);
-  record["sweep_seconds"] = info.sweep_seconds;
-  py::list plans;  // the figures `--dry-run` shows, per term
-  for (const auto& p : info.plans) {
-    py::dict d;
-    d["sketch_columns"] = p.sketch_columns;
-    d["device"] = p.device;
-    d["threads"] = p.threads;
-    d["input_bytes"] = p.input_bytes;
-    d["environment_bytes"] = p.environment_bytes;
-    d["peak_bytes"] = p.peak_bytes;
-    d["scratch_bytes"] = p.scratch_bytes;
-    d["predicted_flops"] = p.predicted_flops;
-    plans.append(std::move(d));
-  }
-  record["plans"] = plans;
-  record["symmetry"] = info.symmetry;  // the charges computed on ("" : dense)
-  if (!info.symmetry_note.empty()) record["symmetry_note"] = info.symmetry_note;
+  py::dict record = record_of(r, sweep, seconds, info);
   const TrainKind kind = r.kind;
   return py::make_tuple(train_to<T>(kind, std::move(r.cores), info.charges), record);
 }
@@ -386,34 +388,26 @@ py::tuple sandwich(const py::tuple& bra, const py::list& ops, const py::tuple& k
 PYBIND11_MODULE(_srcc, m) {
   m.doc() = "The compiled half of srcc; use the srcc package.";
   m.attr("version") = srcc::kVersion;
-  // One class per error kind of the command-line program (its exit codes), under srcc.Error.
-  static py::exception<srcc::Error> base(m, "Error");
-  static py::exception<srcc::UsageError> usage(m, "UsageError", base.ptr());
-  static py::exception<srcc::InputError> input(m, "InputError", base.ptr());
-  static py::exception<srcc::OutputError> output(m, "OutputError", base.ptr());
-  static py::exception<srcc::ResourceError> resource(m, "ResourceError", base.ptr());
-  static py::exception<srcc::BackendError> backend(m, "BackendError", base.ptr());
-  static py::exception<srcc::NumericalError> numerical(m, "NumericalError", base.ptr());
-  static py::exception<srcc::InterruptedError> interrupted(m, "InterruptedError", base.ptr());
+  // One class per error kind of the command-line program (its exit codes), under srcc.Error. The
+  // classes live as long as the process (held past the interpreter's end, never released).
+  static PyObject* base = PyErr_NewException("srcc.Error", PyExc_RuntimeError, nullptr);
+  static const std::pair<srcc::ErrorKind, const char*> kinds[] = {
+      {srcc::ErrorKind::kUsage, "UsageError"},         {srcc::ErrorKind::kInput, "InputError"},
+      {srcc::ErrorKind::kOutput, "OutputError"},       {srcc::ErrorKind::kResource, "ResourceError"},
+      {srcc::ErrorKind::kBackend, "BackendError"},     {srcc::ErrorKind::kNumerical, "NumericalError"},
+      {srcc::ErrorKind::kInterrupted, "InterruptedError"}};
+  static std::map<srcc::ErrorKind, PyObject*> classes;
+  m.attr("Error") = py::reinterpret_borrow<py::object>(base);
+  for (const auto& [kind, name] : kinds) {
+    classes[kind] = PyErr_NewException(("srcc." + std::string(name)).c_str(), base, nullptr);
+    m.attr(name) = py::reinterpret_borrow<py::object>(classes[kind]);
+  }
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const srcc::UsageError& e) {
-      usage(e.what());
-    } catch (const srcc::InputError& e) {
-      input(e.what());
-    } catch (const srcc::OutputError& e) {
-      output(e.what());
-    } catch (const srcc::ResourceError& e) {
-      resource(e.what());
-    } catch (const srcc::BackendError& e) {
-      backend(e.what());
-    } catch (const srcc::NumericalError& e) {
-      numerical(e.what());
-    } catch (const srcc::InterruptedError& e) {
-      interrupted(e.what());
     } catch (const srcc::Error& e) {
-      base(e.what());
+      const auto it = classes.find(e.kind());
+      PyErr_SetString(it == classes.end() ? base : it->second, e.what());
     }
   });
   m.def("run", &run, py::arg("terms"), py::arg("options"), py::arg("dtype"));
