@@ -310,8 +310,9 @@ def write(path, train, group="/result", *, force=False, layout=None, like=None, 
     legs) the file is written in that library's format on its sites, charges and indices, as the
     program's --template writes (the group is the template's); the train is first brought to
     canonical form by an exact SVD sweep. Returns, then, what the conversion dropped:
-    {"group", "dropped_weight", "truncated_weight"} (relative weights outside the template's
-    total charge, and truncated by sector)."""
+    {"group", "dropped_weight", "truncated_weight"}: the weights (squared relative norms) that
+    lay outside the template's total charge and that were truncated by sector; the written train
+    is √(their sum) from the given one."""
     internal = _to_internal(train, layout, "train")
     name = _working_dtype(None, [internal])
     if like is None:

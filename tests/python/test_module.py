@@ -242,6 +242,14 @@ def test_results_are_written_back_in_tenpy_format(tmp_path):
         srcc.write(tmp_path / "tenpy.h5", out, like=f"{f}:/psi")
     with pytest.raises(srcc.InputError, match="sites"):
         srcc.write(tmp_path / "short.h5", list(out)[:6], like=f"{f}:/psi")
+    # ITensor's file (its H carries no charges: the product is dense, and what its block structure
+    # cannot hold is reported, as the program's warning reports it).
+    g = DATA / "itensor_xxz_L12_qn.h5"
+    dense, record = srcc.apply(srcc.read(g, "/H"), srcc.read(g, "/psi"), chi=24, seed=1)
+    assert record["symmetry"] == "" and "carries no charges" in record["symmetry_note"]
+    got = srcc.write(tmp_path / "itensor.h5", dense, like=f"{g}:/psi")
+    lost = np.sqrt(got["dropped_weight"] + got["truncated_weight"])
+    assert abs(srcc.distance(srcc.read(tmp_path / "itensor.h5", "/psi"), dense) - lost) < 1e-3 * lost + 1e-12
     srcc.write(tmp_path / "ours.h5", out)
     with pytest.raises(srcc.UsageError, match="ours"):
         srcc.write(tmp_path / "x.h5", out, like=f"{tmp_path}/ours.h5:/result")
