@@ -358,14 +358,22 @@ def distance(a, b, **kw):
     return compare(a, b, **kw)["relative_distance"]
 
 
-def _scaled(value, log_scale):
-    return complex(value) * np.exp(log_scale) if log_scale != 0 else complex(value)
+def _scaled(value, log_scale, what):
+    """value·e^log_scale as a complex number; NumericalError (the program's exit 7) where a double
+    cannot hold it, rather than an infinity or a zero for a finite, non-zero answer."""
+    value = complex(value)
+    if value == 0 or log_scale == 0:
+        return value
+    log10 = (np.log(abs(value)) + log_scale) / np.log(10)
+    if not -307 < log10 < 308:
+        raise NumericalError(f"{what} is about 10^{log10:.1f}, beyond a double; compare() gives its log10")
+    return value * np.exp(log_scale)
 
 
 def inner(a, b, *, layout=None, dtype=None, threads=None):
     """⟨a|b⟩ = Σ conj(a)·b of two MPSs, contracted exactly."""
     ta, tb, name = _pair(a, b, layout, dtype)
-    return _scaled(*_srcc.sandwich(ta, [], tb, dict(threads=threads), name))
+    return _scaled(*_srcc.sandwich(ta, [], tb, dict(threads=threads), name), "⟨a|b⟩")
 
 
 def norm(a, **kw):

@@ -170,6 +170,10 @@ def test_measures_against_dense():
     assert abs(srcc.expect(psi, h) - np.vdot(vp, mh @ vp) / np.vdot(vp, vp)) < 1e-11 * abs(np.vdot(vp, mh @ vp) / np.vdot(vp, vp))
     assert abs(srcc.expect(psi, h, h) - np.vdot(vp, mh @ mh @ vp) / np.vdot(vp, vp)) < 1e-10 * np.linalg.norm(mh) ** 2
     assert abs(srcc.distance(psi, phi) - rel(vp, vf)) < 1e-12
+    huge = [a * 1e60 for a in psi]  # ‖huge‖² ≈ 1e720‖ψ‖²: no double holds it
+    with pytest.raises(srcc.NumericalError, match="beyond a double"):
+        srcc.norm(huge)
+    assert abs(srcc.compare(huge, psi)["log10_norm_a"] - 360 - np.log10(np.linalg.norm(vp))) < 1e-9
     c = srcc.compare(psi, phi)
     assert abs(c["overlap"] - np.vdot(vp, vf)) < 1e-12 * abs(np.vdot(vp, vf)) + 1e-12
 
