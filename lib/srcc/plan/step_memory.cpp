@@ -61,12 +61,14 @@ StepShape step_shape(const Stack& st, std::size_t j, std::size_t s, std::size_t 
     sh.env_next = s * nr;
     sh.left_col = left_step_column_elements(st, j);
     // The dense left step (sdc, sdcr, fit sweeps): M_j whole (s·x_0·x_k rows, twice when the
-    // down leg moves) and its build stages; then sdc's SVD of it — the factors U (nr × kk) and
-    // V^H (kk × m) and LAPACK's work, about 4·kk² more — or sdcr's M·G and Q (m × s each) and
-    // the next environment (s × nr), which bounds a fit's P^H·M too.
-    const std::size_t m = s * u * dd, kk = std::min(m, nr);
+    // down leg moves) and its build stages; then sdc's reduction of it — for a tall Mᵀ a copy
+    // for its QR (m × nr), three m × m factors and LAPACK's work on them, about 4·m² more, and
+    // the next environment (s × nr); for a wide one the SVD's factors U (nr × nr) and V^H
+    // (nr × m) and 4·nr² — or sdcr's M·G and Q (m × s each) and the next environment (s × nr),
+    // which bounds a fit's P^H·M too.
+    const std::size_t m = s * u * dd;
     sh.dense_left = block_stages(st, j, s, true) + (dd > 1 ? 2 : 1) * m * nr;
-    sh.dense_svd = nr * kk + kk * m + 4 * kk * kk;
+    sh.dense_svd = nr >= m ? m * nr + 7 * m * m + s * nr : nr * nr + nr * m + 4 * nr * nr;
     sh.dense_range = 2 * m * s + s * nr;
   }
   // Right step: the block Z' (twice when the down leg moves), its build stages (bottom layer

@@ -3,7 +3,8 @@
 // Cost per site for an MPO (bond D) times an MPS (bond χ), environment rows s, physical d:
 // forming M_j takes s·(dDχ² + d²D²χ) multiply-adds (the right step's count with χ̄ = s: the
 // sketch's contraction into the top layer, which SRC does first, cannot be done here); then
-// sdc's SVD of the (s·d) × (Dχ) matrix, about 4(sd)²·Dχ + 8(sd)³, or sdcr's two products
+// sdc's reduction of the (s·d) × (Dχ) matrix (its Gram matrix, (sd)²·Dχ, or a QR of about as
+// many, an (sd) × (sd) SVD and s·(sd)·Dχ for C_{j+1}), or sdcr's two products
 // 2·s·(sd)·Dχ and a QR of (sd) × s, or the fit's one product s·(sd)·Dχ.
 #include "srcc/sweep/dense_left_step.hpp"
 
@@ -98,25 +99,97 @@ std::vector<Reduced<T>> project_all(DeviceCtx<T> c, Op op, const T* u, std::size
 
 }  // namespace
 
+namespace {
+
+// The Gram matrix's eigenvalues carry an absolute error of about ε·‖M‖₂²: its eigenvectors are
+// trusted for a cut only where every value the cut's decision reads, and the weight it leaves
+// out, lie above this share of ‖M‖² (a thousandfold margin over the perturbation bound
+// 2·rank·ε·‖M‖² on the squared error the cut adds; tests/sweep/sdc_reduction_test.cpp).
+constexpr double kGramResolution = 1e-10;
+
+// Reduced::env = the first `rank` rows of op(U)·M (U at `u`, leading dimension `ld`), at sketch
+// scale: Σ V^H of M when op(U)'s rows are M's leading left singular vectors conjugated.
+template <class T>
+Reduced<T> leading_rows(Kernels<T>& K, Op op, const T* u, std::size_t ld, std::size_t rank,
+                        const Buffer<T>& m_rows, std::size_t m, std::size_t cols, double discarded) {
+  Reduced<T> out;
+  out.rank = rank;
+  out.discarded = discarded;
+  out.env = K.allocate(rank * cols);
+  K.gemm(op, Op::kNone, rank, cols, m, T(1), u, ld, 0, m_rows.data(), cols, 0, T(0), out.env.data(), cols, 0, 1);
+  out.log_scale = to_sketch_scale<T>(K, rank, {{out.env.data(), rank * cols}});
+  return out;
+}
+
+template <class R> double sum_of_squares(const std::vector<R>& sigma, std::size_t from = 0) {
+  double total = 0;
+  for (std::size_t i = from; i < sigma.size(); ++i) total += static_cast<double>(sigma[i]) * static_cast<double>(sigma[i]);
+  return total;
+}
+
+}  // namespace
+
 template <class T>
 Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::size_t cols,
-                         std::size_t cap, double cutoff, double tol) {
-  // M row-major m × cols is Mᵀ column-major cols × m. Its SVD Mᵀ = U' Σ V'^H gives
-  // M = conj(V') Σ U'ᵀ, so Σ V^H of M has rows σ_i U'[:, i]ᵀ: the first columns of U',
-  // contiguous, each scaled by its σ_i.
-  const std::size_t kk = std::min(m, cols);
-  Buffer<T> u = K.allocate(cols * kk), vt = K.allocate(kk * m);
-  std::vector<real_t<T>> sigma(kk);
-  K.svd(cols, m, m_rows.data(), u.data(), sigma.data(), vt.data());
-  Reduced<T> out;
-  out.rank = truncation_rank(sigma, cutoff, tol, cap);
-  double total = 0;
-  for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
-  out.discarded = total > 0 ? discarded_norm(sigma, out.rank) / std::sqrt(total) : 0.0;
-  for (std::size_t i = 0; i < out.rank; ++i) K.scale(cols, sigma[i], u.data() + i * cols);
-  out.log_scale = to_sketch_scale<T>(K, out.rank, {{u.data(), out.rank * cols}});
-  out.env = std::move(u);  // its first rank × cols elements
-  return out;
+                         std::size_t cap, double cutoff, double tol, bool* gram_first) {
+  using R = real_t<T>;
+  if (cols < m) {
+    // Wide Mᵀ: its SVD directly. M row-major m × cols is Mᵀ column-major cols × m, and
+    // Mᵀ = U' Σ V'^H gives M = conj(V') Σ U'ᵀ: Σ V^H of M has rows σ_i U'[:, i]ᵀ, the first
+    // columns of U', contiguous, each scaled by its σ_i.
+    Buffer<T> u = K.allocate(cols * cols), vt = K.allocate(cols * m);
+    std::vector<R> sigma(cols);
+    K.svd(cols, m, m_rows.data(), u.data(), sigma.data(), vt.data());
+    Reduced<T> out;
+    out.rank = truncation_rank(sigma, cutoff, tol, cap);
+    const double total = sum_of_squares(sigma);
+    out.discarded = total > 0 ? discarded_norm(sigma, out.rank) / std::sqrt(total) : 0.0;
+    for (std::size_t i = 0; i < out.rank; ++i) K.scale(cols, sigma[i], u.data() + i * cols);
+    out.log_scale = to_sketch_scale<T>(K, out.rank, {{u.data(), out.rank * cols}});
+    out.env = std::move(u);  // its first rank × cols elements
+    return out;
+  }
+  // Tall Mᵀ (the usual case: M has s·d rows and D·χ columns). First the Gram matrix G = M·M^H
+  // (m × m, one GEMM at the machine's rate) and its eigenvectors, M's left singular vectors:
+  // G row-major is conj(G) column-major, whose SVD U'ΣU'^H has U' = conj(U), so U^H is U' read
+  // row-major. Where the cut reads values the Gram matrix cannot resolve (a tight --tol,
+  // --cutoff, or a tail below kGramResolution), M's own values come from Mᵀ = QR and the SVD of
+  // the small R = U_R Σ V_R^H: M = conj(V_R) Σ (Q U_R)ᵀ, so U^H = V_Rᵀ, V_R^H read row-major and
+  // conjugated. Either way C_{j+1} = U_r^H M by one GEMM, Q never formed: a third to a seventh
+  // of LAPACK's SVD of Mᵀ. Neighbouring cuts of a train have alike spectra, so a cut the Gram
+  // matrix could not resolve sends the next one straight to the QR (`*gram_first`), and a QR
+  // cut that the Gram matrix would have resolved sends the next one back.
+  auto resolved = [m](const std::vector<R>& sigma, std::size_t rank) {
+    const double total = sum_of_squares(sigma), tail = sum_of_squares(sigma, rank);
+    const auto at = [&](std::size_t i) { return static_cast<double>(sigma[i]) * static_cast<double>(sigma[i]); };
+    return total > 0 && at(rank - 1) >= kGramResolution * at(0) &&
+           (rank == m ? at(m - 1) : tail) >= kGramResolution * total;
+  };
+  if (gram_first == nullptr || *gram_first) {
+    Buffer<T> g = K.allocate(m * m), u = K.allocate(m * m), vt = K.allocate(m * m);
+    K.gemm(Op::kNone, Op::kConjTrans, m, m, cols, T(1), m_rows.data(), cols, 0, m_rows.data(), cols, 0, T(0),
+           g.data(), m, 0, 1);
+    std::vector<R> lambda(m), sigma(m);
+    K.svd(m, m, g.data(), u.data(), lambda.data(), vt.data());
+    for (std::size_t i = 0; i < m; ++i) sigma[i] = std::sqrt(std::max(lambda[i], R(0)));
+    const std::size_t rank = truncation_rank(sigma, cutoff, tol, cap);
+    if (resolved(sigma, rank))
+      return leading_rows(K, Op::kNone, u.data(), m, rank, m_rows, m, cols,
+                          std::sqrt(sum_of_squares(sigma, rank) / sum_of_squares(sigma)));
+    if (gram_first != nullptr) *gram_first = false;
+  }
+  Buffer<T> q = K.allocate(m * cols), r = K.allocate(m * m);
+  K.copy(m * cols, m_rows.data(), q.data());
+  K.qr_r(cols, m, q.data(), r.data());
+  q.reset();
+  Buffer<T> u = K.allocate(m * m), vt = K.allocate(m * m);
+  std::vector<R> sigma(m);
+  K.svd(m, m, r.data(), u.data(), sigma.data(), vt.data());
+  const std::size_t rank = truncation_rank(sigma, cutoff, tol, cap);
+  if (gram_first != nullptr) *gram_first = resolved(sigma, rank);
+  const double total = sum_of_squares(sigma);
+  return leading_rows(K, Op::kConjTrans, vt.data(), m, rank, m_rows, m, cols,
+                      total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0.0);
 }
 
 template <class T>
@@ -205,7 +278,7 @@ Reduced<T> reduce_by_core(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m
                                       const std::vector<Buffer<T>>&, const Buffer<T>&,       \
                                       std::size_t);                                          \
   template Reduced<T> reduce_by_svd(Kernels<T>&, Buffer<T>&, std::size_t, std::size_t,       \
-                                    std::size_t, double, double);                            \
+                                    std::size_t, double, double, bool*);                     \
   template std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T>, const std::vector<Buffer<T>>&, std::size_t, \
                                                    const std::vector<std::size_t>&, const std::vector<T>&,   \
                                                    std::size_t, std::uint64_t);                             \

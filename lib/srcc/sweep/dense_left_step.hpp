@@ -40,10 +40,12 @@ template <class T> struct Reduced {
 
 // sdc: C_{j+1} = Σ V^H from the SVD of M (m × cols, consumed), keeping at most `cap` values,
 // and with `tol` > 0 the fewest whose tail is <= tol relative; values at or below
-// `cutoff`·σ_max go too.
+// `cutoff`·σ_max go too. Computed from M's Gram matrix where that resolves the cut, else from
+// a QR of Mᵀ; `gram_first` (kept by the caller from cut to cut) says which to try first, and is
+// set for the next cut.
 template <class T>
 Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::size_t cols,
-                         std::size_t cap, double cutoff, double tol);
+                         std::size_t cap, double cutoff, double tol, bool* gram_first = nullptr);
 
 // The same for the terms of a sum, the summed network's M = [|c_1| M_1 | … | |c_K| M_K] (M_k
 // row-major m × cols[k], consumed; c_k the weights), without forming M: each M_kᵀ = Q_k R_k, the

@@ -85,7 +85,7 @@ typename Sweeper<T>::JointReduction Sweeper<T>::method_reduction() {
     return [this, cap, cutoff, tol](std::size_t, std::vector<Buffer<T>>& m, std::size_t rows,
                                     const std::vector<std::size_t>& cols) {
       // One product: the SVD of M itself; a sum: of its terms' R factors (no M formed).
-      if (m.size() == 1) return std::vector<Reduced<T>>{reduce_by_svd(K(), m[0], rows, cols[0], cap, cutoff, tol)};
+      if (m.size() == 1) return std::vector<Reduced<T>>{reduce_by_svd(K(), m[0], rows, cols[0], cap, cutoff, tol, &sdc_gram_first_)};
       return reduce_sum_by_svd(ctx(), m, rows, cols, weights(), cap, cutoff, tol);
     };
   }

@@ -183,6 +183,7 @@ template <class T> class Sweeper {
     dense_ = true;
   }
   std::size_t right_site_ = 0;  // the right sweep's current site (for error messages)
+  bool sdc_gram_first_ = true;  // sdc: whether the next cut tries M's Gram matrix first (reduce_by_svd)
 };
 
 }  // namespace srcc::detail
