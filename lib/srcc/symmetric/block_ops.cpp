@@ -78,12 +78,16 @@ namespace {
 
 // One operand of a contraction, laid out as a matrix per block: its free and contracted axes
 // as stored, or permuted into (free…, contracted…) / (contracted…, free…) order when neither
-// is a contiguous run. `op` is how a GEMM takes it with free axes as its rows (A) or columns (B).
+// is a contiguous run (then held here; else the caller's tensor is read in place). Each block's
+// free and contracted sectors and its matrix's rows (free) and columns (contracted) are taken
+// once, not per product.
 template <class T> struct Operand {
-  BlockTensor<T> t;
-  Op op = Op::kNone;
+  BlockTensor<T> permuted;
+  const BlockTensor<T>* t = nullptr;
   std::size_t free = 0;      // free axes (excluding a batch axis)
   bool contracted_first = false;
+  std::vector<BlockKey> free_key, contracted_key;  // per block
+  std::vector<std::size_t> free_size, contracted_size;
 };
 
 // `t` as an operand: `batch` (0 or 1 leading batch axes kept in place), then either order of
@@ -103,24 +107,30 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
   Operand<T> o;
   o.free = fr.size();
   if (t.labels == free_then) {
-    o.t = t;
+    o.t = &t;
   } else if (t.labels == then_free) {
-    o.t = t;
+    o.t = &t;
     o.contracted_first = true;
   } else {
-    o.t = permute_to(K, t, free_first ? free_then : then_free);
+    o.permuted = permute_to(K, t, free_first ? free_then : then_free);
+    o.t = &o.permuted;
     o.contracted_first = !free_first;
   }
+  const std::size_t nc = over.size();
+  const std::size_t first_free = batch + (o.contracted_first ? nc : 0), first_contracted = batch + (o.contracted_first ? 0 : o.free);
+  auto part = [&](const BlockKey& key, std::size_t first, std::size_t count, std::vector<BlockKey>& keys,
+                  std::vector<std::size_t>& sizes) {
+    keys.emplace_back(key.begin() + static_cast<std::ptrdiff_t>(first),
+                      key.begin() + static_cast<std::ptrdiff_t>(first + count));
+    std::size_t v = 1;
+    for (std::size_t k = 0; k < count; ++k) v *= o.t->legs[first + k].dims[key[first + k]];
+    sizes.push_back(v);
+  };
+  for (const auto& b : o.t->blocks) {
+    part(b.key, first_free, o.free, o.free_key, o.free_size);
+    part(b.key, first_contracted, nc, o.contracted_key, o.contracted_size);
+  }
   return o;
-}
-
-// The free and contracted parts of a block's key (after any batch axis).
-template <class T>
-std::pair<BlockKey, BlockKey> split_key(const Operand<T>& o, const BlockKey& key, std::size_t batch, std::size_t nc) {
-  const auto b = key.begin() + static_cast<std::ptrdiff_t>(batch);
-  if (o.contracted_first)
-    return {BlockKey(b + static_cast<std::ptrdiff_t>(nc), key.end()), BlockKey(b, b + static_cast<std::ptrdiff_t>(nc))};
-  return {BlockKey(b, b + static_cast<std::ptrdiff_t>(o.free)), BlockKey(b + static_cast<std::ptrdiff_t>(o.free), key.end())};
 }
 
 template <class T>
@@ -130,67 +140,59 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
     if (!a.legs[a.axis(l)].same_sectors(b.legs[b.axis(l)]))
       throw std::logic_error("contract: the legs labelled " + std::to_string(l) + " differ: " +
                              a.legs[a.axis(l)].describe() + " and " + b.legs[b.axis(l)].describe());
-  const std::size_t nc = over.size();
   const Operand<T> ap = operand(K, a, over, batch, true), bp = operand(K, b, over, batch, false);
+  const BlockTensor<T>& at = *ap.t;
+  const BlockTensor<T>& bt = *bp.t;
   // The result: the batch axis, a's free axes, b's free axes, each in its operand's order.
   std::vector<int> out_labels;
   std::vector<Leg> out_legs;
-  std::vector<std::size_t> a_free_axes, b_free_axes;
   for (std::size_t k = 0; k < batch; ++k) {
-    out_labels.push_back(ap.t.labels[k]);
-    out_legs.push_back(ap.t.legs[k]);
+    out_labels.push_back(at.labels[k]);
+    out_legs.push_back(at.legs[k]);
   }
   auto add_free = [&](const Operand<T>& o) {
-    const std::size_t first = batch + (o.contracted_first ? nc : 0);
+    const std::size_t first = batch + (o.contracted_first ? over.size() : 0);
     for (std::size_t k = first; k < first + o.free; ++k) {
-      out_labels.push_back(o.t.labels[k]);
-      out_legs.push_back(o.t.legs[k]);
+      out_labels.push_back(o.t->labels[k]);
+      out_legs.push_back(o.t->legs[k]);
     }
   };
   add_free(ap);
   add_free(bp);
 
   std::map<BlockKey, std::vector<std::size_t>> b_by_contracted;
-  for (std::size_t i = 0; i < bp.t.blocks.size(); ++i)
-    b_by_contracted[split_key(bp, bp.t.blocks[i].key, batch, nc).second].push_back(i);
+  for (std::size_t i = 0; i < bt.blocks.size(); ++i) b_by_contracted[bp.contracted_key[i]].push_back(i);
   std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>> pairs;
-  for (std::size_t i = 0; i < ap.t.blocks.size(); ++i) {
-    const auto [fa, ca] = split_key(ap, ap.t.blocks[i].key, batch, nc);
-    const auto it = b_by_contracted.find(ca);
+  for (std::size_t i = 0; i < at.blocks.size(); ++i) {
+    const auto it = b_by_contracted.find(ap.contracted_key[i]);
     if (it == b_by_contracted.end()) continue;
     for (std::size_t jb : it->second) {
-      BlockKey key(ap.t.blocks[i].key.begin(), ap.t.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(batch));
-      key.insert(key.end(), fa.begin(), fa.end());
-      const BlockKey fb = split_key(bp, bp.t.blocks[jb].key, batch, nc).first;
-      key.insert(key.end(), fb.begin(), fb.end());
+      BlockKey key(at.blocks[i].key.begin(), at.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(batch));
+      key.insert(key.end(), ap.free_key[i].begin(), ap.free_key[i].end());
+      key.insert(key.end(), bp.free_key[jb].begin(), bp.free_key[jb].end());
       pairs[key].emplace_back(i, jb);
     }
   }
   std::vector<BlockKey> keys;
-  for (const auto& [key, list] : pairs) keys.push_back(key);
+  std::vector<const std::vector<std::pair<std::size_t, std::size_t>>*> lists;
+  for (const auto& [key, list] : pairs) {
+    keys.push_back(key);
+    lists.push_back(&list);
+  }
   BlockTensor<T> out = allocate_blocks(K, std::move(out_legs), std::move(out_labels), keys);
-  auto part = [&](const Operand<T>& o, const BlockKey& key, bool contracted) {
-    std::size_t v = 1;
-    const auto [fr, co] = split_key(o, key, batch, nc);
-    const BlockKey& which = contracted ? co : fr;
-    const std::size_t first = batch + (o.contracted_first == contracted ? 0 : (contracted ? o.free : nc));
-    for (std::size_t k = 0; k < which.size(); ++k) v *= o.t.legs[first + k].dims[which[k]];
-    return v;
-  };
-  const std::size_t nb = batch ? ap.t.legs[0].size() : 1;
+  const std::size_t nb = batch ? at.legs[0].size() : 1;
   std::vector<double> task_flops(out.blocks.size(), 0.0);
+  // A stored (m × k) or, contracted first, (k × m); B stored (k × n) or (n × k).
+  const Op op_a = ap.contracted_first ? Op::kTrans : Op::kNone, op_b = bp.contracted_first ? Op::kNone : Op::kTrans;
   auto one_block = [&](std::size_t o) {
     const auto& ob = out.blocks[o];
-    const auto& list = pairs.at(ob.key);
+    const auto& list = *lists[o];  // keys are in the map's order, and so are out's blocks
     for (std::size_t p = 0; p < list.size(); ++p) {
-      const auto& ba = ap.t.blocks[list[p].first];
-      const auto& bb = bp.t.blocks[list[p].second];
-      const std::size_t m = part(ap, ba.key, false), kk = part(ap, ba.key, true), n = part(bp, bb.key, false);
-      // A stored (m × k) or, contracted first, (k × m); B stored (k × n) or (n × k).
-      const Op op_a = ap.contracted_first ? Op::kTrans : Op::kNone, op_b = bp.contracted_first ? Op::kNone : Op::kTrans;
+      const auto [ia, ib] = list[p];
+      const std::size_t m = ap.free_size[ia], kk = ap.contracted_size[ia], n = bp.free_size[ib];
       const std::size_t lda = ap.contracted_first ? m : kk, ldb = bp.contracted_first ? n : kk;
-      K.gemm(op_a, op_b, m, n, kk, T(1), ap.t.at(ba), lda, m * kk, bp.t.at(bb), ldb, kk * n, p == 0 ? T(0) : T(1),
-             out.at(ob), n, m * n, nb);
+      K.gemm(op_a, op_b, m, n, kk, T(1), at.at(at.blocks[ia]), lda, m * kk, bt.at(bt.blocks[ib]), ldb, kk * n,
+             p == 0 ? T(0) : T(1), out.at(ob), n, m * n, nb);
       task_flops[o] += gemm_flops<T>(m, n, kk, nb);
     }
   };

@@ -41,13 +41,18 @@ template <class T> BlockTensor<T> next_site(Kernels<T>& K, LayerState& st, const
   for (const auto& q : st.pc->down[j]) down.push_back(rule.reduce(q));
   std::vector<Charge> qr(dr, Charge(nq, 0));
   std::vector<bool> live_r(dr, false);
+  // Every element (a, b, x, y) fixes q_r[b] = q_l[a] + q_u[x] − q_d[y]: the charge depends on
+  // (a, x, y) alone, so it is formed once for them and compared along b.
+  std::vector<Charge> q_axy(du * dd);
   for (std::size_t a = 0; a < dl; ++a) {
     if (!st.live_l[a]) continue;
+    for (std::size_t x = 0; x < du; ++x)
+      for (std::size_t y = 0; y < dd; ++y) q_axy[x * dd + y] = add_charge(rule, add_charge(rule, st.ql[a], up[x]), down[y], -1);
     for (std::size_t b = 0; b < dr; ++b)
       for (std::size_t x = 0; x < du; ++x)
         for (std::size_t y = 0; y < dd; ++y) {
           if (w.data[((a * dr + b) * du + x) * dd + y] == T(0)) continue;
-          const Charge q = add_charge(rule, add_charge(rule, st.ql[a], up[x]), down[y], -1);
+          const Charge& q = q_axy[x * dd + y];
           if (!live_r[b]) {
             qr[b] = q;
             live_r[b] = true;
