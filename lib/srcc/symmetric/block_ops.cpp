@@ -82,8 +82,9 @@ namespace {
 // free and contracted sectors and its matrix's rows (free) and columns (contracted) are taken
 // once, not per product.
 template <class T> struct Operand {
-  BlockTensor<T> permuted;
-  const BlockTensor<T>* t = nullptr;
+  BlockTensor<T> permuted;                 // when the caller's order would not do
+  const BlockTensor<T>* given = nullptr;   // else the caller's tensor
+  const BlockTensor<T>& t() const { return given != nullptr ? *given : permuted; }
   std::size_t free = 0;      // free axes (excluding a batch axis)
   bool contracted_first = false;
   std::vector<BlockKey> free_key, contracted_key;  // per block
@@ -107,13 +108,12 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
   Operand<T> o;
   o.free = fr.size();
   if (t.labels == free_then) {
-    o.t = &t;
+    o.given = &t;
   } else if (t.labels == then_free) {
-    o.t = &t;
+    o.given = &t;
     o.contracted_first = true;
   } else {
     o.permuted = permute_to(K, t, free_first ? free_then : then_free);
-    o.t = &o.permuted;
     o.contracted_first = !free_first;
   }
   const std::size_t nc = over.size();
@@ -123,10 +123,10 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
     keys.emplace_back(key.begin() + static_cast<std::ptrdiff_t>(first),
                       key.begin() + static_cast<std::ptrdiff_t>(first + count));
     std::size_t v = 1;
-    for (std::size_t k = 0; k < count; ++k) v *= o.t->legs[first + k].dims[key[first + k]];
+    for (std::size_t k = 0; k < count; ++k) v *= o.t().legs[first + k].dims[key[first + k]];
     sizes.push_back(v);
   };
-  for (const auto& b : o.t->blocks) {
+  for (const auto& b : o.t().blocks) {
     part(b.key, first_free, o.free, o.free_key, o.free_size);
     part(b.key, first_contracted, nc, o.contracted_key, o.contracted_size);
   }
@@ -141,8 +141,8 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
       throw std::logic_error("contract: the legs labelled " + std::to_string(l) + " differ: " +
                              a.legs[a.axis(l)].describe() + " and " + b.legs[b.axis(l)].describe());
   const Operand<T> ap = operand(K, a, over, batch, true), bp = operand(K, b, over, batch, false);
-  const BlockTensor<T>& at = *ap.t;
-  const BlockTensor<T>& bt = *bp.t;
+  const BlockTensor<T>& at = ap.t();
+  const BlockTensor<T>& bt = bp.t();
   // The result: the batch axis, a's free axes, b's free axes, each in its operand's order.
   std::vector<int> out_labels;
   std::vector<Leg> out_legs;
@@ -153,8 +153,8 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
   auto add_free = [&](const Operand<T>& o) {
     const std::size_t first = batch + (o.contracted_first ? over.size() : 0);
     for (std::size_t k = first; k < first + o.free; ++k) {
-      out_labels.push_back(o.t->labels[k]);
-      out_legs.push_back(o.t->legs[k]);
+      out_labels.push_back(o.t().labels[k]);
+      out_legs.push_back(o.t().legs[k]);
     }
   };
   add_free(ap);
