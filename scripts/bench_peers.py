@@ -25,7 +25,8 @@ Cases (each at three χ̄, the front):
 Every run is single-threaded and pinned to core 0 (taskset), one at a time, the tools
 alternating within each repeat; times are medians over the repeats: ours the sweep's seconds
 with reading (`--json`), quimb's the compression alone in-process (quimb_methods.py, after a
-warm-up call), TeNPy's its `MPO.apply` alone (tenpy_apply.py). Errors are our `distance` to a
+warm-up call), TeNPy's its `MPO.apply` alone (tenpy_apply.py); the peak memory of ours and of
+TeNPy's process (quimb's methods share one process: not separable). Errors are our `distance` to a
 reference: ours oversampled at 4·max χ̄ (the products' exact bond where smaller); its own error
 bound (its distance to the one at 2·max χ̄) is printed per case. GFLOP/s of our runs stand beside
 the machine's GEMM rate on one core, measured at the start.
@@ -273,7 +274,8 @@ def main():
         for c in cases:
             ref, bound = reference(c, work)
             print("\n## %s (reference: %s)" % (c.label, bound), flush=True)
-            print("%-5s %-7s %-24s %10s %9s %11s" % ("chi", "tool", "method", "seconds", "GFLOP/s", "error"), flush=True)
+            print("%-5s %-7s %-24s %10s %9s %11s %8s" % ("chi", "tool", "method", "seconds", "GFLOP/s", "error", "peak MB"),
+                  flush=True)
             rows = []
             for chi in c.chis:
                 samples = {}
@@ -282,9 +284,10 @@ def main():
                         out = os.path.join(work, "o.h5")
                         d = json.loads(ours("apply", c.top, c.bottom, "-o", out, "--chi", str(chi), "--seed",
                                             str(r + 1), "--force", "--json", *flags).stdout)
-                        s = samples.setdefault(("ours", name), {"seconds": [], "error": [], "rate": []})
+                        s = samples.setdefault(("ours", name), {"seconds": [], "error": [], "rate": [], "peak": []})
                         s["seconds"].append(d["sweep_seconds"])
                         s["rate"].append(d["gflops_per_second"])
+                        s["peak"].append(d["peak_rss_bytes"] / 2**20)
                         s["error"].append(distance(out, ref))
                     if quimb:
                         p = run(PIN + [PY, os.path.join(ROOT, "scripts", "quimb_methods.py"), c.quimb_top,
@@ -302,23 +305,28 @@ def main():
                                            c.tenpy[1], m, str(chi), out], env={"PYTHONPATH": tenpy}, check=False)
                             if p.returncode != 0:
                                 continue
-                            s = samples.setdefault(("TeNPy", m), {"seconds": [], "error": []})
-                            s["seconds"].append(json.loads(p.stdout.splitlines()[-1])["seconds"])
+                            s = samples.setdefault(("TeNPy", m), {"seconds": [], "error": [], "peak": []})
+                            t = json.loads(p.stdout.splitlines()[-1])
+                            s["seconds"].append(t["seconds"])
+                            s["peak"].append(t["peak_rss_bytes"] / 2**20)
                             s["error"].append(distance(out + ":/psi", ref))
                 for (tool, name), s in samples.items():
                     row = {"case": c.name, "chi": chi, "tool": tool, "method": name,
-                           "seconds": statistics.median(s["seconds"]), "error": statistics.median(s["error"])}
+                           "seconds": statistics.median(s["seconds"]), "error": statistics.median(s["error"]),
+                           "peak": max(s["peak"]) if "peak" in s else None}
                     rate = "%.1f" % statistics.median(s["rate"]) if "rate" in s else ""
                     rows.append(row)
-                    print("%-5d %-7s %-24s %10.4f %9s %11.2e" % (chi, tool, name, row["seconds"], rate, row["error"]),
-                          flush=True)
+                    print("%-5d %-7s %-24s %10.4f %9s %11.2e %8s" % (
+                        chi, tool, name, row["seconds"], rate, row["error"],
+                        "%.0f" % row["peak"] if row["peak"] is not None else "—"), flush=True)
             table += rows
             report(c.name, headline(rows))
         os.makedirs(os.path.dirname(args.table), exist_ok=True)
         with open(args.table, "w") as f:
-            f.write("case\tchi\ttool\tmethod\tseconds\terror\n")
+            f.write("case\tchi\ttool\tmethod\tseconds\terror\tpeak_MB\n")
             for r in table:
-                f.write("%s\t%d\t%s\t%s\t%r\t%r\n" % (r["case"], r["chi"], r["tool"], r["method"], r["seconds"], r["error"]))
+                f.write("%s\t%d\t%s\t%s\t%r\t%r\t%s\n" % (r["case"], r["chi"], r["tool"], r["method"], r["seconds"],
+                                                          r["error"], "" if r["peak"] is None else "%.0f" % r["peak"]))
         plot(table, args.figure)
 
 
