@@ -107,7 +107,7 @@ class Case:
         self.quimb_top, self.quimb_bottom = top, bottom  # our format, for quimb
 
 
-def to_ours(spec, out, work):
+def to_ours(spec, out):
     """A TeNPy train as our format (dense; quimb reads ours)."""
     path, group = spec.rsplit(":", 1)
     code = ("import sys, srcc; t = srcc.read(sys.argv[1], sys.argv[2]); t.charges = None; "
@@ -154,8 +154,8 @@ def make_cases(names, work):
             continue
         c = Case(name, label, xxz + ":/" + op, xxz + ":/psi", [32, 64, 128], tenpy=(xxz, op),
                  dtype="complex128" if op == "U_II" else "float64")
-        c.quimb_top = to_ours(c.top, os.path.join(work, name + "-op.h5"), work)
-        c.quimb_bottom = to_ours(c.bottom, os.path.join(work, name + "-psi.h5"), work)
+        c.quimb_top = to_ours(c.top, os.path.join(work, name + "-op.h5"))
+        c.quimb_bottom = to_ours(c.bottom, os.path.join(work, name + "-psi.h5"))
         cases.append(c)
     if "thermal" in names:
         w = lambda k: os.path.join(work, "w%d.h5" % k)

@@ -138,9 +138,10 @@ TEST(SdcReduction, ATightToleranceOrCutoffReadsTheTrueValues) {
   // --tol 1e-9: the fewest values whose tail is within 1e-9 of the norm.
   {
     const auto o = reduce(sigma, 200, 40, 0.0, 1e-9, 13);
-    double tail = 0;
+    double total = 0, tail = 0;
+    for (double v : sigma) total += v * v;
     std::size_t keep = sigma.size();
-    while (keep > 1 && tail + sigma[keep - 1] * sigma[keep - 1] <= 1e-18 * 1.0 / (1 - std::pow(10.0, -0.8))) {
+    while (keep > 1 && tail + sigma[keep - 1] * sigma[keep - 1] <= 1e-18 * total) {
       tail += sigma[keep - 1] * sigma[keep - 1];
       --keep;
     }
@@ -160,10 +161,10 @@ TEST(SdcReduction, AWideMatrixIsReducedByItsOwnSvd) {
   const auto sigma = geometric(40, 0.6);
   Rng rng(15);
   const std::size_t m = 40, cols = 25;
-  // M = U diag(σ) V^H with only `cols` values: the rest of σ is zero.
+  // The first `cols` columns of an m × m matrix of rank `cols`.
   std::vector<double> s(sigma.begin(), sigma.begin() + cols);
   s.resize(m, 0.0);
-  const auto a = with_spectrum(rng, m, s);  // m × m of rank 25: take its first 25 columns' span
+  const auto a = with_spectrum(rng, m, s);
   std::vector<cd> wide(m * cols);
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t c = 0; c < cols; ++c) wide[i * cols + c] = a[i * m + c];
@@ -172,9 +173,8 @@ TEST(SdcReduction, AWideMatrixIsReducedByItsOwnSvd) {
   const auto red = reduce_by_svd<cdouble>(ops.K, m_rows, m, cols, 8, 0.0, 0.0);
   const auto env = ops.K.download(red.env, red.rank * cols);
   ASSERT_EQ(red.rank, 8u);
-  // The optimal residual from the wide matrix's own spectrum: its SVD by the same LAPACK is
-  // not independent, so compare against the residual of the best rank-8 row space found by
-  // brute force over M^H M's power iteration instead.
+  // The reference is independent of LAPACK: the best rank-8 row space by subspace iteration
+  // on M^H M, and its residual.
   Rows v = gaussian_rows(rng, 8, cols);
   for (int it = 0; it < 200; ++it) {
     for (auto& row : v) {

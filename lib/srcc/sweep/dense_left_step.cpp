@@ -69,15 +69,15 @@ template <class T> void to_common_scale(Kernels<T>& K, std::vector<Reduced<T>>& 
 }
 
 // C_{j+1} = op(U) · M for the rank × m matrix op(U) (U at `u`, leading dimension `ld`), at
-// sketch scale.
-template <class T>
-Reduced<T> project(DeviceCtx<T> c, Op op, const T* u, std::size_t ld, std::size_t rank,
+// sketch scale, by `gemm` (Kernels::gemm's strided signature: counted or not).
+template <class T, class Gemm>
+Reduced<T> project(Kernels<T>& K, Gemm&& gemm, Op op, const T* u, std::size_t ld, std::size_t rank,
                    const Buffer<T>& m_rows, std::size_t m, std::size_t cols) {
   Reduced<T> out;
   out.rank = rank;
-  out.env = c.K.allocate(rank * cols);
-  c.gemm(op, Op::kNone, rank, cols, m, T(1), u, ld, m_rows.data(), cols, T(0), out.env.data(), cols);
-  out.log_scale = to_sketch_scale<T>(c.K, rank, {{out.env.data(), rank * cols}});
+  out.env = K.allocate(rank * cols);
+  gemm(op, Op::kNone, rank, cols, m, T(1), u, ld, 0, m_rows.data(), cols, 0, T(0), out.env.data(), cols, 0, 1);
+  out.log_scale = to_sketch_scale<T>(K, rank, {{out.env.data(), rank * cols}});
   return out;
 }
 
@@ -107,24 +107,27 @@ namespace {
 // 2·rank·ε·‖M‖² on the squared error the cut adds; tests/sweep/sdc_reduction_test.cpp).
 constexpr double kGramResolution = 1e-10;
 
-// Reduced::env = the first `rank` rows of op(U)·M (U at `u`, leading dimension `ld`), at sketch
-// scale: Σ V^H of M when op(U)'s rows are M's leading left singular vectors conjugated.
+// Σ V^H of M: the first `rank` rows of op(U)·M where op(U)'s rows are M's leading left singular
+// vectors conjugated, with the relative weight they leave out. sdc's reduction is not counted
+// in the sweep's flops (nor in the plan's).
 template <class T>
 Reduced<T> leading_rows(Kernels<T>& K, Op op, const T* u, std::size_t ld, std::size_t rank,
                         const Buffer<T>& m_rows, std::size_t m, std::size_t cols, double discarded) {
-  Reduced<T> out;
-  out.rank = rank;
+  Reduced<T> out = project(K, [&K](auto... a) { K.gemm(a...); }, op, u, ld, rank, m_rows, m, cols);
   out.discarded = discarded;
-  out.env = K.allocate(rank * cols);
-  K.gemm(op, Op::kNone, rank, cols, m, T(1), u, ld, 0, m_rows.data(), cols, 0, T(0), out.env.data(), cols, 0, 1);
-  out.log_scale = to_sketch_scale<T>(K, rank, {{out.env.data(), rank * cols}});
   return out;
 }
 
+// Σ σ_i² from index `from` on.
 template <class R> double sum_of_squares(const std::vector<R>& sigma, std::size_t from = 0) {
-  double total = 0;
-  for (std::size_t i = from; i < sigma.size(); ++i) total += static_cast<double>(sigma[i]) * static_cast<double>(sigma[i]);
-  return total;
+  const double tail = discarded_norm(sigma, from);
+  return tail * tail;
+}
+
+// The norm of the values from `rank` on relative to all of them (0 for no values).
+template <class R> double relative_tail(const std::vector<R>& sigma, std::size_t rank) {
+  const double total = discarded_norm(sigma, 0);
+  return total > 0 ? discarded_norm(sigma, rank) / total : 0.0;
 }
 
 }  // namespace
@@ -142,8 +145,7 @@ Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::s
     K.svd(cols, m, m_rows.data(), u.data(), sigma.data(), vt.data());
     Reduced<T> out;
     out.rank = truncation_rank(sigma, cutoff, tol, cap);
-    const double total = sum_of_squares(sigma);
-    out.discarded = total > 0 ? discarded_norm(sigma, out.rank) / std::sqrt(total) : 0.0;
+    out.discarded = relative_tail(sigma, out.rank);
     for (std::size_t i = 0; i < out.rank; ++i) K.scale(cols, sigma[i], u.data() + i * cols);
     out.log_scale = to_sketch_scale<T>(K, out.rank, {{u.data(), out.rank * cols}});
     out.env = std::move(u);  // its first rank × cols elements
@@ -174,8 +176,7 @@ Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::s
     for (std::size_t i = 0; i < m; ++i) sigma[i] = std::sqrt(std::max(lambda[i], R(0)));
     const std::size_t rank = truncation_rank(sigma, cutoff, tol, cap);
     if (resolved(sigma, rank))
-      return leading_rows(K, Op::kNone, u.data(), m, rank, m_rows, m, cols,
-                          std::sqrt(sum_of_squares(sigma, rank) / sum_of_squares(sigma)));
+      return leading_rows(K, Op::kNone, u.data(), m, rank, m_rows, m, cols, relative_tail(sigma, rank));
     if (gram_first != nullptr) *gram_first = false;
   }
   Buffer<T> q = K.allocate(m * cols), r = K.allocate(m * m);
@@ -187,9 +188,7 @@ Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::s
   K.svd(m, m, r.data(), u.data(), sigma.data(), vt.data());
   const std::size_t rank = truncation_rank(sigma, cutoff, tol, cap);
   if (gram_first != nullptr) *gram_first = resolved(sigma, rank);
-  const double total = sum_of_squares(sigma);
-  return leading_rows(K, Op::kConjTrans, vt.data(), m, rank, m_rows, m, cols,
-                      total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0.0);
+  return leading_rows(K, Op::kConjTrans, vt.data(), m, rank, m_rows, m, cols, relative_tail(sigma, rank));
 }
 
 template <class T>
@@ -247,9 +246,7 @@ std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>
   std::vector<R> sigma(kk);
   c.K.svd(stacked, m, bd.data(), u.data(), sigma.data(), vt.data());
   const std::size_t rank = truncation_rank(sigma, cutoff, tol, cap);
-  double total = 0;
-  for (auto s : sigma) total += static_cast<double>(s) * static_cast<double>(s);
-  const double discarded = total > 0 ? discarded_norm(sigma, rank) / std::sqrt(total) : 0.0;
+  const double discarded = relative_tail(sigma, rank);
   std::vector<Reduced<T>> out(terms);
   for (std::size_t k = 0; k < terms; ++k) {
     // R_k column-major (h_k × m) is R_kᵀ row-major (m × h_k); Q_k column-major (cols_k × h_k)
@@ -270,7 +267,7 @@ std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>
 template <class T>
 Reduced<T> reduce_by_core(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m,
                           std::size_t cols, const Buffer<T>& core, std::size_t b) {
-  return project(c, Op::kConjTrans, core.data(), b, b, m_rows, m, cols);
+  return project(c.K, c.gemm, Op::kConjTrans, core.data(), b, b, m_rows, m, cols);
 }
 
 #define SRCC_INSTANTIATE(T)                                                                  \
