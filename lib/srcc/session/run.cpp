@@ -148,7 +148,8 @@ TrainInfo write_template(const RunOptions& o, const TrainInfo& state) {
 // block structure may drop or truncate a little weight: that joins the error estimate.
 template <class T>
 void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& result, const PhysicalCharges* charges,
-                  ResultWriter& out, TransferLog& log, RunSummary& sum, Reporter& reporter) {
+                  std::vector<BlockTensor<T>> blocks, ResultWriter& out, TransferLog& log, RunSummary& sum,
+                  Reporter& reporter) {
   const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
   sum.output_format = std::string(train_format_name(format));
   if (format == TrainFormat::kSrcc) {
@@ -164,7 +165,13 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
                          " srcc, whose log_scale attribute keeps it");
   auto host = make_cpu_backend(o.exec.threads);
   // The result's cores go into the conversion: after it nothing needs them.
-  const WriteBack wb = write_back(out, format, state, result.kind, std::move(result.cores), host->kernels<T>(), log);
+  std::optional<ChargedCores<T>> charged;
+  if (charges && !blocks.empty()) {
+    charged = ChargedCores<T>{std::move(blocks), *charges};
+    result.cores.clear();  // the blocks hold the result: it is held once
+  }
+  const WriteBack wb =
+      write_back(out, format, state, result.kind, std::move(result.cores), host->kernels<T>(), log, std::move(charged));
   sum.dropped_weight = wb.dropped_weight;
   sum.truncated_weight = wb.truncated_weight;
   // Both are part of the written result's error: in quadrature with the estimate.
@@ -210,12 +217,14 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   auto t0 = Clock::now();
   std::optional<PhysicalCharges> charges;
   SweepResult<T> result;
+  std::vector<BlockTensor<T>> blocks;
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
     for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight});
     SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt);
     result = std::move(so.result);
     charges = std::move(so.charges);
+    blocks = std::move(so.blocks);
     sum.symmetry = sym.name;
     sum.max_sectors = so.max_sectors;
   } else {
@@ -231,7 +240,7 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
 
   t0 = Clock::now();
   ResultWriter out(o.output, o.force);
-  write_result(o, write_template(o, ins.front().stack.layers.back()), result, charges ? &*charges : nullptr, out, log, sum,
+  write_result(o, write_template(o, ins.front().stack.layers.back()), result, charges ? &*charges : nullptr, std::move(blocks), out, log, sum,
                reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);

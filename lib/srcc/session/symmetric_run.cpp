@@ -153,6 +153,7 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
     cores = std::move(res.cores);
   }
   for (const auto& c : cores) out.max_sectors = std::max(out.max_sectors, c.legs[1].sectors());
+  out.blocks = std::move(cores);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "srcc/log/reporter.hpp"
 #include "srcc/session/run_options.hpp"
 #include "srcc/sweep/sweep_data.hpp"
+#include "srcc/symmetric/block_tensor.hpp"
 #include "srcc/train/sectors.hpp"
 
 namespace srcc {
@@ -44,6 +45,7 @@ void keep_within_budget(SymmetryChoice& choice, const std::vector<Plan>& plans);
 template <class T> struct SymmetricOutcome {
   SweepResult<T> result;
   PhysicalCharges charges;
+  std::vector<BlockTensor<T>> blocks;  // the result's cores in their blocks
   std::size_t max_sectors = 0;  // the most charge sectors on any bond of the result
 };
 // One term w·(stack) of the run, its sites from `source`.

@@ -46,13 +46,28 @@ template <class T> struct Job {
   TransferLog& log;
   SectorTemplate tpl;
   std::vector<std::size_t> bonds;  // each cut keeps at most the bond the result has there
+  std::optional<ChargedCores<T>> charged;
   WriteBack wb;
   double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
 };
 
+// The result's dense cores (taken), from its blocks where only they were given.
+template <class T> std::vector<Tensor<T>> dense_cores(Job<T>& j) {
+  if (j.cores.empty() && j.charged)
+    for (const auto& c : j.charged->cores) j.cores.push_back(dense_of_blocks(j.kernels, c));
+  return std::move(j.cores);
+}
+
+// The result in the template's block structure: from its own blocks where it was computed on the
+// template's charges, else its dense cores split by sector (taken: the form holds the result).
+template <class T> SectorForm<T> form_of(Job<T>& j) {
+  if (j.charged && fits_template(*j.charged, j.tpl)) return charged_sector_form(j.kernels, std::move(*j.charged), j.tpl);
+  return sector_form(dense_cores(j), j.tpl, j.bonds, j.kernels);
+}
+
 // TeNPy wants B form with Schmidt values, charged or not.
 template <class T> void tenpy_write(Job<T>& j) {
-  const SectorForm<T> form = sector_form(std::move(j.cores), j.tpl, j.bonds, j.kernels);
+  const SectorForm<T> form = form_of(j);
   j.wb.dropped_weight = form.dropped_weight;
   j.wb.truncated_weight = form.truncated_weight;
   j.out.write_tenpy_train(j.wb.group, j.kind, form, j.state.file, j.state.group);
@@ -62,14 +77,15 @@ template <class T> void tenpy_write(Job<T>& j) {
 // ITensor takes the cores as they are when dense, split by sector when the template has charges.
 template <class T> void itensor_write(Job<T>& j) {
   if (j.tpl.rule.count() == 0) {
-    j.out.template write_itensor_train<T>(j.wb.group, j.kind, j.cores, nullptr, j.state.file, j.state.group);
-    log_written(j.log, j.cores, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
+    const std::vector<Tensor<T>> cores = dense_cores(j);
+    j.out.template write_itensor_train<T>(j.wb.group, j.kind, cores, nullptr, j.state.file, j.state.group);
+    log_written(j.log, cores, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
     return;
   }
-  const SectorForm<T> form = sector_form(j.cores, j.tpl, j.bonds, j.kernels);
+  const SectorForm<T> form = form_of(j);
   j.wb.dropped_weight = form.dropped_weight;
   j.wb.truncated_weight = form.truncated_weight;
-  j.out.write_itensor_train(j.wb.group, j.kind, j.cores, &form, j.state.file, j.state.group);
+  j.out.write_itensor_train(j.wb.group, j.kind, form.cores, &form, j.state.file, j.state.group);
   log_written(j.log, form.cores, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
 }
 
@@ -92,14 +108,17 @@ template <class T> const std::vector<WriteBackRow<T>>& write_back_table() {
 
 template <class T>
 WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
-                     std::vector<Tensor<T>> cores, Kernels<T>& kernels, TransferLog& log) {
+                     std::vector<Tensor<T>> cores, Kernels<T>& kernels, TransferLog& log,
+                     std::optional<ChargedCores<T>> charged) {
   const auto t0 = std::chrono::steady_clock::now();
   check_write_back(format, state);
   for (const auto& row : write_back_table<T>()) {
     if (row.format != format) continue;
-    std::vector<std::size_t> bonds(cores.size(), 1);
-    for (std::size_t j = 1; j < cores.size(); ++j) bonds[j] = cores[j].shape[kLegL];
-    Job<T> job{t0, out, state, kind, std::move(cores), kernels, log, row.template_of(state.file, state.group, kind), std::move(bonds), {}};
+    const std::size_t n = charged && cores.empty() ? charged->cores.size() : cores.size();
+    std::vector<std::size_t> bonds(n, 1);
+    for (std::size_t j = 1; j < n; ++j)
+      bonds[j] = charged && cores.empty() ? charged->cores[j].legs[0].size() : cores[j].shape[kLegL];
+    Job<T> job{t0, out, state, kind, std::move(cores), kernels, log, row.template_of(state.file, state.group, kind), std::move(bonds), std::move(charged), {}};
     job.wb.group = "/" + state.group.substr(state.group.rfind('/') + 1);
     if (job.wb.group == "/" || job.wb.group == "/result" || job.wb.group == "/log") job.wb.group = "/psi";
     row.write(job);
@@ -111,7 +130,7 @@ WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& sta
 
 #define SRCC_INSTANTIATE(T)                                                                       \
   template WriteBack write_back(ResultWriter&, TrainFormat, const TrainInfo&, TrainKind,        \
-                                std::vector<Tensor<T>>, Kernels<T>&, TransferLog&);
+                                std::vector<Tensor<T>>, Kernels<T>&, TransferLog&, std::optional<ChargedCores<T>>);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -7,6 +7,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/io/result_writer.hpp"
+#include "srcc/symmetric/charged_sector_form.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -25,9 +26,12 @@ struct WriteBack {
 void check_write_back(TrainFormat format, const TrainInfo& state);
 
 // One "file write" row per site goes to `log`. `cores` is taken (moved in by a caller done with
-// it), so that the conversion holds the result once.
+// it), so that the conversion holds the result once. A result computed on charges (`charged`)
+// is brought to the layout's block structure from its blocks, where its charges are the
+// template's; `cores` may then be empty (made from the blocks where the template wants them).
 template <class T>
 WriteBack write_back(ResultWriter& out, TrainFormat format, const TrainInfo& state, TrainKind kind,
-                     std::vector<Tensor<T>> cores, Kernels<T>& kernels, TransferLog& log);
+                     std::vector<Tensor<T>> cores, Kernels<T>& kernels, TransferLog& log,
+                     std::optional<ChargedCores<T>> charged = std::nullopt);
 
 }  // namespace srcc

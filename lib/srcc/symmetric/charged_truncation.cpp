@@ -36,16 +36,29 @@ void left_to_right(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const Char
   }
 }
 
-// Right to left by QRs, keeping everything: cores 1 … n−1 right-orthonormal, the norm in core 0.
-template <class T> void to_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule) {
+// Right to left, cores 1 … n−1 made right-orthonormal, the norm carried into core 0: by QRs,
+// keeping everything, or (`how` kSvd) by an SVD per sector of each left bond, keeping the values
+// above `cutoff`·σ_max of the cut, whose kept values then land in `spectra[j]` (by the bond's
+// charge as the cores to its left carry it) and whose dropped norm² in `dropped2`.
+template <class T>
+void to_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule,
+               Factorization how = Factorization::kQr, double cutoff = 0.0,
+               std::vector<std::vector<SectorValues>>* spectra = nullptr, double* dropped2 = nullptr) {
   using namespace axis;
   const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
+  if (spectra) spectra->assign(cores.size(), {});
   for (std::size_t j = cores.size(); j-- > 1;) {
     poll_interrupt();
-    SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, Factorization::kQr);
+    SectorSvd<T> svd = sector_svd(K, cores[j], {kCoreR, kCoreU, kCoreD}, {-1, +1, -1}, rule, how);
     double total = 0;
-    choose_ranks(svd, 0, 0.0, 0.0, total);
+    const double dropped = choose_ranks(svd, 0, cutoff, 0.0, total);
+    if (dropped2) *dropped2 += dropped * dropped;
     const auto charges = group_charges(svd, rule, true);
+    if (spectra)
+      for (std::size_t g = 0; g < svd.groups.size(); ++g)
+        if (svd.groups[g].keep > 0)
+          (*spectra)[j].push_back({charges[g], std::vector<double>(svd.groups[g].sigma.begin(),
+                                                                   svd.groups[g].sigma.begin() + static_cast<std::ptrdiff_t>(svd.groups[g].keep))});
     BlockTensor<T> u = left_factor(K, svd, kCoreL, charges);
     BlockTensor<T> sv = relabelled(right_factor(K, svd, kNew, charges), {kNew, kCoreR});
     cores[j] = std::move(u);
@@ -80,11 +93,22 @@ void left_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, cons
   left_to_right(K, cores, rule, Factorization::kQr, 0, 0.0, 0.0, nullptr);
 }
 
+template <class T>
+std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores,
+                                                      const ChargeRule& rule, double cutoff, double& dropped2) {
+  std::vector<std::vector<SectorValues>> out;
+  left_orthonormalize(K, cores, rule);
+  to_b_form(K, cores, rule, Factorization::kSvd, cutoff, &out, &dropped2);
+  return out;
+}
+
 #define SRCC_INSTANTIATE(T)                                                                                    \
   template std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>&, std::vector<BlockTensor<T>>, std::size_t, \
                                                           double, double, bool, std::vector<double>&,            \
                                                           const ChargeRule&, bool);                               \
   template void left_orthonormalize(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);             \
+  template std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>&, std::vector<BlockTensor<T>>&,      \
+                                                                 const ChargeRule&, double, double&);           \
   template std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>&, std::vector<BlockTensor<T>>,     \
                                                                   const ChargeRule&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

@@ -35,4 +35,13 @@ std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>& K, std::vecto
 template <class T>
 void left_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule);
 
+// The cores brought to the B form whose bonds are Schmidt bases, as TeNPy's files hold a state
+// (cores 1 … n−1 right-orthonormal, the norm in core 0): left-orthonormal by a QR per sector, then
+// right to left an SVD per sector of every left bond, values at or below `cutoff`·σ_max of their
+// cut dropped (their norm² added to `dropped2`). Returns each cut's kept values by sector (cut j
+// between sites j−1 and j; entry 0 empty), each sector by the charge of the new bond's sector.
+template <class T>
+std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores,
+                                                      const ChargeRule& rule, double cutoff, double& dropped2);
+
 }  // namespace srcc

@@ -1,0 +1,111 @@
+#include "srcc/symmetric/charged_sector_form.hpp"
+
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+
+#include "srcc/symmetric/block_ops.hpp"
+#include "srcc/symmetric/charged_truncation.hpp"
+
+namespace srcc {
+
+namespace {
+
+// Singular values at or below this fraction of the largest one at a cut are rounding: not
+// written (as the dense sector form).
+constexpr double kZero = 1e-14;
+
+bool same_reduced(const ChargeRule& rule, const std::vector<std::vector<Charge>>& a,
+                  const std::vector<std::vector<Charge>>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t j = 0; j < a.size(); ++j) {
+    if (a[j].size() != b[j].size()) return false;
+    for (std::size_t i = 0; i < a[j].size(); ++i)
+      if (rule.reduce(a[j][i]) != rule.reduce(b[j][i])) return false;
+  }
+  return true;
+}
+
+// The template's bond j carries our charge plus shift[j]: its left boundary's charge, less the
+// tensors' own totals to its left (sectors.hpp's rule; ours has no totals, a left boundary of 0).
+template <class T> std::vector<Charge> gauge_shift(const ChargedCores<T>& result, const SectorTemplate& tpl) {
+  const ChargeRule& rule = result.physical.rule;
+  const std::size_t n = result.cores.size();
+  std::vector<Charge> shift(n + 1);
+  shift[0] = add_charge(rule, tpl.left, result.cores.front().legs[0].charges.front(), -1);
+  for (std::size_t j = 0; j < n; ++j) shift[j + 1] = add_charge(rule, shift[j], tpl.site_total[j], -1);
+  return shift;
+}
+
+template <class T> Charge right_charge(const ChargedCores<T>& result, const std::vector<Charge>& shift) {
+  return add_charge(result.physical.rule, result.cores.back().legs[1].charges.front(), shift.back());
+}
+
+}  // namespace
+
+template <class T> bool fits_template(const ChargedCores<T>& result, const SectorTemplate& tpl) {
+  const PhysicalCharges& physical = result.physical;
+  const ChargeRule& rule = physical.rule;
+  if (result.cores.empty() || rule.moduli != tpl.rule.moduli || tpl.site_total.size() != result.cores.size() ||
+      !same_reduced(rule, physical.up, tpl.up) || !same_reduced(rule, physical.down, tpl.down))
+    return false;
+  return right_charge(result, gauge_shift(result, tpl)) == rule.reduce(tpl.right);
+}
+
+template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores<T> result, const SectorTemplate& tpl) {
+  if (!fits_template(result, tpl)) throw std::logic_error("charged_sector_form: a template of other charges");
+  std::vector<BlockTensor<T>>& cores = result.cores;
+  const ChargeRule& rule = result.physical.rule;
+  const std::size_t n = cores.size();
+  const std::vector<Charge> shift = gauge_shift(result, tpl);
+  const Charge right = right_charge(result, shift);
+  double dropped2 = 0;
+  const auto spectra = schmidt_b_form(K, cores, rule, kZero, dropped2);
+  SectorForm<T> out;
+  out.bonds.assign(n + 1, {});
+  out.schmidt.assign(n + 1, {1.0});
+  out.bonds[0] = {rule.reduce(tpl.left)};
+  out.bonds[n] = {right};
+  for (std::size_t j = 1; j < n; ++j) {
+    // The bond's sectors in the template's charge order: each dense index says where it lies.
+    Leg leg = cores[j].legs[0];
+    std::map<Charge, std::size_t, ChargeOrder> order;  // template charge → sector
+    for (std::size_t s = 0; s < leg.sectors(); ++s) order[add_charge(rule, leg.charges[s], shift[j])] = s;
+    std::map<Charge, const std::vector<double>*> values;
+    for (const auto& sv : spectra[j]) values[sv.charge] = &sv.values;
+    leg.sector_of.clear();
+    leg.position_of.clear();
+    double sum2 = 0;
+    for (const auto& [q, s] : order) {
+      const std::vector<double>& v = *values.at(leg.charges[s]);
+      for (std::size_t p = 0; p < leg.dims[s]; ++p) {
+        leg.sector_of.push_back(s);
+        leg.position_of.push_back(p);
+        out.bonds[j].push_back(q);
+        out.schmidt[j].push_back(v.at(p));
+        sum2 += v[p] * v[p];
+      }
+    }
+    out.schmidt[j].erase(out.schmidt[j].begin());  // the {1.0} placeholder
+    for (double& v : out.schmidt[j]) v /= std::sqrt(sum2);
+    cores[j].legs[0] = leg;
+    cores[j - 1].legs[1] = leg;
+  }
+  for (const auto& c : cores) out.cores.push_back(dense_of_blocks(K, c));
+  out.norm = norm_of(K, cores.front());
+  if (out.norm > 0) {
+    const auto inv = static_cast<real_t<T>>(1.0 / out.norm);
+    for (auto& v : out.cores.front().data) v *= inv;
+  }
+  out.truncated_weight = out.norm > 0 ? dropped2 / (out.norm * out.norm) : 0.0;
+  return out;
+}
+
+#define SRCC_INSTANTIATE(T)                                                                                   \
+  template bool fits_template(const ChargedCores<T>&, const SectorTemplate&);                                 \
+  template SectorForm<T> charged_sector_form(Kernels<T>&, ChargedCores<T>, const SectorTemplate&);
+SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
+#undef SRCC_INSTANTIATE
+
+}  // namespace srcc

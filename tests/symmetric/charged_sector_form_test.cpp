@@ -1,0 +1,135 @@
+// A result computed on charges written in its library's block structure from its own blocks
+// (lib/srcc/symmetric/charged_sector_form.cpp), against the dense sector form of the same train
+// (sweep/sector_form.cpp: the dense cores split by charge): the same bonds, charges and Schmidt
+// values, the same state, B form — for U(1), Z2 and U(1)×Z2, in the template's own gauge.
+#include <gtest/gtest.h>
+
+#include "srcc/sweep/sector_form.hpp"
+#include "srcc/symmetric/charged_sector_form.hpp"
+#include "srcc/train/layout.hpp"
+#include "charged_support.hpp"
+
+namespace srcc {
+namespace {
+
+using namespace test::charged;
+
+// The template of a train of these charges: its boundaries' and tensors' own charges as given.
+SectorTemplate template_of(const PhysicalCharges& pc, Charge left, Charge right, std::vector<Charge> site_total) {
+  SectorTemplate t;
+  t.rule = pc.rule;
+  t.up = pc.up;
+  t.down = pc.down;
+  t.left = std::move(left);
+  t.right = std::move(right);
+  t.site_total = std::move(site_total);
+  return t;
+}
+
+// max_j ‖Σ_{r,u,d} B[l, r, u, d]·conj(B[l', r, u, d]) − δ_{ll'}‖ over cores 1 … n−1.
+template <class T> double worst_right_orthonormality(const std::vector<Tensor<T>>& cores) {
+  double worst = 0;
+  for (std::size_t j = 1; j < cores.size(); ++j) {
+    const auto& c = cores[j];
+    const std::size_t l = c.shape[kLegL], rest = c.data.size() / l;
+    for (std::size_t a = 0; a < l; ++a)
+      for (std::size_t b = 0; b < l; ++b) {
+        test::cd s = 0;
+        for (std::size_t i = 0; i < rest; ++i) s += test::cd(c.data[a * rest + i]) * std::conj(test::cd(c.data[b * rest + i]));
+        worst = std::max(worst, std::abs(s - (a == b ? 1.0 : 0.0)));
+      }
+  }
+  return worst;
+}
+
+template <class T> class ChargedSectorForm : public ::testing::Test {};
+using Scalars = ::testing::Types<double, cdouble>;
+TYPED_TEST_SUITE(ChargedSectorForm, Scalars);
+
+TYPED_TEST(ChargedSectorForm, EqualsTheDenseSplitByCharge) {
+  using T = TypeParam;
+  OneThread<T> ctx;
+  auto& K = ctx.K();
+  const std::size_t n = 8;
+  const auto psi = random_charged<T>(n, 12, 2, 5);  // total 2S^z = 2
+  const std::vector<Tensor<T>> original = psi;
+  const auto reference = test::dense_train(original).v;
+  for (Rule r : {Rule::kU1, Rule::kZ2, Rule::kU1Z2}) {
+    const PhysicalCharges pc = charges(n, TrainKind::kMps, r);
+    std::vector<BlockTensor<T>> blocks = charged_layer(K, psi, pc, 0, "psi");
+    for (auto& b : blocks) b.labels = {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD};
+    const std::size_t nq = pc.rule.count();
+    const Charge total = blocks.back().legs[1].charges.front();
+    // Two gauges: ours (left boundary 0, no totals), and one whose left boundary and tensors
+    // carry charges of their own, so that every bond's charges move.
+    std::vector<SectorTemplate> templates{template_of(pc, Charge(nq, 0), total, std::vector<Charge>(n, Charge(nq, 0)))};
+    {
+      std::vector<Charge> site_total(n, Charge(nq, 0));
+      site_total[2] = pc.rule.reduce(Charge(nq, 1));
+      site_total[5] = pc.rule.reduce(Charge(nq, -3));
+      const Charge left = pc.rule.reduce(Charge(nq, 3));
+      Charge right = add_charge(pc.rule, add_charge(pc.rule, total, left), site_total[2], -1);
+      right = add_charge(pc.rule, right, site_total[5], -1);
+      templates.push_back(template_of(pc, left, right, site_total));
+    }
+    for (const auto& tpl : templates) {
+      SCOPED_TRACE(testing::Message() << "rule " << static_cast<int>(r) << ", left " << tpl.left[0]);
+      const ChargedCores<T> result{blocks, pc};
+      ASSERT_TRUE(fits_template(result, tpl));
+      const SectorForm<T> ours = charged_sector_form(K, result, tpl);
+      std::vector<Tensor<T>> dense;
+      std::vector<std::size_t> bonds(n, 1);
+      for (const auto& b : blocks) dense.push_back(dense_of_blocks(K, b));
+      for (std::size_t j = 1; j < n; ++j) bonds[j] = dense[j].shape[kLegL];
+      const SectorForm<T> split = sector_form(dense, tpl, bonds, K);
+
+      EXPECT_EQ(ours.bonds, split.bonds);
+      ASSERT_EQ(ours.schmidt.size(), split.schmidt.size());
+      for (std::size_t j = 0; j < ours.schmidt.size(); ++j) {
+        ASSERT_EQ(ours.schmidt[j].size(), split.schmidt[j].size()) << "cut " << j;
+        for (std::size_t i = 0; i < ours.schmidt[j].size(); ++i)
+          EXPECT_NEAR(ours.schmidt[j][i], split.schmidt[j][i], 1e-12 * std::max(1.0, split.schmidt[j][0])) << "cut " << j;
+      }
+      EXPECT_NEAR(ours.norm, split.norm, 1e-12 * split.norm);
+      EXPECT_EQ(ours.dropped_weight, 0.0);
+      EXPECT_LT(ours.truncated_weight, 1e-26);
+      EXPECT_LT(worst_right_orthonormality(ours.cores), 1e-12);
+      std::vector<Tensor<T>> back = ours.cores;
+      for (auto& v : back.front().data) v *= static_cast<real_t<T>>(ours.norm);
+      EXPECT_LT(test::relative_error(test::dense_train(back).v, reference), 1e-12);
+      // Every element outside the charge rule is zero in the template's gauge.
+      for (std::size_t j = 0; j < n; ++j) {
+        const auto& c = ours.cores[j];
+        for (std::size_t a = 0; a < c.shape[kLegL]; ++a)
+          for (std::size_t b = 0; b < c.shape[kLegR]; ++b)
+            for (std::size_t x = 0; x < c.shape[kLegU]; ++x) {
+              Charge q = add_charge(pc.rule, ours.bonds[j][a], tpl.up[j][x]);
+              q = add_charge(pc.rule, q, tpl.site_total[j], -1);
+              if (q != ours.bonds[j + 1][b]) EXPECT_EQ(c.data[(a * c.shape[kLegR] + b) * c.shape[kLegU] + x], T(0));
+            }
+      }
+    }
+  }
+}
+
+TYPED_TEST(ChargedSectorForm, ATemplateOfOtherChargesIsLeftToTheDenseForm) {
+  using T = TypeParam;
+  OneThread<T> ctx;
+  auto& K = ctx.K();
+  const std::size_t n = 6;
+  const PhysicalCharges pc = charges(n, TrainKind::kMps, Rule::kU1);
+  std::vector<BlockTensor<T>> blocks = charged_layer(K, random_charged<T>(n, 8, 0, 9), pc, 0, "psi");
+  for (auto& b : blocks) b.labels = {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD};
+  const ChargedCores<T> result{blocks, pc};
+  EXPECT_TRUE(fits_template(result, template_of(pc, {0}, {0}, std::vector<Charge>(n, {0}))));
+  EXPECT_FALSE(fits_template(result, template_of(pc, {0}, {2}, std::vector<Charge>(n, {0}))))  // another total
+      << "the dense form says why";
+  PhysicalCharges flipped = pc;
+  std::swap(flipped.up[3][0], flipped.up[3][1]);
+  EXPECT_FALSE(fits_template(result, template_of(flipped, {0}, {0}, std::vector<Charge>(n, {0}))));
+  const PhysicalCharges z2 = charges(n, TrainKind::kMps, Rule::kZ2);
+  EXPECT_FALSE(fits_template(result, template_of(z2, {0}, {0}, std::vector<Charge>(n, {0}))));
+}
+
+}  // namespace
+}  // namespace srcc
