@@ -106,6 +106,27 @@ TYPED_TEST(SymmetricSweep, SumsOfTermsOfEveryDepthAreExactAtFullBond) {
   EXPECT_THROW(symmetric_sweep(mixed, TrainKind::kMps, src(20, 5), K, reporter, [] {}), InputError);
 }
 
+// Threads share a cut's sector factorisations and a contraction's blocks: 1 and 3 threads give
+// the same result for the same seed, to rounding, for every method and the write-back's form.
+TEST(SymmetricSweepThreads, OneAndThreeThreadsGiveTheSameResult) {
+  auto one = make_cpu_backend(1), three = make_cpu_backend(3);
+  SilentReporter reporter;
+  const std::size_t n = 10;
+  const std::vector<std::vector<Tensor<cdouble>>> layers{xxz<cdouble>(n), random_charged<cdouble>(n, 24, 0, 5)};
+  const std::vector<TrainKind> kinds{TrainKind::kMpo, TrainKind::kMps};
+  for (Method m : {Method::kSrc, Method::kSdc, Method::kSdcr}) {
+    SweepOptions o = src(16, 4, m == Method::kSrc ? 1.5 : 0);
+    o.method = m;
+    const auto a = symmetric_sweep(stack_of(one->kernels<cdouble>(), layers, kinds, Rule::kU1), TrainKind::kMps, o,
+                                   one->kernels<cdouble>(), reporter, [] {});
+    const auto b = symmetric_sweep(stack_of(three->kernels<cdouble>(), layers, kinds, Rule::kU1), TrainKind::kMps, o,
+                                   three->kernels<cdouble>(), reporter, [] {});
+    ASSERT_GT(a.cores[n / 2].legs[0].sectors(), 3u) << "several sectors per cut, so that tasks share them";
+    EXPECT_LT(test::relative_error(test::dense_train(b.sweep.cores).v, test::dense_train(a.sweep.cores).v), 1e-12)
+        << method_name(m);
+  }
+}
+
 // The symmetric sweep works only through the kernels: on the stand-in device (adopt and
 // download copy, as a GPU's do) it gives the CPU's result for the same seed, to rounding.
 TEST(SymmetricSweepDevice, StandInDeviceGivesTheCpuResult) {

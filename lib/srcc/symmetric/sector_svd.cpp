@@ -10,6 +10,70 @@
 
 namespace srcc {
 
+namespace {
+
+// Each group's matrix `a` (column-major m × n, overwritten) factorised as `how` says. The sectors
+// are independent: one task each, the largest first, so that threads share the many small SVDs of
+// a cut (inside a task LAPACK runs on its one thread; the same calls, so the same numbers, on any
+// number of threads). Every buffer is allocated before the tasks start.
+template <class T>
+void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, std::vector<Buffer<T>>& matrices, Factorization how) {
+  struct Work {
+    Buffer<T> ah, r, rh, w;  // kSvdLeft's Aᴴ, its R, Rᴴ and the unused right factor
+  };
+  std::vector<Work> work(out.groups.size());
+  for (std::size_t i = 0; i < out.groups.size(); ++i) {
+    auto& g = out.groups[i];
+    const std::size_t k = std::min(g.m, g.n);
+    if (how == Factorization::kQr) {
+      g.vt = K.allocate(k * g.n);
+      g.sigma.assign(k, real_t<T>(1));
+    } else if (how == Factorization::kSvdLeft && g.m < g.n) {
+      work[i] = {K.allocate(g.n * g.m), K.allocate(g.m * g.m), K.allocate(g.m * g.m), K.allocate(g.m * g.m)};
+      g.u = K.allocate(g.m * g.m);
+      g.sigma.resize(g.m);
+    } else {
+      g.u = K.allocate(g.m * k);
+      g.vt = K.allocate(k * g.n);
+      g.sigma.resize(k);
+    }
+  }
+  auto one = [&](std::size_t i) {
+    auto& g = out.groups[i];
+    Buffer<T>& a = matrices[i];
+    if (how == Factorization::kQr) {
+      K.qr(g.m, g.n, a.data(), g.vt.data());
+      g.u = std::move(a);
+    } else if (how == Factorization::kSvdLeft && g.m < g.n) {
+      // Only U and σ: A = R^H Q^H from the QR of A^H (n × m), then the SVD of the m × m R^H. No
+      // n-long right factor is formed, and the values are as accurate as A's own SVD (a Gram
+      // matrix, cheaper still, loses every σ below √ε·σ_max: the very values a truncation of a
+      // physical state decides on).
+      Work& x = work[i];
+      K.swap_axes(1, g.n, 1, g.m, 1, a.data(), x.ah.data());  // Aᵀ, column-major n × m
+      K.conj(g.n * g.m, x.ah.data(), x.ah.data());
+      K.qr_r(g.n, g.m, x.ah.data(), x.r.data());
+      K.swap_axes(1, g.m, 1, g.m, 1, x.r.data(), x.rh.data());
+      K.conj(g.m * g.m, x.rh.data(), x.rh.data());
+      K.svd(g.m, g.m, x.rh.data(), g.u.data(), g.sigma.data(), x.w.data());
+      x = Work{};
+    } else {
+      K.svd(g.m, g.n, a.data(), g.u.data(), g.sigma.data(), g.vt.data());
+    }
+    if (how != Factorization::kQr) a = Buffer<T>();
+  };
+  std::vector<std::size_t> order(out.groups.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto cost = [&](std::size_t i) { return out.groups[i].m * out.groups[i].n * std::min(out.groups[i].m, out.groups[i].n); };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return cost(x) > cost(y); });
+  if (order.size() > 1 && K.concurrency() > 1)
+    K.for_each_task(order.size(), [&](std::size_t t) { one(order[t]); });
+  else
+    for (std::size_t i : order) one(i);
+}
+
+}  // namespace
+
 template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
                         const std::vector<int>& row_signs, const ChargeRule& rule, Factorization how) {
@@ -37,6 +101,7 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     if (fresh) members.emplace_back();
     members[it->second].push_back(i);
   }
+  std::vector<Buffer<T>> matrices;  // per group: its column-major m × n matrix
   for (const auto& [q, gi] : index) {
     typename SectorSvd<T>::Group g;
     g.charge = q;
@@ -73,36 +138,10 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
       const std::size_t cb = b.size / rb;
       K.copy_runs(cb, rb, p.at(b), rb, a.data() + co * g.m + ro, g.m);
     }
-    if (how == Factorization::kQr) {
-      const std::size_t k = std::min(g.m, g.n);
-      g.vt = K.allocate(k * g.n);
-      K.qr(g.m, g.n, a.data(), g.vt.data());
-      g.u = std::move(a);
-      g.sigma.assign(k, real_t<T>(1));
-    } else if (how == Factorization::kSvdLeft && g.m < g.n) {
-      // Only U and σ: A = R^H Q^H from the QR of A^H (n × m), then the SVD of the m × m R^H. No
-      // n-long right factor is formed, and the values are as accurate as A's own SVD (a Gram
-      // matrix, cheaper still, loses every σ below √ε·σ_max: the very values a truncation of a
-      // physical state decides on).
-      Buffer<T> ah = K.allocate(g.n * g.m), r = K.allocate(g.m * g.m), rh = K.allocate(g.m * g.m);
-      K.swap_axes(1, g.n, 1, g.m, 1, a.data(), ah.data());  // Aᵀ, column-major n × m
-      K.conj(g.n * g.m, ah.data(), ah.data());
-      K.qr_r(g.n, g.m, ah.data(), r.data());
-      K.swap_axes(1, g.m, 1, g.m, 1, r.data(), rh.data());
-      K.conj(g.m * g.m, rh.data(), rh.data());
-      g.u = K.allocate(g.m * g.m);
-      Buffer<T> w = K.allocate(g.m * g.m);
-      g.sigma.resize(g.m);
-      K.svd(g.m, g.m, rh.data(), g.u.data(), g.sigma.data(), w.data());
-    } else {
-      const std::size_t k = std::min(g.m, g.n);
-      g.u = K.allocate(g.m * k);
-      g.vt = K.allocate(k * g.n);
-      g.sigma.resize(k);
-      K.svd(g.m, g.n, a.data(), g.u.data(), g.sigma.data(), g.vt.data());
-    }
     out.groups.push_back(std::move(g));
+    matrices.push_back(std::move(a));
   }
+  factorize_groups(K, out, matrices, how);
   return out;
 }
 

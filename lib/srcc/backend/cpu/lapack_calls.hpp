@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "srcc/backend/backend.hpp"
+#include "srcc/backend/cpu/work_pool.hpp"
 
 namespace srcc::cpu {
 
@@ -58,7 +59,8 @@ void blas_single_threaded();
 // its duration.
 class BlasThreadsFor {
  public:
-  BlasThreadsFor(int threads, double work) : raise_(threads > 1 && work >= kLargeWork) {
+  // Inside a pool task BLAS stays on its one thread: the task is the parallelism there.
+  BlasThreadsFor(int threads, double work) : raise_(threads > 1 && work >= kLargeWork && !WorkPool::in_task()) {
     if (raise_) openblas_set_num_threads(threads);
   }
   ~BlasThreadsFor() {
