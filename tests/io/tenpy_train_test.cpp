@@ -4,16 +4,44 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "../support/cli_runner.hpp"
 #include "../support/dense.hpp"
 #include "../support/h5_read.hpp"
+#include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/tenpy/tenpy_objects.hpp"
 #include "srcc/io/train_reader.hpp"
 
 namespace srcc::test {
 namespace {
 
+namespace fs = std::filesystem;
+
 std::string data(const std::string& name) { return test_data(name); }
+
+// An Array's metadata is read once per file state: a file rewritten under the same name (the
+// same inode, another size and time) is read again, not answered from what the first held.
+TEST(TenpyTrain, ArrayMetadataOfARewrittenFileIsReadAgain) {
+  TempDir dir;
+  const fs::path f = dir / "state.h5";
+  auto legs_of = [&] {
+    h5::Handle h = h5::open_for_reading(f.string());
+    h5::Handle g(H5Gopen2(h.get(), "/psi", H5P_DEFAULT), H5Gclose);
+    const auto a = tenpy::read_array_info(g.get(), "tensors/3", "test");
+    const auto b = tenpy::read_array_info(h.get(), "/psi/tensors/3", "test");  // the same Array
+    EXPECT_EQ(a.block_inds, b.block_inds);
+    EXPECT_EQ(a.path, "tensors/3");
+    EXPECT_EQ(b.path, "/psi/tensors/3");
+    return std::make_pair(a.moduli, a.legs.front().ind_len());
+  };
+  fs::copy_file(data("tenpy_tfi_L16_parity.h5"), f);
+  const auto parity = legs_of();
+  EXPECT_EQ(parity.first, std::vector<long long>{2});
+  fs::copy_file(data("tenpy_xxz_L12_sz.h5"), f, fs::copy_options::overwrite_existing);
+  const auto sz = legs_of();
+  EXPECT_EQ(sz.first, std::vector<long long>{1}) << "U(1) read again, not parity's Z2 remembered";
+}
 
 TEST(TenpyTrain, TenpyStateWithItsFormsResolvedHasTheFilesEnergy) {
   const auto psi = read_cores(data("tenpy_tfi_L16_mps.h5"), "/psi");

@@ -1,5 +1,12 @@
 #include "srcc/io/tenpy/tenpy_objects.hpp"
 
+#include <sys/stat.h>
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
+
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5/h5_dataset.hpp"
 #include "srcc/io/h5/h5_handle.hpp"
@@ -117,7 +124,65 @@ LegCharge read_leg(hid_t parent, const std::string& path, const std::string& whe
   return leg;
 }
 
+namespace {
+
+ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const std::string& where);
+
+// A run opens its inputs' metadata several times (probing them, planning, choosing the
+// symmetry, reading, the write-back's template): each Array's is read once per process and
+// file state. The key is the Array's file — by device, inode, size and modification time, so
+// that a file rewritten in between is read again — and its path in it.
+struct ArrayKey {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  long long mtime_ns;
+  std::string path;
+  auto tie() const { return std::tie(dev, ino, size, mtime_ns, path); }
+  bool operator<(const ArrayKey& o) const { return tie() < o.tie(); }
+};
+
+std::optional<ArrayKey> key_of(hid_t parent, const std::string& path) {
+  const ssize_t nf = H5Fget_name(parent, nullptr, 0), ng = H5Iget_name(parent, nullptr, 0);
+  if (nf <= 0 || ng <= 0) return std::nullopt;
+  std::string file(static_cast<std::size_t>(nf), '\0'), group(static_cast<std::size_t>(ng), '\0');
+  H5Fget_name(parent, file.data(), file.size() + 1);
+  H5Iget_name(parent, group.data(), group.size() + 1);
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return std::nullopt;
+  const std::string full = !path.empty() && path.front() == '/' ? path : (group == "/" ? "" : group) + "/" + path;
+  return ArrayKey{st.st_dev, st.st_ino, st.st_size,
+                  static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec, full};
+}
+
+}  // namespace
+
 ArrayInfo read_array_info(hid_t parent, const std::string& path, const std::string& where) {
+  static std::mutex mutex;
+  static std::map<ArrayKey, ArrayInfo> cache;
+  constexpr std::size_t kMostCached = 1 << 16;
+  const std::optional<ArrayKey> key = key_of(parent, path);
+  if (key) {
+    std::lock_guard lock(mutex);
+    const auto it = cache.find(*key);
+    if (it != cache.end()) {
+      ArrayInfo a = it->second;
+      a.path = path;
+      return a;
+    }
+  }
+  ArrayInfo a = read_array_info_from_file(parent, path, where);
+  if (key) {
+    std::lock_guard lock(mutex);
+    if (cache.size() >= kMostCached) cache.clear();
+    cache.emplace(*key, a);
+  }
+  return a;
+}
+
+namespace {
+
+ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const std::string& where) {
   Handle g = open_object(parent, path, where);
   const std::string cls = class_of(g.get(), where);
   if (cls != "Array") throw InputError(where + ": expected an np_conserved Array, found '" + cls + "'");
@@ -169,5 +234,7 @@ ArrayInfo read_array_info(hid_t parent, const std::string& path, const std::stri
   }
   return a;
 }
+
+}  // namespace
 
 }  // namespace srcc::tenpy
