@@ -55,22 +55,40 @@ template <class T> BlockTensor<T> permute_to(Kernels<T>& K, const BlockTensor<T>
   BlockTensor<T> out = allocate_blocks(K, std::move(legs), labels, keys);
   std::size_t largest = 0;
   for (const auto& b : t.blocks) largest = std::max(largest, b.size);
-  Buffer<T> tmp[2] = {K.allocate(largest), K.allocate(largest)};
-  for (std::size_t i = 0; i < t.blocks.size(); ++i) {
+  // Block i moved by its transpositions, through two scratch blocks (made when first needed)
+  // where it takes more than one.
+  auto one = [&](std::size_t i, Buffer<T>* tmp) {
     const auto& b = t.blocks[i];
     const auto* dst = out.find(keys[i]);
     const auto swaps = swaps_for(t.block_shape(b.key), perm);
     if (swaps.empty()) {
       K.copy(b.size, t.at(b), out.at(*dst));
-      continue;
+      return;
     }
+    for (std::size_t s = 0; s + 1 < swaps.size() && s < 2; ++s)
+      if (tmp[s].size() < b.size) tmp[s] = K.allocate(largest);
     const T* src = t.at(b);
     for (std::size_t s = 0; s < swaps.size(); ++s) {
       T* to = s + 1 == swaps.size() ? out.at(*dst) : tmp[s % 2].data();
       K.swap_axes(swaps[s].p, swaps[s].x, swaps[s].q, swaps[s].y, swaps[s].r, src, to);
       src = to;
     }
+  };
+  // The blocks in runs of about equal size, one task each with its own scratch (the copies are
+  // the memory's: threads add bandwidth); one run on one thread.
+  const std::size_t runs = K.concurrency() > 1 ? std::min(t.blocks.size(), 2 * K.concurrency()) : 1;
+  std::vector<std::size_t> first{0};
+  for (std::size_t i = 0, done = 0; i < t.blocks.size(); ++i) {
+    done += t.blocks[i].size;
+    if (first.size() < runs && done * runs >= t.elements * first.size()) first.push_back(i + 1);
   }
+  if (first.back() != t.blocks.size() || first.size() == 1) first.push_back(t.blocks.size());
+  auto run = [&](std::size_t r) {
+    Buffer<T> tmp[2];
+    for (std::size_t i = first[r]; i < first[r + 1]; ++i) one(i, tmp);
+  };
+  if (first.size() > 2) K.for_each_task(first.size() - 1, run);
+  else run(0);
   return out;
 }
 
@@ -245,12 +263,19 @@ template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>
       keys.push_back(std::move(key));
     }
   BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), keys);
-  std::size_t i = 0;
-  for (const auto& e : env.blocks)
-    for (const auto& w : omega.blocks) {
-      const std::size_t nx = omega.legs[1].dims[w.key[1]], ny = omega.legs[2].dims[w.key[2]];
-      K.khatri_rao(s, e.size / s, nx, ny, env.at(e), omega.at(w), out.at(*out.find(keys[i++])));
-    }
+  // One task per pair of blocks: each writes its own output block (environment-sized in all, so
+  // threads add memory bandwidth).
+  const std::size_t nw = omega.blocks.size();
+  auto pair = [&](std::size_t i) {
+    const auto& e = env.blocks[i / nw];
+    const auto& w = omega.blocks[i % nw];
+    const std::size_t nx = omega.legs[1].dims[w.key[1]], ny = omega.legs[2].dims[w.key[2]];
+    K.khatri_rao(s, e.size / s, nx, ny, env.at(e), omega.at(w), out.at(*out.find(keys[i])));
+  };
+  const std::size_t pairs = env.blocks.size() * nw;
+  if (K.concurrency() > 1 && pairs > 1) K.for_each_task(pairs, pair);
+  else
+    for (std::size_t i = 0; i < pairs; ++i) pair(i);
   return out;
 }
 

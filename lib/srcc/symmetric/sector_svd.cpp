@@ -12,36 +12,19 @@ namespace srcc {
 
 namespace {
 
-// Each group's matrix `a` (column-major m × n, overwritten) factorised as `how` says. The sectors
-// are independent: one task each, the largest first, so that threads share the many small SVDs of
-// a cut (inside a task LAPACK runs on its one thread; the same calls, so the same numbers, on any
-// number of threads). Every buffer is allocated before the tasks start.
-template <class T>
-void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, std::vector<Buffer<T>>& matrices, Factorization how) {
-  struct Work {
-    Buffer<T> ah, r, rh, w;  // kSvdLeft's Aᴴ, its R, Rᴴ and the unused right factor
-  };
-  std::vector<Work> work(out.groups.size());
-  for (std::size_t i = 0; i < out.groups.size(); ++i) {
+// Each group's matrix, made by gather(group), factorised as `how` says. The sectors are
+// independent: one task each — its matrix gathered, factorised and let go — the largest first,
+// so that threads share the many small SVDs of a cut (inside a task LAPACK runs on its one
+// thread; the same calls, so the same numbers, on any number of threads).
+template <class T, class Gather>
+void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Factorization how) {
+  auto one = [&](std::size_t i) {
     auto& g = out.groups[i];
+    Buffer<T> a = gather(i);
     const std::size_t k = std::min(g.m, g.n);
     if (how == Factorization::kQr) {
       g.vt = K.allocate(k * g.n);
       g.sigma.assign(k, real_t<T>(1));
-    } else if (how == Factorization::kSvdLeft && g.m < g.n) {
-      work[i] = {K.allocate(g.n * g.m), K.allocate(g.m * g.m), K.allocate(g.m * g.m), K.allocate(g.m * g.m)};
-      g.u = K.allocate(g.m * g.m);
-      g.sigma.resize(g.m);
-    } else {
-      g.u = K.allocate(g.m * k);
-      g.vt = K.allocate(k * g.n);
-      g.sigma.resize(k);
-    }
-  }
-  auto one = [&](std::size_t i) {
-    auto& g = out.groups[i];
-    Buffer<T>& a = matrices[i];
-    if (how == Factorization::kQr) {
       K.qr(g.m, g.n, a.data(), g.vt.data());
       g.u = std::move(a);
     } else if (how == Factorization::kSvdLeft && g.m < g.n) {
@@ -49,18 +32,24 @@ void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, std::vector<Buffer<T>>& 
       // n-long right factor is formed, and the values are as accurate as A's own SVD (a Gram
       // matrix, cheaper still, loses every σ below √ε·σ_max: the very values a truncation of a
       // physical state decides on).
-      Work& x = work[i];
-      K.swap_axes(1, g.n, 1, g.m, 1, a.data(), x.ah.data());  // Aᵀ, column-major n × m
-      K.conj(g.n * g.m, x.ah.data(), x.ah.data());
-      K.qr_r(g.n, g.m, x.ah.data(), x.r.data());
-      K.swap_axes(1, g.m, 1, g.m, 1, x.r.data(), x.rh.data());
-      K.conj(g.m * g.m, x.rh.data(), x.rh.data());
-      K.svd(g.m, g.m, x.rh.data(), g.u.data(), g.sigma.data(), x.w.data());
-      x = Work{};
+      Buffer<T> ah = K.allocate(g.n * g.m), r = K.allocate(g.m * g.m), rh = K.allocate(g.m * g.m);
+      K.swap_axes(1, g.n, 1, g.m, 1, a.data(), ah.data());  // Aᵀ, column-major n × m
+      a = Buffer<T>();
+      K.conj(g.n * g.m, ah.data(), ah.data());
+      K.qr_r(g.n, g.m, ah.data(), r.data());
+      ah = Buffer<T>();
+      K.swap_axes(1, g.m, 1, g.m, 1, r.data(), rh.data());
+      K.conj(g.m * g.m, rh.data(), rh.data());
+      g.u = K.allocate(g.m * g.m);
+      g.sigma.resize(g.m);
+      Buffer<T> w = K.allocate(g.m * g.m);  // the right factor, not used
+      K.svd(g.m, g.m, rh.data(), g.u.data(), g.sigma.data(), w.data());
     } else {
+      g.u = K.allocate(g.m * k);
+      g.vt = K.allocate(k * g.n);
+      g.sigma.resize(k);
       K.svd(g.m, g.n, a.data(), g.u.data(), g.sigma.data(), g.vt.data());
     }
-    if (how != Factorization::kQr) a = Buffer<T>();
   };
   std::vector<std::size_t> order(out.groups.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -101,7 +90,11 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     if (fresh) members.emplace_back();
     members[it->second].push_back(i);
   }
-  std::vector<Buffer<T>> matrices;  // per group: its column-major m × n matrix
+  // Per group, where each of its blocks goes in its matrix: the block, its first row and column, its rows.
+  struct Piece {
+    std::size_t block, row, col, rows;
+  };
+  std::vector<std::vector<Piece>> pieces;
   for (const auto& [q, gi] : index) {
     typename SectorSvd<T>::Group g;
     g.charge = q;
@@ -126,22 +119,29 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     };
     g.m = lay_out(rows, out.row_legs, g.row_keys, g.row_offset);
     g.n = lay_out(cols, out.col_legs, g.col_keys, g.col_offset);
-    Buffer<T> a = K.allocate(g.m * g.n);
-    K.zero(g.m * g.n, a.data());
+    auto& list = pieces.emplace_back();
     for (std::size_t i : members[gi]) {
       const auto& b = p.blocks[i];
       const BlockKey ck(b.key.begin(), b.key.begin() + static_cast<std::ptrdiff_t>(nc));
       const BlockKey rk(b.key.begin() + static_cast<std::ptrdiff_t>(nc), b.key.end());
-      const std::size_t ro = rows.at(rk), co = cols.at(ck);
       std::size_t rb = 1;
       for (std::size_t k = 0; k < rk.size(); ++k) rb *= out.row_legs[k].dims[rk[k]];
-      const std::size_t cb = b.size / rb;
-      K.copy_runs(cb, rb, p.at(b), rb, a.data() + co * g.m + ro, g.m);
+      list.push_back({i, rows.at(rk), cols.at(ck), rb});
     }
     out.groups.push_back(std::move(g));
-    matrices.push_back(std::move(a));
   }
-  factorize_groups(K, out, matrices, how);
+  // A group's column-major m × n matrix from its blocks (absent ones zero).
+  auto gather = [&](std::size_t gi) {
+    const auto& g = out.groups[gi];
+    Buffer<T> a = K.allocate(g.m * g.n);
+    K.zero(g.m * g.n, a.data());
+    for (const Piece& x : pieces[gi]) {
+      const auto& b = p.blocks[x.block];
+      K.copy_runs(b.size / x.rows, x.rows, p.at(b), x.rows, a.data() + x.col * g.m + x.row, g.m);
+    }
+    return a;
+  };
+  factorize_groups(K, out, gather, how);
   return out;
 }
 
