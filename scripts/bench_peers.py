@@ -245,6 +245,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", default="paper,mpo-mpo,gaussian,xxz-h,xxz-step,thermal")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--quimb-methods", default=",".join(QUIMB),
+                    help="quimb's methods to run (dm takes minutes a run at n = 30, D = χ = 80)")
     ap.add_argument("--table", default=os.path.join(ROOT, "build", "bench-peers.tsv"))
     ap.add_argument("--figure", default=os.path.join(ROOT, "build", "bench-peers.png"))
     ap.add_argument("--from-table", metavar="TSV", help="only the headlines and the figure of a table written before")
@@ -291,7 +293,7 @@ def main():
                         s["error"].append(distance(out, ref))
                     if quimb:
                         p = run(PIN + [PY, os.path.join(ROOT, "scripts", "quimb_methods.py"), c.quimb_top,
-                                       c.quimb_bottom, str(chi), work, *QUIMB, "--seed", str(r + 1)],
+                                       c.quimb_bottom, str(chi), work, *args.quimb_methods.split(","), "--seed", str(r + 1)],
                                 env={"PYTHONPATH": quimb}, check=False)
                         for line in p.stdout.splitlines():
                             q = json.loads(line)

@@ -240,8 +240,8 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
 
   t0 = Clock::now();
   ResultWriter out(o.output, o.force);
-  write_result(o, write_template(o, ins.front().stack.layers.back()), result, charges ? &*charges : nullptr, std::move(blocks), out, log, sum,
-               reporter);
+  write_result(o, write_template(o, ins.front().stack.layers.back()), result, charges ? &*charges : nullptr,
+               std::move(blocks), out, log, sum, reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
