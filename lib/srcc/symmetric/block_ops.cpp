@@ -53,6 +53,7 @@ template <class T> BlockTensor<T> permute_to(Kernels<T>& K, const BlockTensor<T>
     keys.push_back(std::move(key));
   }
   BlockTensor<T> out = allocate_blocks(K, std::move(legs), labels, keys);
+  if (t.blocks.empty()) return out;
   std::size_t largest = 0;
   for (const auto& b : t.blocks) largest = std::max(largest, b.size);
   // Block i moved by its transpositions, through two scratch blocks (made when first needed)
@@ -82,7 +83,7 @@ template <class T> BlockTensor<T> permute_to(Kernels<T>& K, const BlockTensor<T>
     done += t.blocks[i].size;
     if (first.size() < runs && done * runs >= t.elements * first.size()) first.push_back(i + 1);
   }
-  if (first.back() != t.blocks.size() || first.size() == 1) first.push_back(t.blocks.size());
+  if (first.back() != t.blocks.size()) first.push_back(t.blocks.size());
   auto run = [&](std::size_t r) {
     Buffer<T> tmp[2];
     for (std::size_t i = first[r]; i < first[r + 1]; ++i) one(i, tmp);
@@ -273,9 +274,11 @@ template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>
     K.khatri_rao(s, e.size / s, nx, ny, env.at(e), omega.at(w), out.at(*out.find(keys[i])));
   };
   const std::size_t pairs = env.blocks.size() * nw;
-  if (K.concurrency() > 1 && pairs > 1) K.for_each_task(pairs, pair);
-  else
+  if (K.concurrency() > 1 && pairs > 1) {
+    K.for_each_task(pairs, pair);
+  } else {
     for (std::size_t i = 0; i < pairs; ++i) pair(i);
+  }
   return out;
 }
 

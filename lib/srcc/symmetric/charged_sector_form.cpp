@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "srcc/core/error.hpp"
 #include "srcc/symmetric/block_ops.hpp"
 #include "srcc/symmetric/charged_truncation.hpp"
 
@@ -16,14 +17,13 @@ namespace {
 // written (as the dense sector form).
 constexpr double kZero = 1e-14;
 
-bool same_reduced(const ChargeRule& rule, const std::vector<std::vector<Charge>>& a,
-                  const std::vector<std::vector<Charge>>& b) {
+
+// Whether every site's charges agree under the rule.
+bool same_per_site(const ChargeRule& rule, const std::vector<std::vector<Charge>>& a,
+                   const std::vector<std::vector<Charge>>& b) {
   if (a.size() != b.size()) return false;
-  for (std::size_t j = 0; j < a.size(); ++j) {
-    if (a[j].size() != b[j].size()) return false;
-    for (std::size_t i = 0; i < a[j].size(); ++i)
-      if (rule.reduce(a[j][i]) != rule.reduce(b[j][i])) return false;
-  }
+  for (std::size_t j = 0; j < a.size(); ++j)
+    if (!rule.same(a[j], b[j])) return false;
   return true;
 }
 
@@ -48,7 +48,7 @@ template <class T> bool fits_template(const ChargedCores<T>& result, const Secto
   const PhysicalCharges& physical = result.physical;
   const ChargeRule& rule = physical.rule;
   if (result.cores.empty() || rule.moduli != tpl.rule.moduli || tpl.site_total.size() != result.cores.size() ||
-      !same_reduced(rule, physical.up, tpl.up) || !same_reduced(rule, physical.down, tpl.down))
+      !same_per_site(rule, physical.up, tpl.up) || !same_per_site(rule, physical.down, tpl.down))
     return false;
   return right_charge(result, gauge_shift(result, tpl)) == rule.reduce(tpl.right);
 }
@@ -64,7 +64,8 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
   const auto spectra = schmidt_b_form(K, cores, rule, kZero, dropped2);
   SectorForm<T> out;
   out.bonds.assign(n + 1, {});
-  out.schmidt.assign(n + 1, {1.0});
+  out.schmidt.assign(n + 1, {});
+  out.schmidt[0] = out.schmidt[n] = {1.0};
   out.bonds[0] = {rule.reduce(tpl.left)};
   out.bonds[n] = {right};
   for (std::size_t j = 1; j < n; ++j) {
@@ -87,7 +88,7 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
         sum2 += v[p] * v[p];
       }
     }
-    out.schmidt[j].erase(out.schmidt[j].begin());  // the {1.0} placeholder
+    if (!(sum2 > 0)) throw NumericalError("writing back with charges: the result is zero at cut " + std::to_string(j));
     for (double& v : out.schmidt[j]) v /= std::sqrt(sum2);
     cores[j].legs[0] = leg;
     cores[j - 1].legs[1] = leg;

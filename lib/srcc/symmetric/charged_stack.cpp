@@ -125,10 +125,7 @@ std::string charges_compatible(const std::vector<PhysicalCharges>& layers) {
     const auto& below = layers[i].down;
     const auto& above = layers[i + 1].up;
     for (std::size_t j = 0; j < below.size() && j < above.size(); ++j) {
-      std::vector<Charge> a, b;
-      for (const auto& q : below[j]) a.push_back(layers[i].rule.reduce(q));
-      for (const auto& q : above[j]) b.push_back(layers[i].rule.reduce(q));
-      if (a != b)
+      if (!layers[i].rule.same(below[j], above[j]))
         return "the physical charges of layers " + std::to_string(i) + " and " + std::to_string(i + 1) +
                " differ at site " + std::to_string(j);
     }

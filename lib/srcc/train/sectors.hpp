@@ -25,6 +25,13 @@ struct ChargeRule {
       if (moduli[c] > 1) q[c] = ((q[c] % moduli[c]) + moduli[c]) % moduli[c];
     return q;
   }
+  // Whether two lists of charges are the same under the rule (each reduced), index by index.
+  bool same(const std::vector<Charge>& a, const std::vector<Charge>& b) const {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (reduce(a[i]) != reduce(b[i])) return false;
+    return true;
+  }
 };
 
 // The order of sectors on a bond: TeNPy's (numpy.lexsort over the charges: the last charge
