@@ -88,14 +88,18 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     const std::string note = symmetry_note(o);
     if (!note.empty() && !c.quiet) spdlog::info("{}", note);
     print_plans(plan_terms(o), o, c.json);
+    if (const int ranks = world_ranks().size(); ranks > 1 && !c.json) std::printf("%s", rank_plan(o, ranks).c_str());
     return;
   }
   // Every sweep draws and records a seed (the deterministic methods too: their fit sweeps or a
   // rerun with another method take it); truncate has none.
   if (o.sweep.method != Method::kSvd) o.sweep.seed = resolve_seed(c);
   const std::function<void()> check = interrupt_check(c, o, ", no output written");
-  ProgressReporter reporter;
+  ProgressReporter progress;
+  SilentReporter silent;  // ranks but the first: rank 0 speaks for them
+  Reporter& reporter = world_ranks().rank() == 0 ? static_cast<Reporter&>(progress) : silent;
   const RunSummary s = run(o, reporter, check);
+  if (world_ranks().rank() != 0) return;  // rank 0 speaks for the ranks
   // -q: warnings and errors only; the summary of a run is no warning (--json still prints it).
   if (c.json) std::printf("%s\n", s.to_json().c_str());
   else if (!c.quiet) print_summary(s);

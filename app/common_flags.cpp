@@ -123,6 +123,7 @@ Execution execution(const CommonFlags& c) {
   const ThreadChoice threads = resolve_threads(c.threads);
   e.threads = threads.threads;
   e.threads_source = threads.source;
+  share_threads(e);
   if (!c.host_memory.empty()) e.host_memory = parse_size(c.host_memory, opt::kHostMemory.name());
   if (!c.gpu_memory.empty()) e.gpu_memory = parse_size(c.gpu_memory, opt::kGpuMemory.name());
   e.scratch_dir = c.scratch_dir;

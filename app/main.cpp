@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -87,8 +88,25 @@ int main(int argc, char** argv) {
     for (const auto& flag : unused) spdlog::warn("{} has no effect on {} (see src-compress {} --help)", flag, command, command);
   srcc::app::install_signal_handlers();
   const bool json = cli.common.json;
+  // Under an MPI launcher (srcc/parallel/ranks.hpp) rank 0 speaks for the run; apply and
+  // compress run on every rank (they may share a sum's terms), the other commands on rank 0.
+  int rank = 0;
+  std::string who;  // "rank 2: " before a message, where there are ranks
   try {
-    if (*cli.apply_cmd) srcc::app::cmd_product(cli, cli.apply, "apply", join_command_line(argc, argv));
+    rank = srcc::world_ranks().rank();
+    if (srcc::world_ranks().size() > 1) who = "rank " + std::to_string(rank) + ": ";
+  } catch (const srcc::Error& e) {
+    return fail(e.kind(), e.what(), json);
+  }
+  if (rank != 0) spdlog::set_level(spdlog::level::err);
+  const bool on_every_rank = (*cli.apply_cmd || *cli.compress_cmd) && !cli.common.dry_run;
+  int code = 0;
+  int signal = 0;
+  std::function<void()> report = [] {};
+  try {
+    if (rank != 0 && !on_every_rank) {
+      // waits for rank 0 below
+    } else if (*cli.apply_cmd) srcc::app::cmd_product(cli, cli.apply, "apply", join_command_line(argc, argv));
     else if (*cli.compress_cmd)
       srcc::app::cmd_product(cli, cli.compress, "compress", join_command_line(argc, argv));
     else if (*cli.truncate_cmd)
@@ -99,19 +117,35 @@ int main(int argc, char** argv) {
     else if (*cli.collect_cmd) srcc::app::cmd_collect(cli);
     else if (*cli.inspect_cmd) srcc::app::cmd_inspect(cli);
     else if (*cli.generate_cmd) srcc::app::cmd_generate(cli);
-    return 0;
   } catch (const srcc::InterruptedError& e) {
     // Everything is cleaned up by now (the unwinding removed temporary files and scratch): a
     // signal ends the process as killed by it; --max-time exits 130.
-    const int code = fail(e.kind(), e.what(), json);
-    spdlog::default_logger()->flush();
-    if (const int sig = srcc::interrupt_signal(); sig != 0) srcc::app::die_by_signal(sig);
-    return code;
+    code = srcc::exit_code(e.kind());
+    report = [&, kind = e.kind(), what = who + e.what()] { fail(kind, what, json); };
+    signal = srcc::interrupt_signal();
   } catch (const srcc::Error& e) {
-    return fail(e.kind(), e.what(), json);
+    code = srcc::exit_code(e.kind());
+    report = [&, kind = e.kind(), what = who + e.what()] { fail(kind, what, json); };
   } catch (const std::bad_alloc&) {
-    return fail(srcc::ErrorKind::kResource, "out of memory", json);
+    code = srcc::exit_code(srcc::ErrorKind::kResource);
+    report = [&] { fail(srcc::ErrorKind::kResource, who + "out of memory", json); };
   } catch (const std::exception& e) {
-    return fail("internal", 1, std::string("internal error: ") + e.what(), json, true);
+    code = 1;
+    report = [&, what = std::string(e.what())] { fail("internal", 1, who + "internal error: " + what, json, true); };
   }
+  if (signal != 0) {
+    // Under a launcher every rank got the signal: each ends by it, as one process does.
+    report();
+    spdlog::default_logger()->flush();
+    srcc::app::die_by_signal(signal);
+  }
+  srcc::RankEnding end;
+  try {
+    end = srcc::end_together(code, report);
+  } catch (const srcc::InterruptedError&) {  // stopped while waiting for the other ranks
+    srcc::app::die_by_signal(srcc::interrupt_signal());
+  }
+  if (end.report) report();
+  srcc::finish_ranks();
+  return end.code;
 }

@@ -12,7 +12,7 @@
 #   bash scripts/include_graph.sh          # from the repository root
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ORDER=(core log memory train io plan backend movement sweep symmetric measure session app)
+ORDER=(core parallel log memory train io plan backend movement sweep symmetric measure session app)
 
 rank() {  # position of a folder in ORDER
   local i

@@ -15,7 +15,7 @@ fi
 packages=(build-essential cmake pkg-config libcli11-dev libxtensor-dev libxtensor-blas-dev
           libhdf5-dev libspdlog-dev libopenblas-dev liblapacke-dev gfortran)
 $demo || packages+=(libgtest-dev libbenchmark-dev python3-h5py python3-numpy python3-matplotlib hdf5-tools
-                    slurm-wlm munge pybind11-dev python3-dev python3-pytest)
+                    slurm-wlm munge pybind11-dev python3-dev python3-pytest openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

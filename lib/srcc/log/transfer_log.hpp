@@ -18,6 +18,7 @@ inline constexpr const char* kHostCopy = "host copy";
 inline constexpr const char* kDeviceMove = "device move";
 inline constexpr const char* kFileRead = "file read";
 inline constexpr const char* kFileWrite = "file write";
+inline constexpr const char* kRankExchange = "rank exchange";  // between the MPI ranks of a run
 }  // namespace mechanism
 
 struct TransferRecord {

@@ -24,6 +24,7 @@
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
 #include "srcc/plan/flops.hpp"
+#include "srcc/session/rank_share.hpp"
 #include "srcc/session/symmetric_run.hpp"
 #include "srcc/session/write_back.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
@@ -190,7 +191,7 @@ template <class T>
 RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::vector<Plan>& plans,
                      const std::vector<std::unique_ptr<Backend>>& backends, const SymmetryChoice& sym,
                      Reporter& reporter,
-                     const std::function<void()>& check_interrupt) {
+                     const std::function<void()>& check_interrupt, Ranks* workers) {
   const auto wall0 = Clock::now();
   const std::string start_time = utc_now();
   RunSummary sum;
@@ -227,11 +228,24 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
     blocks = std::move(so.blocks);
     sum.symmetry = sym.name;
     sum.max_sectors = so.max_sectors;
+  } else if (workers) {
+    // The ranks sweep in lockstep: a failure on one ends them all (end_together).
+    Lockstep lockstep;
+    result = run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more, workers);
   } else {
     result = o.sweep.method != Method::kSvd ? run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more)
                                             : svd_truncate(ins.front().stack, *sources.front(), o.sweep, *backend, log);
   }
   sum.sweep_seconds = since(t0);
+  if (workers) {
+    // Every rank has the result; rank 0 writes it, with each rank's work and memory.
+    sum.ranks = workers->size();
+    sum.rank_flops = workers->gather_values(result.flops, check_interrupt);
+    sum.rank_peak_rss_bytes = workers->gather_values(memory::peak_resident_bytes(), check_interrupt);
+    if (workers->rank() != 0) return sum;
+    result.flops = 0;
+    for (double f : sum.rank_flops) result.flops += f;
+  }
   for (const auto& in : ins)
     for (const auto& r : in.readers) r.check_unchanged();
   sum.gemm_profile = profiling.finish();
@@ -246,6 +260,10 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
   sum.peak_rss_bytes = memory::peak_resident_bytes();
+  if (!workers) {  // this process alone
+    sum.rank_flops = {sum.flops};
+    sum.rank_peak_rss_bytes = {sum.peak_rss_bytes};
+  }
   for (const auto& b : backends)
     sum.device_peak_bytes = std::max<std::int64_t>(sum.device_peak_bytes,
                                                    static_cast<std::int64_t>(b->memory_peak()));
@@ -296,6 +314,47 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
   return dry_run_plans(given, stacks, working_dtype(fitted(given, stacks, nullptr), stacks));
 }
 
+std::string rank_plan(const RunOptions& given, int ranks) {
+  const std::string alone = why_not_spread(given);
+  if (!alone.empty()) return "over " + std::to_string(ranks) + " ranks: " + alone + "; the others wait\n";
+  std::vector<Inputs> ins = open_inputs(given);
+  const auto stacks = stacks_of(ins);
+  const std::vector<Plan> plans = plan_terms(given);
+  const std::size_t K = plans.size(), R = std::min<std::size_t>(ranks, K);
+  std::string out = "over " + std::to_string(ranks) + " ranks (term k on rank (k-1) mod " + std::to_string(R) + "):\n";
+  for (std::size_t r = 0; r < R; ++r) {
+    std::string which;
+    std::size_t bytes = 0;
+    double flops = 0;
+    for (std::size_t k = r; k < K; k += R) {
+      which += (which.empty() ? "" : ", ") + std::to_string(k + 1);
+      bytes += plans[k].peak_bytes;
+      flops += plans[k].predicted_flops;
+    }
+    out += "  rank " + std::to_string(r) + ": term(s) " + which + ", at most " + format_size(bytes) + " of tensors, " +
+           format_flops(flops) + "\n";
+  }
+  if (R < static_cast<std::size_t>(ranks))
+    out += "  ranks " + std::to_string(R) + "-" + std::to_string(ranks - 1) + " have no term and wait\n";
+  // Every term's sketch of each cut, gathered on every rank: rows (bond × physical legs) × s.
+  const auto bounds = sum_bond_bounds(stacks);
+  const Stack& st = *stacks.front();
+  const std::size_t s = plans.front().sketch_columns, element = dtype_size(plans.front().dtype);
+  std::size_t per_cut = 0, total = 0;
+  for (std::size_t j = 1; j < st.length(); ++j) {
+    // Site j's sketch: (its right bond × physical legs) rows, a bond being at most the sketch's
+    // width (all of it when oversampled), and a column per sketch column the cut can use.
+    const std::size_t right = j + 1 < st.length() ? std::min(bounds[j + 1], s) : 1;
+    const std::size_t block = right * st.up_dim(j) * st.down_dim(j) * std::min(bounds[j], s) * element;
+    const std::size_t cut = (K + 1) * block;  // and rank 0's core, of at most the same size
+    per_cut = std::max(per_cut, cut);
+    total += cut;
+  }
+  out += "  exchanged: about " + format_size(per_cut) + " at a cut, " + format_size(total) +
+         " over the right sweep (every term's sketch gathered on every rank, rank 0's core sent to all)\n";
+  return out;
+}
+
 std::string symmetry_note(const RunOptions& given) {
   std::vector<Inputs> ins = open_inputs(given);
   SymmetryChoice sym = choose_symmetry(given, stacks_of(ins));
@@ -314,13 +373,21 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
                const std::function<void()>& check_interrupt) {
   memory::configure_allocator();
   validate(given.sweep);
+  // Under MPI (rank_share.hpp): a run the ranks cannot share is rank 0's; the others wait at the
+  // end of the command (end_together) and print nothing.
+  Ranks& world = world_ranks();
+  const std::string alone = world.size() > 1 ? why_not_spread(given) : "";
+  if (!alone.empty()) {
+    if (world.rank() != 0) return RunSummary{};
+    reporter.note(alone + "; the other " + std::to_string(world.size() - 1) + " rank(s) wait");
+  }
   check_output_path(given.output, given.force);
   check_output_not_input(given.output, input_files(given));
   std::vector<Inputs> ins = open_inputs(given);
   const auto stacks = stacks_of(ins);
   const TrainInfo like = write_template(given, ins.front().stack.layers.back());
   check_write_back(given.output_format, like);
-  const RunOptions options = fitted(given, stacks, &reporter);
+  RunOptions options = fitted(given, stacks, &reporter);
   const DType dt = working_dtype(options, stacks);
   note_working_dtype(options, dt, reporter);
   auto planned = plans_and_backend(options, stacks, dt, true);
@@ -333,8 +400,17 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   SymmetryChoice sym = choose_symmetry(options, stacks);
   keep_within_budget(sym, plans);
   if (!sym.note.empty()) reporter.note(sym.note);
+  RankShare share;
+  if (world.size() > 1 && alone.empty()) {
+    share = share_ranks(ins.size(), sym.keep, check_interrupt);
+    if (sym.keep && world.rank() == 0)
+      reporter.note("a sum computed on charges is rank 0's alone; the other ranks wait");
+    if (!share.works) return RunSummary{};
+    // One seed for all: every rank draws the same test tensors.
+    if (share.workers) share.workers->broadcast(&options.sweep.seed, sizeof options.sweep.seed, 0, check_interrupt);
+  }
   return visit_dtype(dt, [&](auto zero) {
-    return run_typed<decltype(zero)>(options, ins, plans, backend, sym, reporter, check_interrupt);
+    return run_typed<decltype(zero)>(options, ins, plans, backend, sym, reporter, check_interrupt, share.workers.get());
   });
 }
 

@@ -23,6 +23,9 @@ Plan plan_run(const RunOptions& options);
 std::vector<Plan> plan_terms(const RunOptions& options);
 // What a dry run says of the charges: that the run computes on them (its plan being the dense
 // run's, a bound on memory and flops), or why charged inputs are computed dense; "" otherwise.
+// The dry run's view of `ranks` MPI ranks: each rank's terms, their memory and flops, and the
+// bytes the ranks exchange (or why the run is rank 0's alone). Text, several lines.
+std::string rank_plan(const RunOptions& options, int ranks);
 std::string symmetry_note(const RunOptions& options);
 // Computes the product and writes it; throws an srcc::Error on failure, leaving no output
 // under the final name. `check_interrupt` is called between sites and throws to stop.

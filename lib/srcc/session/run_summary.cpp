@@ -4,6 +4,14 @@
 
 namespace srcc {
 
+namespace {
+std::vector<double> gflop_of(const std::vector<double>& flops) {
+  std::vector<double> out;
+  for (double f : flops) out.push_back(f / 1e9);
+  return out;
+}
+}  // namespace
+
 std::string RunSummary::to_json() const {
   JsonObject by_mech;
   for (const auto& [k, v] : bytes_by_mechanism) by_mech.add(k, v);
@@ -37,6 +45,9 @@ std::string RunSummary::to_json() const {
       .add("gflops_per_second", sweep_seconds > 0 ? flops / 1e9 / sweep_seconds : 0.0)
       .add("peak_rss_bytes", peak_rss_bytes)
       .add("device_peak_bytes", device_peak_bytes)
+      .add("ranks", ranks)
+      .add_raw("rank_gflop", json_array(gflop_of(rank_flops)))
+      .add_raw("rank_peak_rss_bytes", json_array(rank_peak_rss_bytes))
       .add_raw("bytes_by_mechanism", by_mech.str());
   if (!gemm_profile.empty()) o.add_raw("gemm_profile", GemmProfile::json(gemm_profile));
   return o.str();

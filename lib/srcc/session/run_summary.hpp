@@ -40,6 +40,9 @@ struct RunSummary {
   double flops = 0;                  // real flops of the sweep's GEMMs
   std::int64_t peak_rss_bytes = 0;   // process peak resident memory at the end of the run
   std::int64_t device_peak_bytes = 0;  // GPU runs: most device memory in use at once (pool)
+  int ranks = 1;                     // MPI ranks that swept terms (1: this process alone)
+  std::vector<double> rank_flops;    // each of them's GEMM flops, in rank order
+  std::vector<std::int64_t> rank_peak_rss_bytes;  // and its peak resident memory
   std::map<std::string, std::int64_t> bytes_by_mechanism;
   std::vector<GemmTiming> gemm_profile;  // with RunOptions::profile_gemm, most time first
   std::string to_json() const;

@@ -125,6 +125,20 @@ template <class T>
 Buffer<T> Sweeper<T>::sketch(std::size_t block, std::size_t j, std::size_t cols, const std::vector<Buffer<T>>& z,
                  std::size_t rows) {
   Buffer<T> y = part(0).blocks.sketch(block, j, cols, z[0], rows);
+  if (ranks_.spread()) {
+    std::vector<Buffer<T>> own{std::move(y)};
+    std::vector<std::vector<double>> scales{{part(0).blocks.log_scale(block, j)}};
+    for (std::size_t k = 1; k < parts_.size(); ++k) {
+      own.push_back(part(k).blocks.sketch(block, j, cols, z[k], rows));
+      scales.push_back({part(k).blocks.log_scale(block, j)});
+    }
+    const auto all = ranks_.all_terms(scales, "sketch scale", static_cast<std::int64_t>(j));
+    double least = all.front().front();
+    for (const auto& a : all) least = std::min(least, a.front());
+    std::vector<real_t<T>> factors;
+    for (const auto& a : all) factors.push_back(static_cast<real_t<T>>(std::exp(least - a.front())));
+    return add_terms(all_terms(own, rows * cols, "sketch", j), rows * cols, factors, j);
+  }
   if (parts_.size() == 1) return y;
   double least = part(0).blocks.log_scale(block, j);
   for (auto& p : parts_) least = std::min(least, p->blocks.log_scale(block, j));
@@ -164,6 +178,11 @@ RangeEstimate Sweeper<T>::find_range(RangeFinder<T>& finder, std::size_t j, cons
     const std::size_t take = std::min(part(0).blocks.columns(b), cap - finder.columns());
     finder.add(sketch(b, j, take, z, rows), take);
     e = finder.estimate();
+    if (ranks_.spread()) {
+      std::vector<double> pair{e.error, e.norm};
+      ranks_.from_first(pair, "range estimate", static_cast<std::int64_t>(j));
+      e = {pair[0], pair[1]};
+    }
     if (finder.columns() >= exact) e.error = 0;
     if (e.error <= target * e.norm) return e;
   }
@@ -175,6 +194,50 @@ RangeEstimate Sweeper<T>::find_range(RangeFinder<T>& finder, std::size_t j, cons
                       " > tolerance " + std::to_string(target));
   }
   return e;
+}
+
+template <class T>
+std::vector<std::vector<T>> Sweeper<T>::all_terms(std::vector<Buffer<T>>& own, std::size_t n, const std::string& what,
+                                                  std::size_t j) {
+  std::vector<std::vector<T>> host;
+  for (auto& b : own) {
+    host.push_back(mover().down(b, n, what, static_cast<std::int64_t>(j)));
+    b = Buffer<T>();
+  }
+  return ranks_.all_terms(host, what, static_cast<std::int64_t>(j));
+}
+
+template <class T> Buffer<T> Sweeper<T>::placed(std::vector<T>&& host, const std::string& what, std::size_t j) {
+  const std::size_t n = host.size();
+  Buffer<T> given = adopt(std::move(host), what, j);
+  Buffer<T> out = K().allocate(n);
+  K().copy(n, given.data(), out.data());
+  return out;
+}
+
+template <class T>
+Buffer<T> Sweeper<T>::add_terms(std::vector<std::vector<T>>&& x, std::size_t n, const std::vector<real_t<T>>& factors,
+                                std::size_t j) {
+  auto factor = [&](std::size_t k) { return factors.empty() ? real_t<T>(1) : factors[k]; };
+  Buffer<T> sum = placed(std::move(x[0]), "sum of terms", j);
+  if (factor(0) != 1) K().scale(n, factor(0), sum.data());
+  for (std::size_t k = 1; k < x.size(); ++k) {
+    Buffer<T> term = placed(std::move(x[k]), "sum of terms", j);
+    K().add(n, factor(k), term.data(), sum.data());
+  }
+  return sum;
+}
+
+template <class T>
+void Sweeper<T>::agree(Buffer<T>& core, std::size_t& rank, std::size_t rows, RangeEstimate& e, std::size_t j) {
+  if (!ranks_.spread()) return;
+  std::vector<T> host = mover().down(core, rank * rows, "result site", static_cast<std::int64_t>(j));
+  ranks_.from_first(host, "result site", static_cast<std::int64_t>(j));
+  rank = host.size() / rows;
+  core = placed(std::move(host), "result site", j);
+  std::vector<double> pair{e.error, e.norm};
+  ranks_.from_first(pair, "range estimate", static_cast<std::int64_t>(j));
+  e = {pair[0], pair[1]};
 }
 
 template <class T>
@@ -202,15 +265,20 @@ void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
     const auto t0 = Clock::now();
     const std::size_t u = st().up_dim(j), dd = st().down_dim(j);
     const std::size_t rows = b * u * dd;
-    double z_norm2 = 0;
+    std::vector<std::vector<double>> norms;
     std::vector<Buffer<T>> z;
     for (std::size_t k = 0; k < terms; ++k) {
       double norm = 0;
       z.push_back(right_block(k, j, s_env[k], b, &norm));
-      z_norm2 += norm * norm;
+      norms.push_back({norm});
     }
+    double z_norm2 = 0;
+    for (const auto& n : ranks_.all_terms(norms, "right block norm", static_cast<std::int64_t>(j)))
+      z_norm2 += n.front() * n.front();
     if (j == 0) {
-      for (std::size_t k = 1; k < terms; ++k) K().add(rows, 1, z[k].data(), z[0].data());
+      if (ranks_.spread()) z[0] = add_terms(all_terms(z, rows, "right block", 0), rows, {}, 0);
+      else
+        for (std::size_t k = 1; k < terms; ++k) K().add(rows, 1, z[k].data(), z[0].data());
       out.cores[0] = fetch_core(z[0], {1, b, u, dd}, 0);
       out.log_scale = apply_log_scale(out.cores[0], log_scale);
       seconds_[0] += since(t0);
@@ -224,13 +292,15 @@ void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
                                      ? cap
                                      : std::min(cap, part(0).blocks.rows(active_, j));
     RangeFinder<T> finder(mover(), gemm(), rows, max_cols, static_cast<std::int64_t>(j));
-    const RangeEstimate est = find_range(finder, j, z, rows, cap);
+    const RangeEstimate found = find_range(finder, j, z, rows, cap);
     // The next site's forms go up while the device works on this core and S. Not earlier: in
     // tolerance mode find_range may run a left sweep, whose own window they would add to.
     for (auto& p : parts_)
       p->feed.upload_ahead(j - 1, [&p](std::size_t layer) { return p->feed.right_form(layer); }, 0);
     std::size_t rank = 0;
     Buffer<T> core = finder.core(keep.rank_cap, keep.cutoff, 0.0, rank, keep.numerical_zeros);
+    RangeEstimate est = found;
+    agree(core, rank, rows, est, j);
     // S ← conj(η_j) · Z' / ‖Z'‖. S carries the norm of everything to its right, which shrinks
     // or grows geometrically along the train: it is kept at norm at most 1 (η_j has
     // orthonormal rows), with the logarithm of the scale on the side, so that float32 runs
@@ -291,13 +361,17 @@ void Sweeper<T>::two_site(SweepResult<T>& out) {
   // identity as η_1 it is the environment for site 0, whose block is then Θᵀ row-major = Θ
   // column-major; a sum's Θ is the terms' added up.
   Buffer<T> theta;
+  std::vector<Buffer<T>> own;
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     Buffer<T> weight = adopt(std::vector<T>(1, part(k).weight), "environment", 1);
     Buffer<T> z1 = right_block(k, 1, weight, 1);
     Buffer<T> t = right_block(k, 0, z1, u1 * d1);
-    if (k == 0) theta = std::move(t);
+    if (ranks_.spread()) own.push_back(std::move(t));
+    else if (k == 0) theta = std::move(t);
     else K().add(u0 * d0 * u1 * d1, 1, t.data(), theta.data());
   }
+  const std::size_t size = u0 * d0 * u1 * d1;
+  if (ranks_.spread()) theta = add_terms(all_terms(own, size, "two-site block", 0), size, {}, 0);
   const std::size_t m = u0 * d0, n = u1 * d1, kk = std::min(m, n);
   Buffer<T> uf = K().allocate(m * kk), vt = K().allocate(kk * n);
   std::vector<real_t<T>> sigma(kk);
@@ -333,7 +407,7 @@ template <class T>
 SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOptions& options,
                          Backend& backend, TransferLog& log, Reporter& reporter,
                          const std::function<void()>& check_interrupt,
-                         const std::vector<Backend*>& more_devices) {
+                         const std::vector<Backend*>& more_devices, Ranks* ranks) {
   validate(options);
   std::vector<const Stack*> stacks;
   for (const auto& t : terms) {
@@ -344,7 +418,7 @@ SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOpti
   if (stacks.front()->length() < 2)
     throw InputError(stacks.front()->layers.front().where() +
                      ": a train of one site has no bond to compress (need at least 2 sites)");
-  return detail::Sweeper<T>(terms, options, backend, log, reporter, check_interrupt, more_devices).run();
+  return detail::Sweeper<T>(terms, options, backend, log, reporter, check_interrupt, more_devices, ranks).run();
 }
 
 template <class T>
@@ -367,7 +441,7 @@ SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, 
 #define SRCC_INSTANTIATE(T)                                                                 \
   template SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>&, const SweepOptions&,  \
                                     Backend&, TransferLog&, Reporter&,                      \
-                                    const std::function<void()>&, const std::vector<Backend*>&); \
+                                    const std::function<void()>&, const std::vector<Backend*>&, Ranks*); \
   template SweepResult<T> run_sweep(const Stack&, SiteSource<T>&, const SweepOptions&,      \
                                     Backend&, TransferLog&, Reporter&,                      \
                                     const std::function<void()>&, const Plan*,               \

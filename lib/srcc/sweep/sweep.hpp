@@ -14,6 +14,7 @@
 #include "srcc/log/reporter.hpp"
 #include "srcc/log/site_stats.hpp"
 #include "srcc/log/transfer_log.hpp"
+#include "srcc/parallel/ranks.hpp"
 #include "srcc/plan/plan.hpp"
 #include "srcc/plan/sweep_options.hpp"
 #include "srcc/sweep/sweep_data.hpp"
@@ -38,14 +39,16 @@ SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepO
 // The compressed sum Σ_k c_k A_k ψ_k in one sweep: every term is sketched with the same test
 // tensors (the draws depend only on the seed, the site and the physical legs), so the sketch
 // of a cut is the sum of the terms' sketches, exactly the sketch of the summed network, and
-// one QR per cut serves them all (docs/ALGORITHM.md, "Sums of products"). The terms must have
+// one QR per cut serves them all (docs/ALGORITHM.md, "Sums of products"). With `ranks` (of more
+// than one), each rank sweeps its own terms (term_ranks.hpp: src without fit sweeps, at least a
+// term per rank) and every rank returns the same result. The terms must have
 // the same sites and physical legs (validate_terms). sdc and sdcr reduce the terms' dense left
 // steps together, as the summed network's. One term of weight 1 is run_sweep above, to the bit.
 template <class T>
 SweepResult<T> run_sweep(const std::vector<SweepTerm<T>>& terms, const SweepOptions& options,
                          Backend& backend, TransferLog& log, Reporter& reporter,
                          const std::function<void()>& check_interrupt = [] {},
-                         const std::vector<Backend*>& more_devices = {});
+                         const std::vector<Backend*>& more_devices = {}, Ranks* ranks = nullptr);
 
 // The same over sites held in memory.
 template <class T>

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "srcc/sweep/right_step.hpp"
 #include "srcc/sweep/sketch_blocks.hpp"
 #include "srcc/sweep/sweep_data.hpp"
+#include "srcc/sweep/term_ranks.hpp"
 #include "srcc/train/term_sum.hpp"
 
 namespace srcc::detail {
@@ -29,15 +31,20 @@ template <class T> class Sweeper {
  public:
   Sweeper(const std::vector<SweepTerm<T>>& terms, const SweepOptions& opt, Backend& backend,
           TransferLog& log, Reporter& reporter, const std::function<void()>& check_interrupt,
-          const std::vector<Backend*>& extra)
-      : opt_(opt), log_(log), reporter_(reporter), check_interrupt_(check_interrupt) {
+          const std::vector<Backend*>& extra, Ranks* ranks)
+      : opt_(opt), log_(log), reporter_(reporter), check_interrupt_(check_interrupt),
+        ranks_(ranks, terms.size(), check_interrupt, log) {
     std::vector<const Stack*> stacks;
     for (const auto& t : terms) stacks.push_back(t.stack);
     bounds_ = sum_bond_bounds(stacks);
     n_ = stacks.front()->length();
     seconds_.assign(n_, 0.0);
-    for (const auto& t : terms)
-      parts_.push_back(std::make_unique<Part>(t, backend, extra, log, opt, reporter, check_interrupt, seconds_));
+    // Over ranks only the Gaussian sketch's sums: a dense left step reduces all terms at once.
+    if (ranks_.spread() && (opt.dense_left() || opt.fit_sweep_cap() > 0 || terms.size() < static_cast<std::size_t>(ranks->size())))
+      throw std::logic_error("a sum is spread over ranks only for src without fit sweeps, with a term per rank");
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      if (ranks_.mine(k))
+        parts_.push_back(std::make_unique<Part>(terms[k], backend, extra, log, opt, reporter, check_interrupt, seconds_));
   }
 
   SweepResult<T> run();
@@ -165,10 +172,25 @@ template <class T> class Sweeper {
   // n = 2: the exact product Θ[(u_0 d_0), (u_1 d_1)] and one truncated SVD.
   void two_site(SweepResult<T>& out);
 
+  // Over ranks: the terms' sketches, Z' norms and first blocks in term order on every rank
+  // (`what` names them in /log/transfers).
+  std::vector<std::vector<T>> all_terms(std::vector<Buffer<T>>& own, std::size_t n, const std::string& what,
+                                        std::size_t j);
+  // Σ_k f_k · x_k over all terms in term order (f_k = 1 without factors), as one process adds it.
+  Buffer<T> add_terms(std::vector<std::vector<T>>&& x, std::size_t n, const std::vector<real_t<T>>& factors,
+                      std::size_t j);
+  // Host data in a buffer of the backend's own allocation: kernels may round differently on
+  // memory of another alignment (a vectorised loop's remainder), and the same sum must come out
+  // the same on any number of ranks.
+  Buffer<T> placed(std::vector<T>&& host, const std::string& what, std::size_t j);
+  // Rank 0's core and estimate of a cut on every rank: the ranks go on with one range.
+  void agree(Buffer<T>& core, std::size_t& rank, std::size_t rows, RangeEstimate& e, std::size_t j);
+
   SweepOptions opt_;
   TransferLog& log_;
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
+  TermRanks ranks_;  // which terms are this rank's (all of them in one process)
   std::size_t n_ = 0;
   std::vector<std::size_t> bounds_;  // the largest rank of each cut of the sum (sum_bond_bounds)
   std::vector<double> seconds_;      // per site (before the parts, whose sketch blocks add to it)

@@ -1,62 +1,29 @@
 // Loads the CUDA backend module on first use (see cuda_module.hpp).
 #include <dlfcn.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <string>
-#include <vector>
 #include <mutex>
+#include <string>
 
 #include "srcc/backend/cuda/cuda_backend.hpp"
 #include "srcc/backend/cuda/cuda_module.hpp"
 #include "srcc/backend/device.hpp"
 #include "srcc/core/error.hpp"
+#include "srcc/core/module_path.hpp"
 
 namespace srcc {
 
 namespace {
-
-// Where the module may be, in order: $SRCC_CUDA_MODULE; beside the executable or in ../LIBDIR
-// (cmake --install) or ../lib (a copied build); the path this build wrote it to.
-std::vector<std::string> candidates() {
-  std::vector<std::string> out;
-  if (const char* env = std::getenv("SRCC_CUDA_MODULE"); env && *env) return {env};
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const auto name = std::filesystem::path(SRCC_CUDA_MODULE).filename();
-    out.push_back((exe.parent_path() / name).string());
-    out.push_back((exe.parent_path().parent_path() / SRCC_INSTALL_LIBDIR / name).string());
-    out.push_back((exe.parent_path().parent_path() / "lib" / name).string());
-  }
-  out.emplace_back(SRCC_CUDA_MODULE);
-  return out;
-}
 
 const CudaModule* load(std::string& why) {
   static std::once_flag once;
   static const CudaModule* module = nullptr;
   static std::string error;
   std::call_once(once, [] {
-    const auto paths = candidates();
     std::string path;
-    void* handle = nullptr;
-    for (const auto& p : paths) {
-      std::error_code ec;
-      if (paths.size() > 1 && !std::filesystem::exists(p, ec)) continue;
-      path = p;
-      handle = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
-      break;
-    }
-    if (path.empty()) {
-      error = "no CUDA backend module (libsrcc_cuda.so) beside the executable, in ../" SRCC_INSTALL_LIBDIR " or at " +
-              std::string(SRCC_CUDA_MODULE) + " (set SRCC_CUDA_MODULE)";
-      return;
-    }
-    if (!handle) {
-      error = "cannot load the CUDA backend " + path + ": " + dlerror();
-      return;
-    }
+    void* handle = open_module(module_candidates("SRCC_CUDA_MODULE", SRCC_CUDA_MODULE, SRCC_INSTALL_LIBDIR),
+                               RTLD_NOW | RTLD_LOCAL, "the CUDA backend (libsrcc_cuda.so; set SRCC_CUDA_MODULE)",
+                               path, error);
+    if (!handle) return;
     auto entry = reinterpret_cast<const CudaModule* (*)()>(dlsym(handle, "srcc_cuda_module"));
     if (!entry) {
       error = path + " is not a src-compress CUDA module";

@@ -1,0 +1,30 @@
+#pragma once
+// How the MPI ranks of an apply share its work (docs/USAGE.md, "Past one node"): a sum's terms
+// are dealt over ranks when the method sketches them independently (src, no fit sweeps, dense
+// trains); anything else runs on rank 0 while the other ranks wait, and rank 0 says why.
+#include <memory>
+#include <string>
+
+#include "srcc/parallel/ranks.hpp"
+#include "srcc/session/run_options.hpp"
+
+namespace srcc {
+
+// Whether the run can be spread at all, from its options alone (before any input is opened):
+// "" if so, else why not.
+std::string why_not_spread(const RunOptions& o);
+
+struct RankShare {
+  bool works = true;               // this rank sweeps (rank 0 always)
+  std::unique_ptr<Ranks> workers;  // the ranks that sweep, where they are several
+};
+
+// Every rank of a spreadable run, once its inputs are open (`terms` of them; `charged`: the run
+// keeps charges, which are not spread): agrees that every rank set up (checkpoint_ranks), then
+// makes the group of the first min(R, terms) ranks.
+RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait);
+
+// The run's default threads on a node shared by several ranks: the cores it found, shared out.
+void share_threads(Execution& exec);
+
+}  // namespace srcc

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# apply over MPI ranks (mpirun -n 1, 2, 3 on this machine): a sum's terms dealt to ranks give the
+# one-process result to 1e-12 — MPO·MPS and MPO·MPO sums of 2–5 terms, --chi, --oversample and
+# --tol; a product, sdc and a dry run are rank 0's and equal too; /log records the ranks, their
+# flops and peaks, and the bytes exchanged. A rank that fails (a missing input, a budget too
+# small) ends every rank with its exit status and leaves nothing; a SIGTERM to mpirun leaves
+# nothing. Skipped (exit 77) without mpirun or without this build's MPI module.
+# Usage: tests/mpi/ranks_test.sh SRC_COMPRESS WORKDIR
+set -euo pipefail
+bin=${1:?usage: ranks_test.sh SRC_COMPRESS WORKDIR}
+work=${2:?usage: ranks_test.sh SRC_COMPRESS WORKDIR}
+command -v mpirun >/dev/null || { echo "no mpirun: skipped"; exit 77; }
+[ -e "$(dirname "$(dirname "$bin")")/lib/libsrcc_mpi.so" ] || { echo "no MPI module in this build: skipped"; exit 77; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mpi() { local n=$1; shift; mpirun -n "$n" "$bin" "$@"; }
+
+"$bin" generate xxz -o in.h5:/H --sites 12 --delta 0.7 -q
+"$bin" generate ising -o in.h5:/I --sites 12 --J 1 --h 0.4 -q
+"$bin" generate random-mps -o in.h5:/psi --sites 12 --bond 12 --seed 3 -q
+"$bin" generate random-mps -o in.h5:/phi --sites 12 --bond 10 --seed 4 -q
+
+# Relative distance between two results, from `distance`'s own figure.
+rel() { "$bin" distance "$1" "$2" --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["relative_distance"])'; }
+check_same() {  # NAME REF OUT
+  local d
+  d=$(rel "$2" "$3")
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float('$d') <= 1e-12 else 1)" || fail "$1: relative distance $d to one process"
+  echo "ok $1: $d"
+}
+json_field() { /usr/bin/python3 -c "import json,sys; d=json.load(open('$1')); print(d$2)"; }
+
+sum5=(--term 1 in.h5:/H in.h5:/psi --term 0.5 in.h5:/I in.h5:/psi --term -0.25 in.h5:/H in.h5:/I in.h5:/psi
+      --term 0.1j in.h5:/H in.h5:/phi --term 0.3 in.h5:/phi)
+sum2=(--term 1 in.h5:/H in.h5:/psi --term -0.5 in.h5:/psi)
+mposum=(--term 1 in.h5:/H in.h5:/I --term 0.5 in.h5:/I in.h5:/H --term 2 in.h5:/H)
+cases=(
+  "sum5 --chi 20"
+  "sum5 --chi 16 --oversample"
+  "sum5 --tol 1e-6 --chi 64"
+  "sum2 --chi 18"
+  "mposum --chi 24"
+  "product --chi 20"
+  "sdc --chi 20"
+)
+for c in "${cases[@]}"; do
+  read -r kind flags <<<"$c"
+  case $kind in
+    sum5) args=("${sum5[@]}") ;;
+    sum2) args=("${sum2[@]}") ;;
+    mposum) args=("${mposum[@]}") ;;
+    product) args=(in.h5:/H in.h5:/psi) ;;
+    sdc) args=("${sum5[@]}" --method sdc) ;;
+  esac
+  # shellcheck disable=SC2086
+  "$bin" apply "${args[@]}" $flags --seed 11 -o "ref_$kind.h5" --force -q
+  for n in 1 2 3; do
+    # shellcheck disable=SC2086
+    mpi "$n" apply "${args[@]}" $flags --seed 11 -o "r${n}_$kind.h5" --force -q --json > "r${n}_$kind.json"
+    check_same "$kind $flags, $n rank(s)" "ref_$kind.h5" "r${n}_$kind.h5"
+    ranks=$(json_field "r${n}_$kind.json" '["ranks"]')
+    case $kind in
+      sum5 | mposum) want=$n ;;
+      sum2) want=$((n < 2 ? n : 2)) ;;
+      *) want=1 ;;
+    esac
+    [ "$ranks" = "$want" ] || fail "$kind on $n ranks: the summary says ranks = $ranks, expected $want"
+  done
+done
+
+# /log/transfers of a spread run records what the ranks exchanged, and the summary each rank's peak.
+"$bin" inspect r3_sum5.h5 --json > inspect.json 2>/dev/null || true
+exchanged=$(json_field r3_sum5.json '["bytes_by_mechanism"].get("rank exchange", 0)')
+[ "$exchanged" -gt 0 ] || fail "no 'rank exchange' bytes in the summary of a 3-rank sum"
+peaks=$(json_field r3_sum5.json '["rank_peak_rss_bytes"]')
+/usr/bin/python3 -c "import sys; p=$peaks; sys.exit(0 if len(p)==3 and min(p)>0 else 1)" || fail "rank peaks $peaks"
+echo "ok log: $exchanged bytes exchanged, peaks $peaks"
+
+# The dry run under 3 ranks: each rank's terms, and the bytes exchanged (the sketches and the cores).
+mpi 3 apply "${sum5[@]}" --chi 20 -o dry.h5 --dry-run > dry.txt 2>&1
+grep -q "rank 2: term(s) 3" dry.txt || { cat dry.txt; fail "the dry run does not show rank 2's terms"; }
+grep -q "exchanged: about" dry.txt || fail "the dry run does not show the bytes exchanged"
+[ ! -e dry.h5 ] || fail "the dry run wrote an output"
+echo "ok dry run over 3 ranks"
+
+# An unseeded run draws one seed for all ranks: the result is that seed's one-process result.
+mpi 3 apply "${sum5[@]}" --chi 20 -o unseeded.h5 -q --json > unseeded.json
+seed=$(json_field unseeded.json '["seed"]')
+"$bin" apply "${sum5[@]}" --chi 20 --seed "$seed" -o unseeded_ref.h5 -q
+check_same "unseeded (seed $seed), 3 ranks" unseeded_ref.h5 unseeded.h5
+
+# A rank that cannot read its input: every rank ends with exit 3, nothing is written.
+set +e
+mpirun -n 2 bash -c 'f=in.h5; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && f=missing.h5
+  exec "$0" apply --term 1 in.h5:/H in.h5:/psi --term 0.5 "$f":/H in.h5:/psi --chi 8 --seed 1 -o bad.h5 -q' "$bin" \
+  > missing.out 2>&1
+code=$?
+set -e
+[ "$code" = 3 ] || { cat missing.out; fail "a missing input on rank 1: exit $code, expected 3"; }
+grep -q "missing.h5" missing.out || fail "the message does not name the missing file"
+[ ! -e bad.h5 ] || fail "an output was left after a rank failed"
+echo "ok missing input on one rank: exit 3"
+
+# A budget too small on one rank: exit 5 on all, nothing written.
+set +e
+mpirun -n 2 bash -c 'm=8GB; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && m=64KB
+  exec "$0" apply --term 1 in.h5:/H in.h5:/psi --term 0.5 in.h5:/I in.h5:/psi --chi 8 --seed 1 -o bad.h5 -q --host-memory $m' "$bin" \
+  > budget.out 2>&1
+code=$?
+set -e
+[ "$code" = 5 ] || { cat budget.out; fail "a budget too small on rank 1: exit $code, expected 5"; }
+[ ! -e bad.h5 ] || fail "an output was left after a rank ran out of budget"
+echo "ok budget on one rank: exit 5"
+
+# SIGTERM to mpirun mid-run: nothing under the output's name, no temporary files beside it.
+"$bin" generate random-mps -o big.h5:/psi --sites 40 --bond 160 --seed 5 -q
+"$bin" generate xxz -o big.h5:/H --sites 40 -q
+mkdir -p term_out
+mpirun -n 2 "$bin" apply --term 1 big.h5:/H big.h5:/psi --term 0.5 big.h5:/H big.h5:/H big.h5:/psi \
+  --chi 160 --oversample --seed 1 -o term_out/r.h5 -q > term.out 2>&1 &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+set +e
+wait "$pid"
+code=$?
+set -e
+[ "$code" != 0 ] || fail "mpirun ended 0 after SIGTERM (the run finished within 2 s: make it larger)"
+[ -z "$(ls -A term_out)" ] || { ls -la term_out; fail "SIGTERM left files: $(ls term_out)"; }
+echo "ok SIGTERM to mpirun: exit $code, nothing left"
+echo "all MPI rank tests passed"
