@@ -3,6 +3,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -65,6 +67,12 @@ bool json_in(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // OpenBLAS chose its oldest kernels for a CPU it does not know (blas_core.hpp): start again
+  // with the ones the CPU has. The variable is set then, so this happens once.
+  if (const std::string core = srcc::better_blas_core(); !core.empty()) {
+    setenv("OPENBLAS_CORETYPE", core.c_str(), 1);
+    execv("/proc/self/exe", argv);  // on failure, go on with the kernels there are
+  }
   srcc::app::Cli cli;
   try {
     srcc::app::check_config_files(argc, argv);

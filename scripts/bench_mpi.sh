@@ -4,7 +4,7 @@
 #   sum4:    a sum of 4 equal-cost terms Σ_k c_k H ψ_k (XXZ MPO, L = 40, random states of bond
 #            128, χ̄ = 128), dealt over the ranks;
 #   sum1:    its first term alone (with sum4, the model's split of a term's own and the shared work);
-#   product: one H·ψ at χ̄ = 256 (bond-256 state), which rank 0 computes alone.
+#   product: one H·ψ at χ̄ = 256 (bond-256 state), its sketch columns split over the ranks.
 # Each case alternates 1 and 2 ranks, REPEATS times; medians of the sweep's seconds. The errors
 # of the ranks' results against the one-process result come from our `distance`.
 #
@@ -104,5 +104,26 @@ for terms, ranks in [(4, 1), (4, 2), (4, 4), (64, 1), (64, 16), (64, 64)]:
     t = model(terms, ranks)
     s = model(terms, 1) / t
     print("%-8d %6d %10.3f %9.2f %10.0f%%" % (terms, ranks, t, s, 100 * s / ranks))
-print("a product is not split over ranks: its time is the one-rank time at any R")
+PY
+
+# A product: the split work (left sweep, right blocks, sketch, next S) over R, the factoring of
+# each cut's sketch on every rank, and per cut the right block's rows, the sketch's columns and
+# the core exchanged (6 exchanges of latency α·⌈log₂R⌉, the bytes at bandwidth β).
+python3 - "${sweep[product-1]}" "${sweep[product-2]}" "$work/product-2.json" "${ALPHA:-2e-6}" "${BETA:-1e10}" <<'PY'
+import json, math, sys
+t1, t2, j, alpha, beta = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
+d = json.load(open(j))
+cuts = d["sites"] - 1
+split = 2 * (t1 - t2)
+shared = max(t1 - split, 0.0)
+bytes_cut = d["bytes_by_mechanism"].get("rank exchange", 0) / cuts / 2  # what one rank receives, about
+def model(ranks):
+    comm = 0.0 if ranks == 1 else cuts * (6 * alpha * math.ceil(math.log2(ranks)) + bytes_cut * (ranks - 1) / ranks / beta)
+    return split / ranks + shared + comm
+print()
+print("product model: split work %.3f s, work every rank repeats %.3f s (from 1 and 2 ranks here), %.0f bytes per cut" % (split, shared, bytes_cut))
+print("%-8s %6s %10s %9s %11s" % ("", "ranks", "predicted", "speedup", "efficiency"))
+for ranks in [1, 2, 16, 64]:
+    t = model(ranks)
+    print("%-8s %6d %10.3f %9.2f %10.0f%%" % ("product", ranks, t, t1 / t, 100 * t1 / t / ranks))
 PY

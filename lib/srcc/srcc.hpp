@@ -1,5 +1,6 @@
 #pragma once
 // The public header of the src-compress library: what app/ and users of the library include.
+#include "srcc/backend/cpu/blas_core.hpp"
 #include "srcc/backend/device.hpp"
 #include "srcc/core/dtype.hpp"
 #include "srcc/core/duration.hpp"

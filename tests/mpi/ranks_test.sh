@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# apply over MPI ranks (mpirun -n 1, 2, 3 on this machine): a sum's terms dealt to ranks give the
-# one-process result to 1e-12 — MPO·MPS and MPO·MPO sums of 2–5 terms, --chi, --oversample and
-# --tol; a product, sdc and a dry run are rank 0's and equal too; /log records the ranks, their
-# flops and peaks, and the bytes exchanged. A rank that fails (a missing input, a budget too
+# apply over MPI ranks (mpirun -n 1, 2, 3 on this machine): a sum's terms dealt to ranks and a
+# product's sketch columns split over them give the one-process result to 1e-12 — MPO·MPS and
+# MPO·MPO sums of 2–5 terms and products, --chi, --oversample and --tol; sdc and a dry run are
+# rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged. A rank that fails (a missing input, a budget too
 # small) ends every rank with its exit status and leaves nothing; a SIGTERM to mpirun leaves
 # nothing. Skipped (exit 77) without mpirun or without this build's MPI module.
 # Usage: tests/mpi/ranks_test.sh SRC_COMPRESS WORKDIR
@@ -43,6 +43,9 @@ cases=(
   "sum2 --chi 18"
   "mposum --chi 24"
   "product --chi 20"
+  "product --chi 12 --oversample"
+  "product --tol 1e-6 --chi 64"
+  "mpompo --chi 16"
   "sdc --chi 20"
 )
 for c in "${cases[@]}"; do
@@ -52,6 +55,7 @@ for c in "${cases[@]}"; do
     sum2) args=("${sum2[@]}") ;;
     mposum) args=("${mposum[@]}") ;;
     product) args=(in.h5:/H in.h5:/psi) ;;
+    mpompo) args=(in.h5:/H in.h5:/I) ;;
     sdc) args=("${sum5[@]}" --method sdc) ;;
   esac
   # shellcheck disable=SC2086
@@ -62,7 +66,7 @@ for c in "${cases[@]}"; do
     check_same "$kind $flags, $n rank(s)" "ref_$kind.h5" "r${n}_$kind.h5"
     ranks=$(json_field "r${n}_$kind.json" '["ranks"]')
     case $kind in
-      sum5 | mposum) want=$n ;;
+      sum5 | mposum | product | mpompo) want=$n ;;
       sum2) want=$((n < 2 ? n : 2)) ;;
       *) want=1 ;;
     esac
@@ -115,11 +119,11 @@ set -e
 echo "ok budget on one rank: exit 5"
 
 # SIGTERM to mpirun mid-run: nothing under the output's name, no temporary files beside it.
-"$bin" generate random-mps -o big.h5:/psi --sites 40 --bond 160 --seed 5 -q
-"$bin" generate xxz -o big.h5:/H --sites 40 -q
+"$bin" generate random-mps -o big.h5:/psi --sites 48 --bond 256 --seed 5 -q
+"$bin" generate xxz -o big.h5:/H --sites 48 -q
 mkdir -p term_out
 mpirun -n 2 "$bin" apply --term 1 big.h5:/H big.h5:/psi --term 0.5 big.h5:/H big.h5:/H big.h5:/psi \
-  --chi 160 --oversample --seed 1 -o term_out/r.h5 -q > term.out 2>&1 &
+  --chi 256 --oversample --seed 1 -o term_out/r.h5 -q > term.out 2>&1 &  # about 13 s on 2 cores
 pid=$!
 sleep 2
 kill -TERM "$pid"

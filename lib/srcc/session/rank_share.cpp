@@ -2,17 +2,17 @@
 
 #include <algorithm>
 
+#include "srcc/core/dtype.hpp"
+#include "srcc/core/size.hpp"
 #include "srcc/plan/methods.hpp"
+#include "srcc/train/term_sum.hpp"
 
 namespace srcc {
 
 std::string why_not_spread(const RunOptions& o) {
-  if (o.terms.size() < 2)
-    return "one product is computed by rank 0 (the ranks split the terms of a sum, --term; a product's sketch is "
-           "not split over ranks)";
   if (o.sweep.method != Method::kSrc)
-    return method_name(o.sweep.method) + " reduces the terms together: the sum is computed by rank 0";
-  if (o.sweep.fit_sweep_cap() > 0) return "fit sweeps reduce the terms together: the sum is computed by rank 0";
+    return method_name(o.sweep.method) + "'s left sweep reduces every sketch row and term at once: rank 0 computes it";
+  if (o.sweep.fit_sweep_cap() > 0) return "fit sweeps reduce every row and term at once: rank 0 computes the run";
   return "";
 }
 
@@ -25,9 +25,57 @@ RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait) {
     share.works = world.rank() == 0;
     return share;
   }
-  share.workers = world.first(static_cast<int>(std::min<std::size_t>(terms, world.size())));
+  // A sum: a term per rank at least; a product: its sketch columns over every rank.
+  const std::size_t ranks = terms > 1 ? std::min<std::size_t>(terms, world.size()) : world.size();
+  share.workers = world.first(static_cast<int>(ranks));
   share.works = share.workers != nullptr;
   return share;
+}
+
+std::string rank_plan_text(const RunOptions& o, const std::vector<const Stack*>& stacks, const std::vector<Plan>& plans,
+                           int ranks) {
+  const std::string R = std::to_string(ranks);
+  if (const std::string alone = why_not_spread(o); !alone.empty()) return "over " + R + " ranks: " + alone + "; the others wait\n";
+  const std::size_t K = plans.size(), workers = K > 1 ? std::min<std::size_t>(ranks, K) : ranks;
+  const std::size_t s = plans.front().sketch_columns, element = dtype_size(plans.front().dtype);
+  std::string out;
+  if (K > 1) {
+    out = "over " + R + " ranks (term k on rank (k-1) mod " + std::to_string(workers) + "):\n";
+    for (std::size_t r = 0; r < workers; ++r) {
+      std::string which;
+      std::size_t bytes = 0;
+      double flops = 0;
+      for (std::size_t k = r; k < K; k += workers) {
+        which += (which.empty() ? "" : ", ") + std::to_string(k + 1);
+        bytes += plans[k].peak_bytes;
+        flops += plans[k].predicted_flops;
+      }
+      out += "  rank " + std::to_string(r) + ": term(s) " + which + ", at most " + format_size(bytes) + " of tensors, " +
+             format_flops(flops) + "\n";
+    }
+    if (workers < static_cast<std::size_t>(ranks))
+      out += "  ranks " + std::to_string(workers) + "-" + std::to_string(ranks - 1) + " have no term and wait\n";
+  } else {
+    const Plan& p = plans.front();
+    out = "over " + R + " ranks (the sketch's " + std::to_string(s) + " columns split, " + std::to_string(s / ranks) +
+          "-" + std::to_string((s + ranks - 1) / ranks) + " each, with the rows of each cut's right block):\n" +
+          "  each rank: about " + format_size(p.environment_bytes / ranks) + " of environments, " +
+          format_flops(p.predicted_flops / ranks) + " (every rank also factors each cut's sketch)\n";
+  }
+  // Per cut: every term's sketch (or, split, the right block's rows and the sketch's columns)
+  // gathered on every rank, and rank 0's core sent to all; a bond is at most the sketch's width.
+  const auto bounds = sum_bond_bounds(stacks);
+  const Stack& st = *stacks.front();
+  std::size_t per_cut = 0, total = 0;
+  for (std::size_t j = 1; j < st.length(); ++j) {
+    const std::size_t right = j + 1 < st.length() ? std::min(bounds[j + 1], s) : 1;
+    const std::size_t rows = right * st.up_dim(j) * st.down_dim(j), cols = std::min(bounds[j], s);
+    const std::size_t cut = (K > 1 ? (K + 1) * rows * cols : rows * (st.fused_left(j) + 2 * cols)) * element;
+    per_cut = std::max(per_cut, cut);
+    total += cut;
+  }
+  out += "  exchanged: about " + format_size(per_cut) + " at a cut, " + format_size(total) + " over the right sweep\n";
+  return out;
 }
 
 void share_threads(Execution& exec) {

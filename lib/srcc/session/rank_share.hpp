@@ -1,11 +1,14 @@
 #pragma once
-// How the MPI ranks of an apply share its work (docs/USAGE.md, "Past one node"): a sum's terms
-// are dealt over ranks when the method sketches them independently (src, no fit sweeps, dense
-// trains); anything else runs on rank 0 while the other ranks wait, and rank 0 says why.
+// How the MPI ranks of an apply share its work (docs/USAGE.md, "Past one node"): with src (no
+// fit sweeps, dense trains) a sum's terms are dealt over the ranks and one product's sketch
+// columns split over them (sweep/rank_exchange.hpp); anything else runs on rank 0 while the
+// other ranks wait, and rank 0 says why.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "srcc/parallel/ranks.hpp"
+#include "srcc/plan/plan.hpp"
 #include "srcc/session/run_options.hpp"
 
 namespace srcc {
@@ -21,8 +24,13 @@ struct RankShare {
 
 // Every rank of a spreadable run, once its inputs are open (`terms` of them; `charged`: the run
 // keeps charges, which are not spread): agrees that every rank set up (checkpoint_ranks), then
-// makes the group of the first min(R, terms) ranks.
+// makes the group of the ranks that sweep: min(R, terms) for a sum, all R for a product.
 RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait);
+
+// The dry run's view of `ranks` ranks (run.hpp's rank_plan): which rank sweeps what, its memory
+// and flops, and the bytes exchanged — or why the run is rank 0's alone.
+std::string rank_plan_text(const RunOptions& o, const std::vector<const Stack*>& stacks, const std::vector<Plan>& plans,
+                           int ranks);
 
 // The run's default threads on a node shared by several ranks: the cores it found, shared out.
 void share_threads(Execution& exec);

@@ -315,44 +315,9 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
 }
 
 std::string rank_plan(const RunOptions& given, int ranks) {
-  const std::string alone = why_not_spread(given);
-  if (!alone.empty()) return "over " + std::to_string(ranks) + " ranks: " + alone + "; the others wait\n";
+  if (!why_not_spread(given).empty()) return rank_plan_text(given, {}, {}, ranks);
   std::vector<Inputs> ins = open_inputs(given);
-  const auto stacks = stacks_of(ins);
-  const std::vector<Plan> plans = plan_terms(given);
-  const std::size_t K = plans.size(), R = std::min<std::size_t>(ranks, K);
-  std::string out = "over " + std::to_string(ranks) + " ranks (term k on rank (k-1) mod " + std::to_string(R) + "):\n";
-  for (std::size_t r = 0; r < R; ++r) {
-    std::string which;
-    std::size_t bytes = 0;
-    double flops = 0;
-    for (std::size_t k = r; k < K; k += R) {
-      which += (which.empty() ? "" : ", ") + std::to_string(k + 1);
-      bytes += plans[k].peak_bytes;
-      flops += plans[k].predicted_flops;
-    }
-    out += "  rank " + std::to_string(r) + ": term(s) " + which + ", at most " + format_size(bytes) + " of tensors, " +
-           format_flops(flops) + "\n";
-  }
-  if (R < static_cast<std::size_t>(ranks))
-    out += "  ranks " + std::to_string(R) + "-" + std::to_string(ranks - 1) + " have no term and wait\n";
-  // Every term's sketch of each cut, gathered on every rank: rows (bond × physical legs) × s.
-  const auto bounds = sum_bond_bounds(stacks);
-  const Stack& st = *stacks.front();
-  const std::size_t s = plans.front().sketch_columns, element = dtype_size(plans.front().dtype);
-  std::size_t per_cut = 0, total = 0;
-  for (std::size_t j = 1; j < st.length(); ++j) {
-    // Site j's sketch: (its right bond × physical legs) rows, a bond being at most the sketch's
-    // width (all of it when oversampled), and a column per sketch column the cut can use.
-    const std::size_t right = j + 1 < st.length() ? std::min(bounds[j + 1], s) : 1;
-    const std::size_t block = right * st.up_dim(j) * st.down_dim(j) * std::min(bounds[j], s) * element;
-    const std::size_t cut = (K + 1) * block;  // and rank 0's core, of at most the same size
-    per_cut = std::max(per_cut, cut);
-    total += cut;
-  }
-  out += "  exchanged: about " + format_size(per_cut) + " at a cut, " + format_size(total) +
-         " over the right sweep (every term's sketch gathered on every rank, rank 0's core sent to all)\n";
-  return out;
+  return rank_plan_text(given, stacks_of(ins), plan_terms(given), ranks);
 }
 
 std::string symmetry_note(const RunOptions& given) {

@@ -40,7 +40,7 @@ template <class T>
 SketchBlocks<T>::SketchBlocks(const Stack& stack, Devices<T>& devices, SiteFeed<T>& feed,
                               std::uint64_t seed, const Plan* plan, Reporter& reporter,
                               const std::function<void()>& check_interrupt,
-                              std::vector<double>& seconds)
+                              std::vector<double>& seconds, RankExchange* ranks)
     : st_(stack),
       mirror_(mirrored(stack)),
       devices_(devices),
@@ -49,7 +49,8 @@ SketchBlocks<T>::SketchBlocks(const Stack& stack, Devices<T>& devices, SiteFeed<
       plan_(plan),
       reporter_(reporter),
       check_interrupt_(check_interrupt),
-      seconds_(seconds) {}
+      seconds_(seconds),
+      ranks_(ranks && ranks->columns_split() ? ranks : nullptr) {}
 
 template <class T>
 Buffer<T> SketchBlocks<T>::adopt(std::vector<T>&& host, const char* what, std::size_t j,
@@ -65,7 +66,12 @@ template <class T> void SketchBlocks<T>::add(std::size_t columns, std::size_t la
   Block b;
   b.columns = columns;
   b.last = last;
-  for (const auto& sl : devices_.split(columns)) b.slices.push_back({sl, {}});
+  // This rank's share of the columns (all of them in one process), over its devices.
+  const auto share = ranks_ ? ranks_->share(columns) : RankExchange::Share{0, columns};
+  for (auto sl : devices_.split(share.count)) {
+    sl.first += share.first;
+    b.slices.push_back({sl, {}});
+  }
   b.log_scale.assign(last + 1, 0.0);
   draw(b);
   const std::size_t id = blocks_.size();
@@ -148,6 +154,8 @@ template <class T> void SketchBlocks<T>::sweep_left(Block& b, std::size_t id) {
         throw out_of_memory("left sweep", j);
       }
     });
+    // The scale is the whole block's: every rank's slices' norms, in rank order.
+    if (ranks_) norms = ranks_->joined(norms, "environment norm", static_cast<std::int64_t>(j));
     const double total = scaled_norm(norms.data(), norms.size());
     if (!std::isfinite(total))
       throw NumericalError("left sweep, site " + std::to_string(j) + ": sketched environment is not finite");
@@ -221,11 +229,20 @@ Buffer<T> SketchBlocks<T>::sketch(std::size_t block, std::size_t j, std::size_t 
                                   const Buffer<T>& z, std::size_t rows) {
   const std::size_t nl = st_.fused_left(j);
   Ctx c0 = devices_.ctx(0);
-  Buffer<T> y = c0.K.allocate(cols * rows);
+  // Over ranks this rank's columns [first, first + mine) of the cols, gathered below.
+  const auto& slices = blocks_[block].slices;
+  const std::size_t first = ranks_ && !slices.empty() ? slices.front().first : 0;
+  std::size_t mine = cols;
+  if (ranks_) {
+    mine = 0;
+    for (const auto& sl : slices) mine += sl.first < cols ? std::min(sl.columns, cols - sl.first) : 0;
+  }
+  Buffer<T> y = c0.K.allocate(std::max<std::size_t>(mine, 1) * rows);
   std::vector<T> z_host;  // Z' for the other devices, fetched once
-  for (const auto& sl : blocks_[block].slices) {
+  for (auto sl : slices) {
     if (sl.first >= cols) break;
     const std::size_t take = std::min(sl.columns, cols - sl.first);
+    sl.first -= first;  // its place in this rank's columns
     if (sl.device == 0) {
       c0.store.for_rows(block, j, take, right_batch(j, take),
                         [&](const T* env, std::size_t a0, std::size_t count) {
@@ -248,7 +265,14 @@ Buffer<T> SketchBlocks<T>::sketch(std::size_t block, std::size_t j, std::size_t 
     Buffer<T> back = adopt(c.mover.down(yd, take * rows, "sketch", site), "sketch", j, 0);
     c0.K.copy(take * rows, back.data(), y.data() + sl.first * rows);
   }
-  return y;
+  if (!ranks_) return y;
+  // Column-major: the ranks' column shares, in rank order, are the sketch's columns in order.
+  const auto site = static_cast<std::int64_t>(j);
+  std::vector<T> all = ranks_->joined(c0.mover.down(y, mine * rows, "sketch", site), "sketch", site);
+  Buffer<T> given = adopt(std::move(all), "sketch", j, 0);
+  Buffer<T> out = c0.K.allocate(cols * rows);
+  c0.K.copy(cols * rows, given.data(), out.data());
+  return out;
 }
 
 template <class T> void SketchBlocks<T>::release(std::size_t j) {

@@ -15,6 +15,7 @@
 #include "srcc/movement/site_feed.hpp"
 #include "srcc/plan/plan.hpp"
 #include "srcc/sweep/dense_left_step.hpp"
+#include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -23,9 +24,11 @@ template <class T> class SketchBlocks {
  public:
   // `seconds[j]` collects the time spent at site j; `plan` (may be null) gives the batches and
   // the environments' tiers.
+  // With `ranks` splitting the columns (rank_exchange.hpp), this rank sweeps its share of each
+  // block's columns; the left sweep's scale and each cut's sketch are the ranks' together.
   SketchBlocks(const Stack& stack, Devices<T>& devices, SiteFeed<T>& feed, std::uint64_t seed,
                const Plan* plan, Reporter& reporter, const std::function<void()>& check_interrupt,
-               std::vector<double>& seconds);
+               std::vector<double>& seconds, RankExchange* ranks = nullptr);
 
   std::size_t count() const { return blocks_.size(); }
   std::size_t columns(std::size_t block) const { return blocks_.at(block).columns; }
@@ -61,7 +64,8 @@ template <class T> class SketchBlocks {
   double log_scale(std::size_t block, std::size_t j) const { return blocks_.at(block).log_scale.at(j); }
 
   // Y = C_j Z'ᵀ for the first `cols` columns of a block, on device 0: column-major rows × cols.
-  // C_j comes from its tier in the plan's row batches; other devices compute their slices' rows.
+  // C_j comes from its tier in the plan's row batches; other devices compute their slices' rows,
+  // other ranks theirs (gathered on every rank).
   Buffer<T> sketch(std::size_t block, std::size_t j, std::size_t cols, const Buffer<T>& z,
                    std::size_t rows);
 
@@ -97,6 +101,7 @@ template <class T> class SketchBlocks {
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
   std::vector<double>& seconds_;
+  RankExchange* ranks_;  // null, or splitting the columns over ranks
   std::vector<Block> blocks_;
 };
 

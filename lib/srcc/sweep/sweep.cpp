@@ -125,7 +125,7 @@ template <class T>
 Buffer<T> Sweeper<T>::sketch(std::size_t block, std::size_t j, std::size_t cols, const std::vector<Buffer<T>>& z,
                  std::size_t rows) {
   Buffer<T> y = part(0).blocks.sketch(block, j, cols, z[0], rows);
-  if (ranks_.spread()) {
+  if (ranks_.terms_dealt()) {
     std::vector<Buffer<T>> own{std::move(y)};
     std::vector<std::vector<double>> scales{{part(0).blocks.log_scale(block, j)}};
     for (std::size_t k = 1; k < parts_.size(); ++k) {
@@ -257,8 +257,12 @@ void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
   // S_k of each term, starting from its weight: the sum's cores come out of the terms' sketches
   // added up, and its first core is Σ_k Z'_k.
   std::vector<Buffer<T>> s_env;
+  // With the columns split over ranks, each holds a share of S's rows (rank 0 the one row at the
+  // right end) and computes those rows of Z'; the rows are gathered (rank_exchange.hpp).
+  const bool split = ranks_.columns_split();
+  std::size_t b_mine = split ? ranks_.share(1).count : 1;
   for (std::size_t k = 0; k < terms; ++k)
-    s_env.push_back(adopt(std::vector<T>(1, part(k).weight), "environment", n_ - 1));
+    s_env.push_back(adopt(std::vector<T>(b_mine, part(k).weight), "environment", n_ - 1));
   for (std::size_t j = n_; j-- > 0;) {
     check_interrupt_();
     right_site_ = j;
@@ -269,14 +273,21 @@ void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
     std::vector<Buffer<T>> z;
     for (std::size_t k = 0; k < terms; ++k) {
       double norm = 0;
-      z.push_back(right_block(k, j, s_env[k], b, &norm));
+      z.push_back(right_block(k, j, s_env[k], b_mine, &norm));
       norms.push_back({norm});
     }
     double z_norm2 = 0;
-    for (const auto& n : ranks_.all_terms(norms, "right block norm", static_cast<std::int64_t>(j)))
-      z_norm2 += n.front() * n.front();
+    if (split) {
+      const std::size_t mine = b_mine * u * dd * st().fused_left(j);
+      const auto site = static_cast<std::int64_t>(j);
+      z[0] = placed(ranks_.joined(mover().down(z[0], mine, "right block", site), "right block", site), "right block", j);
+      for (double n : ranks_.joined(std::vector<double>{norms[0][0]}, "right block norm", site)) z_norm2 += n * n;
+    } else {
+      for (const auto& n : ranks_.all_terms(norms, "right block norm", static_cast<std::int64_t>(j)))
+        z_norm2 += n.front() * n.front();
+    }
     if (j == 0) {
-      if (ranks_.spread()) z[0] = add_terms(all_terms(z, rows, "right block", 0), rows, {}, 0);
+      if (ranks_.terms_dealt()) z[0] = add_terms(all_terms(z, rows, "right block", 0), rows, {}, 0);
       else
         for (std::size_t k = 1; k < terms; ++k) K().add(rows, 1, z[k].data(), z[0].data());
       out.cores[0] = fetch_core(z[0], {1, b, u, dd}, 0);
@@ -315,14 +326,18 @@ void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
     }
     Buffer<T> conj_core = K().allocate(rank * rows);
     K().conj(rank * rows, core.data(), conj_core.data());
+    // Split columns: this rank's share of S's next rows (of the core's rows).
+    const auto next_rows = split ? ranks_.share(rank) : RankExchange::Share{0, rank};
     for (std::size_t k = 0; k < terms; ++k) {
       const std::size_t nl = part(k).st.fused_left(j);
-      Buffer<T> next = K().allocate(rank * nl);
-      gemm()(Op::kNone, Op::kNone, rank, nl, rows, alpha, conj_core.data(), rows, z[k].data(), nl,
-             T(0), next.data(), nl);
+      Buffer<T> next = K().allocate(std::max<std::size_t>(next_rows.count, 1) * nl);
+      if (next_rows.count > 0)
+        gemm()(Op::kNone, Op::kNone, next_rows.count, nl, rows, alpha, conj_core.data() + next_rows.first * rows, rows,
+               z[k].data(), nl, T(0), next.data(), nl);
       s_env[k] = std::move(next);
       part(k).blocks.release(j);
     }
+    b_mine = next_rows.count;
     out.cores[j] = fetch_core(core, {rank, b, u, dd}, j);
     auto& stats = out.sites[j];
     stats.sketch_columns = static_cast<std::int64_t>(finder.columns());
@@ -366,12 +381,12 @@ void Sweeper<T>::two_site(SweepResult<T>& out) {
     Buffer<T> weight = adopt(std::vector<T>(1, part(k).weight), "environment", 1);
     Buffer<T> z1 = right_block(k, 1, weight, 1);
     Buffer<T> t = right_block(k, 0, z1, u1 * d1);
-    if (ranks_.spread()) own.push_back(std::move(t));
+    if (ranks_.terms_dealt()) own.push_back(std::move(t));
     else if (k == 0) theta = std::move(t);
     else K().add(u0 * d0 * u1 * d1, 1, t.data(), theta.data());
   }
   const std::size_t size = u0 * d0 * u1 * d1;
-  if (ranks_.spread()) theta = add_terms(all_terms(own, size, "two-site block", 0), size, {}, 0);
+  if (ranks_.terms_dealt()) theta = add_terms(all_terms(own, size, "two-site block", 0), size, {}, 0);
   const std::size_t m = u0 * d0, n = u1 * d1, kk = std::min(m, n);
   Buffer<T> uf = K().allocate(m * kk), vt = K().allocate(kk * n);
   std::vector<real_t<T>> sigma(kk);

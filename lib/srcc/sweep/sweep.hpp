@@ -40,8 +40,9 @@ SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepO
 // tensors (the draws depend only on the seed, the site and the physical legs), so the sketch
 // of a cut is the sum of the terms' sketches, exactly the sketch of the summed network, and
 // one QR per cut serves them all (docs/ALGORITHM.md, "Sums of products"). With `ranks` (of more
-// than one), each rank sweeps its own terms (term_ranks.hpp: src without fit sweeps, at least a
-// term per rank) and every rank returns the same result. The terms must have
+// than one; src without fit sweeps) the ranks share the sweep (rank_exchange.hpp): a sum's
+// terms dealt to them (at least a term per rank), one product's sketch columns split; every
+// rank returns the same result. The terms must have
 // the same sites and physical legs (validate_terms). sdc and sdcr reduce the terms' dense left
 // steps together, as the summed network's. One term of weight 1 is run_sweep above, to the bit.
 template <class T>

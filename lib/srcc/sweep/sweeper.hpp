@@ -16,7 +16,7 @@
 #include "srcc/sweep/right_step.hpp"
 #include "srcc/sweep/sketch_blocks.hpp"
 #include "srcc/sweep/sweep_data.hpp"
-#include "srcc/sweep/term_ranks.hpp"
+#include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/train/term_sum.hpp"
 
 namespace srcc::detail {
@@ -33,18 +33,20 @@ template <class T> class Sweeper {
           TransferLog& log, Reporter& reporter, const std::function<void()>& check_interrupt,
           const std::vector<Backend*>& extra, Ranks* ranks)
       : opt_(opt), log_(log), reporter_(reporter), check_interrupt_(check_interrupt),
-        ranks_(ranks, terms.size(), check_interrupt, log) {
+        ranks_(ranks, share_mode(terms), terms.size(), check_interrupt, log) {
     std::vector<const Stack*> stacks;
     for (const auto& t : terms) stacks.push_back(t.stack);
     bounds_ = sum_bond_bounds(stacks);
     n_ = stacks.front()->length();
     seconds_.assign(n_, 0.0);
-    // Over ranks only the Gaussian sketch's sums: a dense left step reduces all terms at once.
-    if (ranks_.spread() && (opt.dense_left() || opt.fit_sweep_cap() > 0 || terms.size() < static_cast<std::size_t>(ranks->size())))
-      throw std::logic_error("a sum is spread over ranks only for src without fit sweeps, with a term per rank");
+    // Over ranks only the Gaussian sketch: a dense left step reduces all rows and terms at once.
+    if (ranks_.spread() && (opt.dense_left() || opt.fit_sweep_cap() > 0 ||
+                            (ranks_.terms_dealt() && terms.size() < static_cast<std::size_t>(ranks_.size()))))
+      throw std::logic_error("a sweep is shared by ranks only for src without fit sweeps, a sum with a term per rank");
     for (std::size_t k = 0; k < terms.size(); ++k)
       if (ranks_.mine(k))
-        parts_.push_back(std::make_unique<Part>(terms[k], backend, extra, log, opt, reporter, check_interrupt, seconds_));
+        parts_.push_back(
+            std::make_unique<Part>(terms[k], backend, extra, log, opt, reporter, check_interrupt, seconds_, ranks_));
   }
 
   SweepResult<T> run();
@@ -56,13 +58,13 @@ template <class T> class Sweeper {
   struct Part {
     Part(const SweepTerm<T>& t, Backend& backend, const std::vector<Backend*>& extra, TransferLog& log,
          const SweepOptions& opt, Reporter& reporter, const std::function<void()>& check_interrupt,
-         std::vector<double>& seconds)
+         std::vector<double>& seconds, RankExchange& ranks)
         : st(*t.stack),
           weight(t.weight),
           plan(t.plan),
           devices(backend, extra, log, tier_rule(t.plan), t.plan ? t.plan->budgets.scratch_dir : std::string()),
           feed(st, *t.source, log, devices.movers()),
-          blocks(st, devices, feed, opt.seed, plan, reporter, check_interrupt, seconds) {}
+          blocks(st, devices, feed, opt.seed, plan, reporter, check_interrupt, seconds, &ranks) {}
     const Stack& st;
     T weight;
     const Plan* plan;
@@ -70,6 +72,13 @@ template <class T> class Sweeper {
     SiteFeed<T> feed;         // after the devices: it sends to each of them
     SketchBlocks<T> blocks;   // after the feed: its left sweeps read sites
   };
+
+  // A sum's terms are dealt to ranks; one product's sketch columns are split over them (but
+  // for two sites, which every rank computes whole: it has no sketch).
+  static RankExchange::Mode share_mode(const std::vector<SweepTerm<T>>& terms) {
+    if (terms.size() > 1) return RankExchange::Mode::kTerms;
+    return terms.front().stack->length() > 2 ? RankExchange::Mode::kColumns : RankExchange::Mode::kAlone;
+  }
 
   Part& part(std::size_t k) { return *parts_[k]; }
   // The first term's stack: its sites and physical legs are every term's.
@@ -190,7 +199,7 @@ template <class T> class Sweeper {
   TransferLog& log_;
   Reporter& reporter_;
   const std::function<void()>& check_interrupt_;
-  TermRanks ranks_;  // which terms are this rank's (all of them in one process)
+  RankExchange ranks_;  // how ranks share the sweep (this process alone: all of it)
   std::size_t n_ = 0;
   std::vector<std::size_t> bounds_;  // the largest rank of each cut of the sum (sum_bond_bounds)
   std::vector<double> seconds_;      // per site (before the parts, whose sketch blocks add to it)

@@ -1,5 +1,7 @@
 #include "srcc/backend/cpu/cpu_backend.hpp"
 
+#include "srcc/backend/cpu/blas_core.hpp"
+
 #include <cblas.h>
 #include <lapacke.h>
 
@@ -392,7 +394,7 @@ std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes) {
 std::string blas_info() {
   std::string cfg = openblas_get_config();
   while (!cfg.empty() && cfg.back() == ' ') cfg.pop_back();
-  return "OpenBLAS " + cfg + "; LAPACKE";
+  return "OpenBLAS " + cfg + "; kernels " + blas_core() + "; LAPACKE";
 }
 
 }  // namespace srcc

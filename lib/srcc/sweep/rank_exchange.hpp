@@ -1,0 +1,132 @@
+#pragma once
+// How one sweep is shared by MPI ranks (parallel/ranks.hpp), and its exchanges, each logged as a
+// `rank exchange` row of /log/transfers (docs/ALGORITHM.md, "Over MPI ranks").
+//
+// A sum's terms are dealt (kTerms): term k to rank k mod R, so that a Taylor polynomial's terms,
+// which grow in cost with their power, spread evenly. Each rank sweeps its own terms; what the
+// right sweep needs of all terms at once (each cut's sketch, the norms of Z', the first core)
+// is gathered whole, in term order, and added on every rank in the order one process adds it,
+// so the result does not depend on R.
+//
+// One product's sketch columns are split (kColumns): each rank draws every column (the draws do
+// not depend on the split) and keeps a contiguous share of them, sweeping their environments;
+// in the right sweep each rank holds a share of S's rows, computes those rows of Z', and the
+// rows are gathered; each rank computes its columns of the sketch, gathered too, and its share
+// of the next S's rows.
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "srcc/log/transfer_log.hpp"
+#include "srcc/parallel/ranks.hpp"
+
+namespace srcc {
+
+class RankExchange {
+ public:
+  enum class Mode { kAlone, kTerms, kColumns };
+
+  // `ranks` null or of one rank: this process alone. `wait` runs while an exchange is in flight.
+  RankExchange(Ranks* ranks, Mode mode, std::size_t terms, WaitCheck wait, TransferLog& log)
+      : ranks_(ranks && ranks->size() > 1 ? ranks : nullptr),
+        mode_(ranks_ ? mode : Mode::kAlone),
+        terms_(terms),
+        wait_(std::move(wait)),
+        log_(log) {}
+
+  bool spread() const { return ranks_ != nullptr; }
+  bool terms_dealt() const { return mode_ == Mode::kTerms; }
+  bool columns_split() const { return mode_ == Mode::kColumns; }
+  Ranks* ranks() const { return ranks_; }
+  int rank() const { return ranks_ ? ranks_->rank() : 0; }
+  int size() const { return ranks_ ? ranks_->size() : 1; }
+  bool mine(std::size_t k) const { return mode_ != Mode::kTerms || static_cast<int>(k % size()) == rank(); }
+
+  // This rank's contiguous share of `count` items (columns, rows): the first ones to the first
+  // ranks, at most one more than another's.
+  struct Share {
+    std::size_t first = 0, count = 0;
+  };
+  Share share(std::size_t count) const {
+    const std::size_t R = size(), r = rank(), base = count / R, extra = count % R;
+    return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
+  }
+
+  // Every term's vector in term order, from this rank's own terms' (in term order).
+  template <class V>
+  std::vector<std::vector<V>> all_terms(const std::vector<std::vector<V>>& own, const std::string& what,
+                                        std::int64_t site) {
+    if (!ranks_) return own;
+    std::vector<std::byte> packed;
+    for (const auto& v : own) {
+      const std::uint64_t n = v.size();
+      append(packed, &n, sizeof n);
+      append(packed, v.data(), n * sizeof(V));
+    }
+    std::vector<std::size_t> sizes;
+    const auto t0 = Clock::now();
+    const auto all = ranks_->all_gather(packed.data(), packed.size(), sizes, wait_);
+    note(what, site, all.size(), t0);
+    std::vector<std::vector<V>> out(terms_);
+    const std::size_t R = sizes.size();
+    std::size_t at = 0;
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t k = r; k < terms_; k += R) {
+        std::uint64_t n = 0;
+        std::memcpy(&n, all.data() + at, sizeof n);
+        at += sizeof n;
+        out[k].resize(n);
+        std::memcpy(out[k].data(), all.data() + at, n * sizeof(V));
+        at += n * sizeof(V);
+      }
+    return out;
+  }
+
+  // Every rank's `mine` concatenated in rank order (shares of rows or columns), on every rank.
+  template <class V> std::vector<V> joined(const std::vector<V>& mine, const std::string& what, std::int64_t site) {
+    if (!ranks_) return mine;
+    std::vector<std::size_t> sizes;
+    const auto t0 = Clock::now();
+    const auto all = ranks_->all_gather(mine.data(), mine.size() * sizeof(V), sizes, wait_);
+    note(what, site, all.size(), t0);
+    std::vector<V> out(all.size() / sizeof(V));
+    std::memcpy(out.data(), all.data(), all.size());
+    return out;
+  }
+
+  // Rank 0's vector on every rank.
+  template <class V> void from_first(std::vector<V>& v, const std::string& what, std::int64_t site) {
+    if (!ranks_) return;
+    const auto t0 = Clock::now();
+    ranks_->broadcast_vector(v, 0, wait_);
+    note(what, site, v.size() * sizeof(V), t0);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static void append(std::vector<std::byte>& out, const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    out.insert(out.end(), b, b + n);
+  }
+  void note(const std::string& what, std::int64_t site, std::size_t bytes, Clock::time_point t0) {
+    TransferRecord r;
+    r.what = what;
+    r.site = site;
+    r.mechanism = mechanism::kRankExchange;
+    r.source = "ranks 0-" + std::to_string(ranks_->size() - 1);
+    r.target = "rank " + std::to_string(ranks_->rank());
+    r.bytes = static_cast<std::int64_t>(bytes);
+    r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    log_.add(std::move(r));
+  }
+
+  Ranks* ranks_;
+  Mode mode_;
+  std::size_t terms_;
+  WaitCheck wait_;
+  TransferLog& log_;
+};
+
+}  // namespace srcc
