@@ -150,8 +150,11 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   // A resumed run draws from the seed of the run it continues unless told otherwise.
   e.seed_of_resumed = e.resume && !c.seed && !c.seed_base;
   if (!e.seed_of_resumed) o.sweep.seed = resolve_seed(c);
-  ProgressReporter reporter;
+  ProgressReporter progress;
+  SilentReporter silent;  // ranks but the first: rank 0 speaks for them
+  Reporter& reporter = world_ranks().rank() == 0 ? static_cast<Reporter&>(progress) : silent;
   const EvolveSummary s = evolve(e, reporter, interrupt_check(c, e.run, " between steps"));
+  if (world_ranks().rank() != 0) return;
   if (c.json) {
     std::printf("%s\n", s.to_json().c_str());
     return;

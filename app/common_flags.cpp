@@ -136,6 +136,8 @@ void execution_options(const CommonFlags& c, RunOptions& o) {
   o.exec = execution(c);
   spdlog::info("{} threads ({})", o.exec.threads, o.exec.threads_source);
   if (!c.max_time.empty()) o.max_time_seconds = parse_duration(c.max_time, opt::kMaxTime.name());
+  // Over MPI ranks rank 0 keeps the time: its stop (and evolve's checkpoint) ends the others.
+  if (world_ranks().rank() != 0) o.max_time_seconds = 0;
 }
 
 // check_interrupt, and --max-time's deadline checked where signals are: between sites.

@@ -3,8 +3,6 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -67,12 +65,8 @@ bool json_in(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // OpenBLAS chose its oldest kernels for a CPU it does not know (blas_core.hpp): start again
-  // with the ones the CPU has. The variable is set then, so this happens once.
-  if (const std::string core = srcc::better_blas_core(); !core.empty()) {
-    setenv("OPENBLAS_CORETYPE", core.c_str(), 1);
-    execv("/proc/self/exe", argv);  // on failure, go on with the kernels there are
-  }
+  // OpenBLAS chose its oldest kernels for a CPU it does not know: start again with the CPU's.
+  srcc::restart_for_blas_kernels(argv);
   srcc::app::Cli cli;
   try {
     srcc::app::check_config_files(argc, argv);
@@ -96,8 +90,8 @@ int main(int argc, char** argv) {
     for (const auto& flag : unused) spdlog::warn("{} has no effect on {} (see src-compress {} --help)", flag, command, command);
   srcc::app::install_signal_handlers();
   const bool json = cli.common.json;
-  // Under an MPI launcher (srcc/parallel/ranks.hpp) rank 0 speaks for the run; apply and
-  // compress run on every rank (they may share a sum's terms), the other commands on rank 0.
+  // Under an MPI launcher (srcc/parallel/ranks.hpp) rank 0 speaks for the run; apply, compress
+  // and evolve run on every rank (they may share the sweep), the other commands on rank 0.
   int rank = 0;
   std::string who;  // "rank 2: " before a message, where there are ranks
   try {
@@ -107,7 +101,7 @@ int main(int argc, char** argv) {
     return fail(e.kind(), e.what(), json);
   }
   if (rank != 0) spdlog::set_level(spdlog::level::err);
-  const bool on_every_rank = (*cli.apply_cmd || *cli.compress_cmd) && !cli.common.dry_run;
+  const bool on_every_rank = (*cli.apply_cmd || *cli.compress_cmd || *cli.evolve_cmd) && !cli.common.dry_run;
   int code = 0;
   int signal = 0;
   std::function<void()> report = [] {};
@@ -142,9 +136,11 @@ int main(int argc, char** argv) {
     report = [&, what = std::string(e.what())] { fail("internal", 1, who + "internal error: " + what, json, true); };
   }
   if (signal != 0) {
-    // Under a launcher every rank got the signal: each ends by it, as one process does.
-    report();
+    // Under a launcher every rank got the signal: each ends by it, as one process does; rank 0
+    // says what the stop left, the others give it the time to save it first.
+    if (rank == 0) report();
     spdlog::default_logger()->flush();
+    srcc::linger_after_signal(10.0);
     srcc::app::die_by_signal(signal);
   }
   srcc::RankEnding end;

@@ -20,6 +20,7 @@
 #include <complex>
 #include <vector>
 
+#include "srcc/backend/cpu/blas_core.hpp"
 #include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/generate.hpp"
@@ -132,4 +133,13 @@ BENCHMARK(BM_Sweep)
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// The program's own kernel choice (blas_core.hpp), so that the rates measured here are the
+// ones src-compress runs at.
+int main(int argc, char** argv) {
+  srcc::restart_for_blas_kernels(argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -3,10 +3,12 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <thread>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -136,6 +138,11 @@ void checkpoint_ranks(const WaitCheck& wait) {
 
 void finish_ranks() {
   if (mpi_module) mpi_module->finish();
+}
+
+void linger_after_signal(double seconds) {
+  if (!launched_by_mpi() || world_ranks().size() == 1 || world_ranks().rank() == 0) return;
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
 Lockstep::Lockstep() : exceptions_(std::uncaught_exceptions()) { ++agreement.lockstep; }

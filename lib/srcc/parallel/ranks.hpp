@@ -79,6 +79,10 @@ RankEnding end_together(int code, const std::function<void()>& report);
 void checkpoint_ranks(const WaitCheck& wait);
 // Ends MPI where it was started (once every rank agreed how to end).
 void finish_ranks();
+// A rank but the first, stopped by a signal, waits (at most `seconds`) before it ends: a launcher
+// kills every rank as soon as one ends, and rank 0 may still be saving what a stop keeps
+// (evolve's checkpoint). mpirun ends it when rank 0 is done; srun lets it run out the wait.
+void linger_after_signal(double seconds);
 
 // While one exists, the ranks are in lockstep (see end_together).
 class Lockstep {

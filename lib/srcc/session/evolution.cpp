@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -24,6 +25,7 @@
 #include "srcc/session/checkpoints.hpp"
 #include "srcc/session/evolve_record.hpp"
 #include "srcc/session/observables.hpp"
+#include "srcc/session/rank_share.hpp"
 #include "srcc/session/stages.hpp"
 #include "srcc/session/symmetric_run.hpp"
 #include "srcc/session/taylor_step.hpp"
@@ -65,6 +67,10 @@ template <class T> class Evolution {
     describe();
     if (eo_.resume) resume();
     start_backend();
+    if (!share_.works) return sum_;  // a rank the steps do not need: it waits (rank_share.hpp)
+    // Over ranks every rank takes each step, in lockstep: a failure on one ends them all.
+    std::optional<Lockstep> lockstep;
+    if (share_.workers) lockstep.emplace();
     std::size_t since_checkpoint = 0;
     try {
       for (std::size_t k = done_ + 1; k <= eo_.steps; ++k) {
@@ -182,6 +188,14 @@ template <class T> class Evolution {
     sum_.symmetry = sym_.keep ? sym_.name : "";
     if (sym_.keep) checkpoints_.set_charges(sym_.terms.front().back());
     checkpoints_.set_basis(uniform_basis(readers_[nstep_].info()));
+    // Under MPI: a --taylor step's terms dealt to the ranks, a product step's sketch columns
+    // split; every rank holds the state, rank 0 writes. One seed: rank 0's.
+    if (world_ranks().size() > 1 && why_not_spread(ro_).empty()) {
+      share_ = share_ranks(eo_.taylor > 0 ? eo_.taylor + 1 : 1, sym_.keep, check_interrupt_);
+      if (share_.workers) share_.workers->broadcast(&seed_, sizeof seed_, 0, check_interrupt_);
+      if (sym_.keep && world_ranks().rank() == 0)
+        reporter_.note("an evolution on charges is rank 0's alone; the other ranks wait");
+    }
     // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
     checkpoints_.limit_held(plan0_.budgets.host_bytes / kHeldStatesShare);
@@ -202,7 +216,7 @@ template <class T> class Evolution {
 
   // The seed of step k: derived from the base and the step number, so that a resumed run draws
   // what the uninterrupted one drew.
-  std::uint64_t step_seed(std::size_t k) const { return Rng::derive_seed(ro_.sweep.seed, k); }
+  std::uint64_t step_seed(std::size_t k) const { return Rng::derive_seed(seed_, k); }
 
   // The step's MPOs applied to the state, planned for the state's bonds now.
   SweepResult<T> product_step(std::size_t k) {
@@ -225,7 +239,8 @@ template <class T> class Evolution {
         result = symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
                                   check_interrupt_).result;
       } else {
-        result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan);
+        result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan,
+                           share_.workers.get());
       }
       put_back();
       return result;
@@ -265,7 +280,7 @@ template <class T> class Evolution {
       }
       return symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_).result;
     }
-    return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_);
+    return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_, {}, share_.workers.get());
   }
 
   // Step k: the sweep, the state's norm, the measurements, a row of the trajectory. All or
@@ -378,6 +393,7 @@ template <class T> class Evolution {
     sum_.steps_done = done_;
     sum_.wall_seconds = since(wall0_);
     sum_.peak_rss_bytes = memory::peak_resident_bytes();
+    if (world_ranks().rank() != 0) return;  // rank 0 writes for the ranks
     checkpoints_.write(rows_, columns_json(columns_), state_, state_scale_, record(), history_, finished, done_);
     sum_.checkpoint_seconds += checkpoints_.last_seconds();
     ++sum_.checkpoints;
@@ -389,7 +405,7 @@ template <class T> class Evolution {
                 .blas = backends_.front()->library_info(),
                 .threads = backends_.front()->threads(),
                 .threads_source = ro_.exec.threads_source,
-                .seed = ro_.sweep.seed,
+                .seed = seed_,
                 .method = method_name(ro_.sweep.method),
                 .start_utc = start_time_,
                 .end_utc = utc_now(),
@@ -419,6 +435,8 @@ template <class T> class Evolution {
   std::size_t steps_watched_ = 0;
   const std::function<void()>& check_interrupt_;
   QuietSweep quiet_;
+  std::uint64_t seed_ = ro_.sweep.seed;  // rank 0's over ranks
+  RankShare share_;                      // how MPI ranks share the steps (this process: all)
   const std::size_t nstep_;
   const Clock::time_point wall0_ = Clock::now();
   const std::string start_time_ = utc_now();

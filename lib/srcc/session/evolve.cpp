@@ -10,6 +10,7 @@
 #include "srcc/io/train_reader.hpp"
 #include "srcc/memory/policy.hpp"
 #include "srcc/session/evolution.hpp"
+#include "srcc/session/rank_share.hpp"
 #include "srcc/session/stages.hpp"
 #include "srcc/train/site_type.hpp"
 #include "srcc/session/taylor_step.hpp"
@@ -123,6 +124,13 @@ std::vector<Plan> plan_evolve(const EvolveOptions& eo) {
 EvolveSummary evolve(const EvolveOptions& given, Reporter& reporter, const std::function<void()>& check_interrupt) {
   memory::configure_allocator();
   check_options(given);
+  // Under MPI (rank_share.hpp): steps the ranks cannot share are rank 0's; the others wait.
+  if (world_ranks().size() > 1) {
+    if (const std::string alone = why_not_spread(given.run); !alone.empty()) {
+      if (world_ranks().rank() != 0) return EvolveSummary{};
+      reporter.note(alone + "; the other " + std::to_string(world_ranks().size() - 1) + " rank(s) wait");
+    }
+  }
   EvolveOptions eo = given;
   RunOptions& ro = eo.run;
   std::vector<std::string> files;

@@ -448,9 +448,10 @@ SweepResult<T> run_sweep(const Stack& stack, SiteSource<T>& source, const SweepO
 template <class T>
 SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, Backend& backend,
                          TransferLog& log, Reporter& reporter,
-                         const std::function<void()>& check_interrupt, const Plan* plan) {
+                         const std::function<void()>& check_interrupt, const Plan* plan, Ranks* ranks) {
   MemorySiteSource<T> source(data.sites);
-  return run_sweep(data.stack, source, options, backend, log, reporter, check_interrupt, plan);
+  return run_sweep(std::vector<SweepTerm<T>>{{&data.stack, &source, T(1), plan}}, options, backend, log, reporter,
+                   check_interrupt, {}, ranks);
 }
 
 #define SRCC_INSTANTIATE(T)                                                                 \
@@ -463,7 +464,7 @@ SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, 
                                     const std::vector<Backend*>&);                           \
   template SweepResult<T> run_sweep(const StackData<T>&, const SweepOptions&, Backend&,     \
                                     TransferLog&, Reporter&, const std::function<void()>&, \
-                                    const Plan*);
+                                    const Plan*, Ranks*);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -56,6 +56,6 @@ template <class T>
 SweepResult<T> run_sweep(const StackData<T>& data, const SweepOptions& options, Backend& backend,
                          TransferLog& log, Reporter& reporter,
                          const std::function<void()>& check_interrupt = [] {},
-                         const Plan* plan = nullptr);
+                         const Plan* plan = nullptr, Ranks* ranks = nullptr);
 
 }  // namespace srcc

@@ -1,5 +1,7 @@
 #include "srcc/backend/cpu/blas_core.hpp"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdlib>
 
@@ -21,6 +23,13 @@ std::string better_blas_core() {
   if (__builtin_cpu_supports("avx2")) return "Haswell";
 #endif
   return "";
+}
+
+void restart_for_blas_kernels(char** argv) {
+  const std::string core = better_blas_core();
+  if (core.empty()) return;
+  setenv("OPENBLAS_CORETYPE", core.c_str(), 1);
+  execv("/proc/self/exe", argv);
 }
 
 }  // namespace srcc

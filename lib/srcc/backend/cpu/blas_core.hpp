@@ -16,4 +16,9 @@ std::string better_blas_core();
 // The kernels OpenBLAS uses ("Cooperlake", "Prescott", …).
 std::string blas_core();
 
+// At the start of a program's main: when better_blas_core() names kernels, starts the program
+// again (execv of /proc/self/exe with the same arguments) with $OPENBLAS_CORETYPE set to them.
+// It is set then, so this happens once; where the exec fails the program goes on as it is.
+void restart_for_blas_kernels(char** argv);
+
 }  // namespace srcc
