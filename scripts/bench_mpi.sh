@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # apply over MPI ranks on this machine: time and efficiency at 1 and 2 ranks (one thread each,
 # each rank pinned to its core), and a cost model that predicts more ranks.
-#   sum4:    a sum of 4 equal-cost terms Σ_k c_k H ψ_k (XXZ MPO, L = 40, random states of bond
-#            128, χ̄ = 128), dealt over the ranks;
+#   sum4:    a sum of 4 equal-cost terms Σ_k c_k H ψ_k (XXZ MPO, L = 40, states of bond 128,
+#            χ̄ = 128), dealt over the ranks;
 #   sum1:    its first term alone (with sum4, the model's split of a term's own and the shared work);
-#   product: one H·ψ at χ̄ = 256 (bond-256 state), its sketch columns split over the ranks.
+#   product: one H·ψ at χ̄ = 256 (bond-256 state), its sketch columns split over the ranks;
+#   product512: the same at χ̄ = 512.
 # Each case alternates 1 and 2 ranks, REPEATS times; medians of the sweep's seconds. The errors
 # of the ranks' results against the one-process result come from our `distance`.
 #
@@ -20,18 +21,23 @@ command -v mpirun >/dev/null || { echo "bench_mpi.sh: no mpirun (apt-get install
 work=$(mktemp -d "${TMPDIR:-/tmp}/srcc-mpi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-dgemm=$(build/benchmarks/srcc_bench --benchmark_filter='BM_Dgemm/(1024|2048)|BM_FirstTouch' \
+dgemm=$(taskset -c 0 build/benchmarks/srcc_bench --benchmark_filter='BM_Dgemm/(1024|2048)|BM_FirstTouch' \
         --benchmark_format=json 2>/dev/null | python3 scripts/machine_rates.py | cut -d' ' -f1)
 echo "$(date -u '+%F %H:%M') UTC, $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), DGEMM $dgemm GFLOP/s on one thread; medians of $repeats"
 
+# States with a flat spectrum (generate charged-random, computed dense: --symmetry off), so that
+# every result keeps its full bond χ̄ (a plain random MPS's spectrum decays fast and its products
+# keep bonds far below χ̄).
 in=$work/in.h5
 "$BIN" generate xxz -o "$in:/H" --sites 40 --delta 0.5 -q
-for k in 0 1 2 3; do "$BIN" generate random-mps -o "$in:/psi$k" --sites 40 --bond 128 --seed $((k + 1)) -q; done
-"$BIN" generate random-mps -o "$in:/big" --sites 40 --bond 256 --seed 9 -q
+for k in 0 1 2 3; do "$BIN" generate charged-random -o "$in:/psi$k" --sites 40 --bond 128 --seed $((k + 1)) -q; done
+"$BIN" generate charged-random -o "$in:/big" --sites 40 --bond 256 --seed 9 -q
+"$BIN" generate charged-random -o "$in:/huge" --sites 40 --bond 512 --seed 10 -q
 sum4=(--term 1 "$in:/H" "$in:/psi0" --term 0.5 "$in:/H" "$in:/psi1" --term -0.25 "$in:/H" "$in:/psi2"
-      --term 0.125 "$in:/H" "$in:/psi3" --chi 128)
-sum1=(--term 1 "$in:/H" "$in:/psi0" --chi 128)
-product=("$in:/H" "$in:/big" --chi 256)
+      --term 0.125 "$in:/H" "$in:/psi3" --chi 128 --symmetry off)
+sum1=(--term 1 "$in:/H" "$in:/psi0" --chi 128 --symmetry off)
+product=("$in:/H" "$in:/big" --chi 256 --symmetry off)
+product512=("$in:/H" "$in:/huge" --chi 512 --symmetry off)
 
 run() {  # RANKS OUT ARGS…: the run's --json summary in OUT.json
   local n=$1 out=$2
@@ -46,8 +52,8 @@ field() { python3 -c "import json; print(json.load(open('$1'))$2)"; }
 median() { python3 -c "import statistics,sys; print('%.3f' % statistics.median(map(float, sys.argv[1:])))" "$@"; }
 
 declare -A sweep
-printf '%-8s %5s %9s %9s %10s %11s %13s %12s %10s\n' case ranks sweep_s speedup efficiency GFLOP/s/rank bytes/cut peak_MB error
-for c in sum4 sum1 product; do
+printf '%-10s %5s %9s %9s %10s %11s %13s %12s %10s\n' case ranks sweep_s speedup efficiency GFLOP/s/rank bytes/cut peak_MB error
+for c in sum4 sum1 product product512; do
   declare -n args=$c
   t1=() t2=()
   for ((r = 0; r < repeats; r++)); do
@@ -73,7 +79,7 @@ cuts = d["sites"] - 1
 exchanged = d["bytes_by_mechanism"].get("rank exchange", 0) / cuts
 peak = max(d["rank_peak_rss_bytes"] or [d["peak_rss_bytes"]]) / 1e6
 speedup = m1 / m
-print("%-8s %5d %9.3f %9.2f %9.0f%% %11.1f %13.0f %12.0f %10s" % (
+print("%-10s %5d %9.3f %9.2f %9.0f%% %11.1f %13.0f %12.0f %10s" % (
     case, n, m, speedup, 100 * speedup / n, per_rank, exchanged, peak, err if n > 1 else "-"))
 PY
   done

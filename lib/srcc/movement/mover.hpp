@@ -4,7 +4,9 @@
 // /log/transfers. Device backends time their copies on the device (CopyClock); the row then
 // reads that time when the log is settled, and the copy overlaps the work queued after it.
 #include <chrono>
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +41,22 @@ template <class T> class Mover {
   std::vector<T> down(const Buffer<T>& b, std::size_t n, const std::string& what,
                       std::int64_t site, const QueuePoint& after = nullptr) {
     return down_as(b, n, what, site, false, after);
+  }
+
+  // A new buffer of `n_out` values filled by `fill(in, out)` from the first `n_in` of `b`, where
+  // `fill` works on host memory (an exchange between processes): on a host backend on the
+  // buffers themselves, on a device through host copies, each logged.
+  Buffer<T> through_host(const Buffer<T>& b, std::size_t n_in, std::size_t n_out,
+                         const std::function<void(const T*, T*)>& fill, const std::string& what, std::int64_t site) {
+    if (!K_.moves_data()) {
+      Buffer<T> out = K_.allocate(std::max<std::size_t>(n_out, 1));
+      fill(b.data(), out.data());
+      return out;
+    }
+    const std::vector<T> in = down(b, n_in, what, site);
+    std::vector<T> out(n_out);
+    fill(in.data(), out.data());
+    return up(std::move(out), what, site);
   }
 
   // Like down() for data that leaves the computation for good (result cores): on a host

@@ -60,20 +60,30 @@ class MpiRanks final : public Ranks {
     MPI_Request r;
     MPI_Iallgather(&own, 1, MPI_UNSIGNED_LONG_LONG, counts.data(), 1, MPI_UNSIGNED_LONG_LONG, comm_, &r);
     wait_for(r, wait);
-    std::vector<int> n(size_), offset(size_);
     std::size_t total = 0;
     sizes.resize(size_);
     for (int i = 0; i < size_; ++i) {
       sizes[i] = counts[i];
-      n[i] = count_of(counts[i]);
-      offset[i] = count_of(total);
       total += counts[i];
     }
-    count_of(total);
     std::vector<std::byte> out(total);
-    MPI_Iallgatherv(mine, count_of(bytes), MPI_BYTE, out.data(), n.data(), offset.data(), MPI_BYTE, comm_, &r);
-    wait_for(r, wait);
+    all_gather_known(mine, out.data(), sizes, wait);
     return out;
+  }
+
+  void all_gather_known(const void* mine, void* out, const std::vector<std::size_t>& bytes_of,
+                        const WaitCheck& wait) override {
+    std::vector<int> n(size_), offset(size_);
+    std::size_t total = 0;
+    for (int i = 0; i < size_; ++i) {
+      n[i] = count_of(bytes_of[i]);
+      offset[i] = count_of(total);
+      total += bytes_of[i];
+    }
+    count_of(total);
+    MPI_Request r;
+    MPI_Iallgatherv(mine, n[rank_], MPI_BYTE, out, n.data(), offset.data(), MPI_BYTE, comm_, &r);
+    wait_for(r, wait);
   }
 
   void broadcast(void* data, std::size_t bytes, int root, const WaitCheck& wait) override {

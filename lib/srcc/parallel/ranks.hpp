@@ -29,6 +29,10 @@ class Ranks {
   // each rank's count.
   virtual std::vector<std::byte> all_gather(const void* mine, std::size_t bytes, std::vector<std::size_t>& sizes,
                                             const WaitCheck& wait) = 0;
+  // The same where every rank's count is known beforehand (`bytes_of[r]`, the same list on
+  // every rank): straight into `out`, which holds their sum; no exchange of the counts.
+  virtual void all_gather_known(const void* mine, void* out, const std::vector<std::size_t>& bytes_of,
+                                const WaitCheck& wait) = 0;
   // Root's `bytes` of `data` on every rank (every rank passes the same count).
   virtual void broadcast(void* data, std::size_t bytes, int root, const WaitCheck& wait) = 0;
   // The ranks below `count` as a group of their own; null on the others. Every rank calls it.

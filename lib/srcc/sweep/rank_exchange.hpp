@@ -13,6 +13,7 @@
 // in the right sweep each rank holds a share of S's rows, computes those rows of Z', and the
 // rows are gathered; each rank computes its columns of the sketch, gathered too, and its share
 // of the next S's rows.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -49,9 +50,31 @@ class RankExchange {
   struct Share {
     std::size_t first = 0, count = 0;
   };
-  Share share(std::size_t count) const {
-    const std::size_t R = size(), r = rank(), base = count / R, extra = count % R;
+  Share share(std::size_t count) const { return share_of(count, static_cast<std::size_t>(rank())); }
+  Share share_of(std::size_t count, std::size_t r) const {
+    const std::size_t R = size(), base = count / R, extra = count % R;
     return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
+  }
+
+  // The ranks' shares of `count` items of `each` values, concatenated in rank order into `out`,
+  // from this rank's share at `mine`; only the items before `upto` (all by default) are taken.
+  // Host memory both, as a CPU backend's buffers are: no copy on either side.
+  template <class V>
+  void join_shares(const V* mine, V* out, std::size_t count, std::size_t each, const std::string& what,
+                   std::int64_t site, std::size_t upto = SIZE_MAX) {
+    upto = std::min(upto, count);
+    if (!ranks_) {
+      if (out != mine) std::memcpy(out, mine, upto * each * sizeof(V));
+      return;
+    }
+    std::vector<std::size_t> bytes(size());
+    for (std::size_t r = 0; r < bytes.size(); ++r) {
+      const Share s = share_of(count, r);
+      bytes[r] = (s.first < upto ? std::min(s.count, upto - s.first) : 0) * each * sizeof(V);
+    }
+    const auto t0 = Clock::now();
+    ranks_->all_gather_known(mine, out, bytes, wait_);
+    note(what, site, upto * each * sizeof(V), t0);
   }
 
   // Every term's vector in term order, from this rank's own terms' (in term order).

@@ -266,13 +266,13 @@ Buffer<T> SketchBlocks<T>::sketch(std::size_t block, std::size_t j, std::size_t 
     c0.K.copy(take * rows, back.data(), y.data() + sl.first * rows);
   }
   if (!ranks_) return y;
-  // Column-major: the ranks' column shares, in rank order, are the sketch's columns in order.
+  // Column-major: the ranks' column shares, in rank order, are the sketch's columns in order
+  // (each rank's share of the block's columns, cut at `cols`).
   const auto site = static_cast<std::int64_t>(j);
-  std::vector<T> all = ranks_->joined(c0.mover.down(y, mine * rows, "sketch", site), "sketch", site);
-  Buffer<T> given = adopt(std::move(all), "sketch", j, 0);
-  Buffer<T> out = c0.K.allocate(cols * rows);
-  c0.K.copy(cols * rows, given.data(), out.data());
-  return out;
+  return c0.mover.through_host(
+      y, mine * rows, cols * rows,
+      [&](const T* own, T* all) { ranks_->join_shares(own, all, blocks_[block].columns, rows, "sketch", site, cols); },
+      "sketch", site);
 }
 
 template <class T> void SketchBlocks<T>::release(std::size_t j) {

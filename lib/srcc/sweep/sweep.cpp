@@ -278,9 +278,14 @@ void Sweeper<T>::right_sweep_sites(SweepResult<T>& out, const Keep& keep) {
     }
     double z_norm2 = 0;
     if (split) {
-      const std::size_t mine = b_mine * u * dd * st().fused_left(j);
+      // The ranks' rows of Z' in rank order are Z' (b is its slowest index), gathered straight
+      // into a buffer of the backend's (recycled: no fresh pages per cut).
+      const std::size_t per_row = u * dd * st().fused_left(j);
       const auto site = static_cast<std::int64_t>(j);
-      z[0] = placed(ranks_.joined(mover().down(z[0], mine, "right block", site), "right block", site), "right block", j);
+      z[0] = mover().through_host(
+          z[0], b_mine * per_row, b * per_row,
+          [&](const T* mine, T* whole) { ranks_.join_shares(mine, whole, b, per_row, "right block", site); },
+          "right block", site);
       for (double n : ranks_.joined(std::vector<double>{norms[0][0]}, "right block norm", site)) z_norm2 += n * n;
     } else {
       for (const auto& n : ranks_.all_terms(norms, "right block norm", static_cast<std::int64_t>(j)))
