@@ -142,7 +142,7 @@ void execution_options(const CommonFlags& c, RunOptions& o) {
 
 // check_interrupt, and --max-time's deadline checked where signals are: between sites.
 std::function<void()> interrupt_check(const CommonFlags& c, const RunOptions& o, const std::string& what) {
-  if (c.max_time.empty()) return check_interrupt;
+  if (c.max_time.empty() || o.max_time_seconds <= 0) return check_interrupt;  // none, or not this rank's
   const double limit = o.max_time_seconds;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # apply over MPI ranks (mpirun -n 1, 2, 3 on this machine): a sum's terms dealt to ranks and a
 # product's sketch columns split over them give the one-process result to 1e-12 — MPO·MPS and
-# MPO·MPO sums of 2–5 terms and products, --chi, --oversample and --tol; sdc and a dry run are
+# MPO·MPO sums of 1–5 terms and products, --chi, --oversample and --tol; sdc and a dry run are
 # rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged. A rank that fails (a missing input, a budget too
 # small) ends every rank with its exit status and leaves nothing; a SIGTERM to mpirun leaves
 # nothing. Skipped (exit 77) without mpirun or without this build's MPI module.
@@ -35,12 +35,14 @@ json_field() { /usr/bin/python3 -c "import json,sys; d=json.load(open('$1')); pr
 sum5=(--term 1 in.h5:/H in.h5:/psi --term 0.5 in.h5:/I in.h5:/psi --term -0.25 in.h5:/H in.h5:/I in.h5:/psi
       --term 0.1j in.h5:/H in.h5:/phi --term 0.3 in.h5:/phi)
 sum2=(--term 1 in.h5:/H in.h5:/psi --term -0.5 in.h5:/psi)
+sum1=(--term 0.5 in.h5:/H in.h5:/I in.h5:/psi)
 mposum=(--term 1 in.h5:/H in.h5:/I --term 0.5 in.h5:/I in.h5:/H --term 2 in.h5:/H)
 cases=(
   "sum5 --chi 20"
   "sum5 --chi 16 --oversample"
   "sum5 --tol 1e-6 --chi 64"
   "sum2 --chi 18"
+  "sum1 --chi 18"
   "mposum --chi 24"
   "product --chi 20"
   "product --chi 12 --oversample"
@@ -53,6 +55,7 @@ for c in "${cases[@]}"; do
   case $kind in
     sum5) args=("${sum5[@]}") ;;
     sum2) args=("${sum2[@]}") ;;
+    sum1) args=("${sum1[@]}") ;;
     mposum) args=("${mposum[@]}") ;;
     product) args=(in.h5:/H in.h5:/psi) ;;
     mpompo) args=(in.h5:/H in.h5:/I) ;;
@@ -66,7 +69,7 @@ for c in "${cases[@]}"; do
     check_same "$kind $flags, $n rank(s)" "ref_$kind.h5" "r${n}_$kind.h5"
     ranks=$(json_field "r${n}_$kind.json" '["ranks"]')
     case $kind in
-      sum5 | mposum | product | mpompo) want=$n ;;
+      sum5 | mposum | product | mpompo | sum1) want=$n ;;  # a one-term sum splits its columns
       sum2) want=$((n < 2 ? n : 2)) ;;
       *) want=1 ;;
     esac
@@ -150,6 +153,19 @@ set -e
 [ "$code" != 0 ] || fail "mpirun ended 0 after SIGTERM (the run finished within 2 s: make it larger)"
 [ -z "$(ls -A term_out)" ] || { ls -la term_out; fail "SIGTERM left files: $(ls term_out)"; }
 echo "ok SIGTERM to mpirun: exit $code, nothing left"
+# --max-time (rank 0's clock) reached while the ranks share the sweep: every rank ends with 130
+# (through MPI_Abort), nothing left.
+mkdir -p max_out
+set +e
+mpirun -n 2 "$bin" apply --term 1 big.h5:/H big.h5:/psi --term 0.5 big.h5:/H big.h5:/H big.h5:/psi \
+  --chi 256 --oversample --seed 1 -o max_out/r.h5 -q --max-time 2s > max.out 2>&1
+code=$?
+set -e
+[ "$code" = 130 ] || { cat max.out; fail "--max-time over ranks: exit $code, expected 130"; }
+grep -q "rank 0: --max-time 2s reached" max.out || { cat max.out; fail "--max-time over ranks: rank 0 does not say why"; }
+[ -z "$(ls -A max_out)" ] || fail "--max-time over ranks left files: $(ls max_out)"
+echo "ok --max-time over ranks: exit 130, nothing left"
+
 # SIGTERM to mpirun mid-evolution: rank 0 saves the finished steps (the other ranks wait for it
 # before they end); --resume over ranks ends where the run that was not stopped ends.
 "$bin" generate random-mps -o evl.h5:/psi --sites 24 --bond 32 --seed 3 --dtype complex128 -q
