@@ -6,7 +6,6 @@
 #include <complex>
 #include <cstdio>
 #include <limits>
-#include <optional>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -68,9 +67,8 @@ template <class T> class Evolution {
     if (eo_.resume) resume();
     start_backend();
     if (!share_.works) return sum_;  // a rank the steps do not need: it waits (rank_share.hpp)
-    // Over ranks every rank takes each step, in lockstep: a failure on one ends them all.
-    std::optional<Lockstep> lockstep;
-    if (share_.workers) lockstep.emplace();
+    // Over ranks every rank takes each step in lockstep (share_.lockstep, from the agreement to
+    // the last step): a failure on one ends them all.
     std::size_t since_checkpoint = 0;
     try {
       for (std::size_t k = done_ + 1; k <= eo_.steps; ++k) {
@@ -85,6 +83,7 @@ template <class T> class Evolution {
     } catch (const InterruptedError& e) {
       throw InterruptedError(e.cause() + "; " + save_on_stop(since_checkpoint));
     }
+    share_.lockstep.reset();  // the steps are done: rank 0 writes, the others wait for it
     if (done_ > sum_.resumed_from || !checkpoints_.written()) {
       // The last write finishes even when a stop arrives meanwhile: the evolution is done.
       InterruptShield shield;

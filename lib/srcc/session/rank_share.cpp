@@ -29,6 +29,7 @@ RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait) {
   const std::size_t ranks = terms > 1 ? std::min<std::size_t>(terms, world.size()) : world.size();
   share.workers = world.first(static_cast<int>(ranks));
   share.works = share.workers != nullptr;
+  if (share.workers) share.lockstep = std::make_unique<Lockstep>();
   return share;
 }
 

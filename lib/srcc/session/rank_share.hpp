@@ -20,6 +20,9 @@ std::string why_not_spread(const RunOptions& o);
 struct RankShare {
   bool works = true;               // this rank sweeps (rank 0 always)
   std::unique_ptr<Ranks> workers;  // the ranks that sweep, where they are several
+  // From the agreement on: the workers wait on each other, so a failure on one must end them
+  // all (end_together). The run ends it once the shared work is done.
+  std::unique_ptr<Lockstep> lockstep;
 };
 
 // Every rank of a spreadable run, once its inputs are open (`terms` of them; `charged`: the run

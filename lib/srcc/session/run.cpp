@@ -191,7 +191,8 @@ template <class T>
 RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::vector<Plan>& plans,
                      const std::vector<std::unique_ptr<Backend>>& backends, const SymmetryChoice& sym,
                      Reporter& reporter,
-                     const std::function<void()>& check_interrupt, Ranks* workers) {
+                     const std::function<void()>& check_interrupt, RankShare& share) {
+  Ranks* workers = share.workers.get();
   const auto wall0 = Clock::now();
   const std::string start_time = utc_now();
   RunSummary sum;
@@ -229,8 +230,6 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
     sum.symmetry = sym.name;
     sum.max_sectors = so.max_sectors;
   } else if (workers) {
-    // The ranks sweep in lockstep: a failure on one ends them all (end_together).
-    Lockstep lockstep;
     result = run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more, workers);
   } else {
     result = o.sweep.method != Method::kSvd ? run_sweep(terms, o.sweep, *backend, log, reporter, check_interrupt, more)
@@ -242,6 +241,7 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
     sum.ranks = workers->size();
     sum.rank_flops = workers->gather_values(result.flops, check_interrupt);
     sum.rank_peak_rss_bytes = workers->gather_values(memory::peak_resident_bytes(), check_interrupt);
+    share.lockstep.reset();  // the shared work is done: rank 0 writes, the others wait for it
     if (workers->rank() != 0) return sum;
     result.flops = 0;
     for (double f : sum.rank_flops) result.flops += f;
@@ -375,7 +375,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
     if (share.workers) share.workers->broadcast(&options.sweep.seed, sizeof options.sweep.seed, 0, check_interrupt);
   }
   return visit_dtype(dt, [&](auto zero) {
-    return run_typed<decltype(zero)>(options, ins, plans, backend, sym, reporter, check_interrupt, share.workers.get());
+    return run_typed<decltype(zero)>(options, ins, plans, backend, sym, reporter, check_interrupt, share);
   });
 }
 
