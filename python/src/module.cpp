@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "srcc/backend/cpu/blas_core.hpp"
 #include "srcc/backend/device.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/size.hpp"
@@ -388,6 +389,11 @@ py::tuple sandwich(const py::tuple& bra, const py::list& ops, const py::tuple& k
 PYBIND11_MODULE(_srcc, m) {
   m.doc() = "The compiled half of srcc; use the srcc package.";
   m.attr("version") = srcc::kVersion;
+  // The kernels OpenBLAS should have been started with, where it chose its SSE3 ones for a CPU
+  // it does not know (blas_core.hpp); "" otherwise. An interpreter cannot be restarted with them
+  // as the program is: the package says how to start Python instead.
+  m.def("better_blas_kernels", &srcc::better_blas_core);
+  m.def("blas_kernels", &srcc::blas_core);
   // One class per error kind of the command-line program (its exit codes), under srcc.Error. The
   // classes live as long as the process (held past the interpreter's end, never released).
   static PyObject* base = PyErr_NewException("srcc.Error", PyExc_RuntimeError, nullptr);

@@ -6,6 +6,7 @@ or by hand: PYTHONPATH=build/python SRCC_BIN=build/app/src-compress python3 -m p
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -334,3 +335,26 @@ def test_ctrl_c_stops_a_sweep_with_keyboard_interrupt():
         srcc.apply(h, psi, chi=160, threads=1)
     assert time.perf_counter() - t0 < 0.8 * whole
     timer.join()
+
+
+def test_says_how_to_start_python_where_openblas_does_not_know_the_cpu():
+    # Where OpenBLAS chose its SSE3 kernels on a CPU with AVX2 (a model it does not know),
+    # importing srcc says which OPENBLAS_CORETYPE to start Python with; started with it, the
+    # kernels are those and nothing is said.
+    code = "import srcc, srcc._srcc as c; print(c.blas_kernels()); print(c.better_blas_kernels())"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}
+    own = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    kernels, better = own.stdout.split("\n")[:2]
+    if better:
+        assert kernels == "Prescott"
+        assert "OPENBLAS_CORETYPE=" + better in own.stderr
+        env["OPENBLAS_CORETYPE"] = better
+        fixed = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert fixed.stdout.split("\n")[:2] == [better, ""]
+        assert "OPENBLAS_CORETYPE" not in fixed.stderr
+    else:
+        assert "OPENBLAS_CORETYPE" not in own.stderr
+    env["OPENBLAS_CORETYPE"] = "Prescott"  # a choice someone made is kept and not questioned
+    chosen = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert chosen.stdout.split("\n")[:2] == ["Prescott", ""]
+    assert "OPENBLAS_CORETYPE" not in chosen.stderr
