@@ -9,6 +9,11 @@
 
 namespace srcc {
 
+namespace {
+// The ranks that sweep: a sum's at most a term each, a product's sketch columns over all of them.
+std::size_t sweeping_ranks(std::size_t terms, std::size_t ranks) { return terms > 1 ? std::min(terms, ranks) : ranks; }
+}  // namespace
+
 std::string why_not_spread(const RunOptions& o) {
   if (o.sweep.method != Method::kSrc)
     return method_name(o.sweep.method) + "'s left sweep reduces every sketch row and term at once: rank 0 computes it";
@@ -25,9 +30,7 @@ RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait) {
     share.works = world.rank() == 0;
     return share;
   }
-  // A sum: a term per rank at least; a product: its sketch columns over every rank.
-  const std::size_t ranks = terms > 1 ? std::min<std::size_t>(terms, world.size()) : world.size();
-  share.workers = world.first(static_cast<int>(ranks));
+  share.workers = world.first(static_cast<int>(sweeping_ranks(terms, world.size())));
   share.works = share.workers != nullptr;
   if (share.workers) share.lockstep = std::make_unique<Lockstep>();
   return share;
@@ -37,7 +40,7 @@ std::string rank_plan_text(const RunOptions& o, const std::vector<const Stack*>&
                            int ranks) {
   const std::string R = std::to_string(ranks);
   if (const std::string alone = why_not_spread(o); !alone.empty()) return "over " + R + " ranks: " + alone + "; the others wait\n";
-  const std::size_t K = plans.size(), workers = K > 1 ? std::min<std::size_t>(ranks, K) : ranks;
+  const std::size_t K = plans.size(), workers = sweeping_ranks(K, ranks);
   const std::size_t s = plans.front().sketch_columns, element = dtype_size(plans.front().dtype);
   std::string out;
   if (K > 1) {

@@ -40,7 +40,6 @@ class RankExchange {
   bool spread() const { return ranks_ != nullptr; }
   bool terms_dealt() const { return mode_ == Mode::kTerms; }
   bool columns_split() const { return mode_ == Mode::kColumns; }
-  Ranks* ranks() const { return ranks_; }
   int rank() const { return ranks_ ? ranks_->rank() : 0; }
   int size() const { return ranks_ ? ranks_->size() : 1; }
   bool mine(std::size_t k) const { return mode_ != Mode::kTerms || static_cast<int>(k % size()) == rank(); }

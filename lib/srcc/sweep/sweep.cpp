@@ -207,22 +207,14 @@ std::vector<std::vector<T>> Sweeper<T>::all_terms(std::vector<Buffer<T>>& own, s
   return ranks_.all_terms(host, what, static_cast<std::int64_t>(j));
 }
 
-template <class T> Buffer<T> Sweeper<T>::placed(std::vector<T>&& host, const std::string& what, std::size_t j) {
-  const std::size_t n = host.size();
-  Buffer<T> given = adopt(std::move(host), what, j);
-  Buffer<T> out = K().allocate(n);
-  K().copy(n, given.data(), out.data());
-  return out;
-}
-
 template <class T>
 Buffer<T> Sweeper<T>::add_terms(std::vector<std::vector<T>>&& x, std::size_t n, const std::vector<real_t<T>>& factors,
                                 std::size_t j) {
   auto factor = [&](std::size_t k) { return factors.empty() ? real_t<T>(1) : factors[k]; };
-  Buffer<T> sum = placed(std::move(x[0]), "sum of terms", j);
+  Buffer<T> sum = adopt(std::move(x[0]), "sum of terms", j);
   if (factor(0) != 1) K().scale(n, factor(0), sum.data());
   for (std::size_t k = 1; k < x.size(); ++k) {
-    Buffer<T> term = placed(std::move(x[k]), "sum of terms", j);
+    Buffer<T> term = adopt(std::move(x[k]), "sum of terms", j);
     K().add(n, factor(k), term.data(), sum.data());
   }
   return sum;
@@ -234,7 +226,7 @@ void Sweeper<T>::agree(Buffer<T>& core, std::size_t& rank, std::size_t rows, Ran
   std::vector<T> host = mover().down(core, rank * rows, "result site", static_cast<std::int64_t>(j));
   ranks_.from_first(host, "result site", static_cast<std::int64_t>(j));
   rank = host.size() / rows;
-  core = placed(std::move(host), "result site", j);
+  core = adopt(std::move(host), "result site", j);
   std::vector<double> pair{e.error, e.norm};
   ranks_.from_first(pair, "range estimate", static_cast<std::int64_t>(j));
   e = {pair[0], pair[1]};

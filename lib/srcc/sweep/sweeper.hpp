@@ -188,10 +188,6 @@ template <class T> class Sweeper {
   // Σ_k f_k · x_k over all terms in term order (f_k = 1 without factors), as one process adds it.
   Buffer<T> add_terms(std::vector<std::vector<T>>&& x, std::size_t n, const std::vector<real_t<T>>& factors,
                       std::size_t j);
-  // Host data in a buffer of the backend's own allocation: kernels may round differently on
-  // memory of another alignment (a vectorised loop's remainder), and the same sum must come out
-  // the same on any number of ranks.
-  Buffer<T> placed(std::vector<T>&& host, const std::string& what, std::size_t j);
   // Rank 0's core and estimate of a cut on every rank: the ranks go on with one range.
   void agree(Buffer<T>& core, std::size_t& rank, std::size_t rows, RangeEstimate& e, std::size_t j);
 
