@@ -157,7 +157,9 @@ void check_config_files(int argc, char** argv) {
 
 Cli::Cli() {
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("src-compress ") + kVersion);
+  // The kernels are named because they decide the speed (a CPU OpenBLAS does not know gets its SSE3
+  // ones); the benchmark scripts give the peers they run the same ones.
+  app.set_version_flag("--version", [] { return std::string("src-compress ") + kVersion + "\nOpenBLAS kernels: " + blas_core(); });
   app.set_config("--config", "", "Read flags from a CLI11 config file (`key = value` lines)");
   app.config_formatter(std::make_shared<ConfigWithoutBom>());
   // A misspelt key in a batch config would otherwise be silently ignored.

@@ -27,6 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${SRC_COMPRESS:-}" ] || [ -x build/app/src-compress ] || bash scripts/setup.sh
 bin=$(realpath "${SRC_COMPRESS:-build/app/src-compress}")
+. scripts/peer_blas.sh "$bin"
 py=${PYTHON:-/usr/bin/python3}  # Debian's Python (h5py; quimb's packages for the quimb rows)
 L=${L:-24}
 steps=${STEPS:-40}

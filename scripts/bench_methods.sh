@@ -24,6 +24,7 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = --plot ]; then exec "${PY:-/usr/bin/python3}" scripts/plot_methods.py "$2" "$3"; fi
 [ -x build/app/src-compress ] || bash scripts/setup.sh
 bin=$(realpath build/app/src-compress)
+. scripts/peer_blas.sh "$bin"
 repeats=${REPEATS:-3}
 cases=${CASES:-"20 50 50,30 80 80,20 64 128"}
 mpo_case=${MPO_CASE:-"20 16 64"}

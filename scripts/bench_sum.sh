@@ -20,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/app/src-compress ] || bash scripts/setup.sh
 bin=$(realpath build/app/src-compress)
+. scripts/peer_blas.sh "$bin"
 n=${N:-20} d=${D:-8} chi=${CHI:-48} chibar=${CHIBAR:-24} repeats=${REPEATS:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/srcc-sum.XXXXXX")
 trap 'rm -rf "$work"' EXIT

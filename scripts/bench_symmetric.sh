@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build/app/src-compress}
 [ -x "$BIN" ] || cmake --build build --target src-compress >/dev/null
+. scripts/peer_blas.sh "$BIN"
 : "${TENPY:?set TENPY to a TeNPy source tree (fetch tenpy/tenpy)}"
 PY="env TENPY_NO_CYTHON=true PYTHONPATH=$TENPY OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 taskset -c 0 /usr/bin/python3"
 WORK=$(mktemp -d)
@@ -23,7 +24,6 @@ json() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)
 dist() { "$BIN" distance "$1" "$2" --json | json "'%.2e' % d['relative_distance']"; }
 
 echo "# $(date -u +%F) $(lscpu | sed -n 's/^Model name: *//p'), one thread"
-"$BIN" --version | head -1
 [ -x build/benchmarks/srcc_bench ] || cmake --build build --target srcc_bench >/dev/null
 read -r dgemm _ < <(OPENBLAS_NUM_THREADS=1 taskset -c 0 build/benchmarks/srcc_bench \
         --benchmark_filter='BM_Dgemm/(1024|2048)|BM_FirstTouch' --benchmark_format=json 2>/dev/null |

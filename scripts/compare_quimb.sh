@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 bin=${SRC_COMPRESS:-build/app/src-compress}
 py=${PYTHON:-/usr/bin/python3}  # Debian's Python, where the packages above are
 [ -x "$bin" ] || bash scripts/setup.sh
+. scripts/peer_blas.sh "$bin"
 rounds=${1:-1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -33,6 +33,10 @@ TEST(CliBlas, RunsOnTheKernelsTheCpuHas) {
   const std::string kernels = kernels_of(dir);
   EXPECT_FALSE(kernels.empty());
   EXPECT_NE(kernels, "Prescott") << "a CPU with AVX2 runs OpenBLAS's SSE3 kernels";
+  // --version names them, for bug reports and for the benchmarks' peers (scripts/peer_blas.sh).
+  const auto v = run_cli(dir, "--version");
+  EXPECT_EQ(v.code, 0) << v.err;
+  EXPECT_NE(v.out.find("OpenBLAS kernels: " + kernels + "\n"), std::string::npos) << v.out;
 }
 
 TEST(CliBlas, AChosenKernelStays) {
