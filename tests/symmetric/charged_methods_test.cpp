@@ -152,9 +152,12 @@ TEST(ChargedMethodsDense, SdcOfANonCanonicalTrainKeepsTheWholeProduct) {
   EXPECT_LT(test::relative_error(test::dense_vector(r.cores), ref.v), 1e-12);
 }
 
-// Fit sweeps: each gains what the one-site projection recovers, the error falls, the figures are
-// those of the sweeps run, and --fit-tol stops them.
-TYPED_TEST(ChargedMethods, FitSweepsLowerTheErrorOfSrc) {
+// Fit sweeps: each gains what its projection recovers, the figures are those of the sweeps run,
+// and --fit-tol stops them. They are two-site sweeps: a cut shares its bond out among the sectors
+// afresh, so that three of them reach the optimal truncation of the product from plain src, whose
+// sectors have other dimensions (one-site sweeps, which keep them, stopped at 1.56× the optimum
+// for the real state here).
+TYPED_TEST(ChargedMethods, FitSweepsReachTheOptimalTruncationFromSrc) {
   using T = TypeParam;
   OneThread<T> cpu;
   Kernels<T>& K = cpu.K();
@@ -176,6 +179,7 @@ TYPED_TEST(ChargedMethods, FitSweepsLowerTheErrorOfSrc) {
   std::printf("χ̄ %zu: src median %.3g, after 3 fit sweeps %.3g (optimal %.3g)\n", chi, test::median(before),
               test::median(after), test::svd_sweep_error(ref, chi));
   EXPECT_LT(test::median(after), 0.9 * test::median(before));
+  EXPECT_LT(test::median(after), 1.02 * test::svd_sweep_error(ref, chi));
   SweepOptions o = fit(chi, 1, 20);
   o.fit_tol = 0.05;
   const auto stopped = symmetric_sweep(st, TrainKind::kMps, o, K, cpu.reporter, [] {});

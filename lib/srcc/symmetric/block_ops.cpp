@@ -342,6 +342,52 @@ template <class T> BlockTensor<T> stack_first(Kernels<T>& K, const std::vector<c
   return out;
 }
 
+template <class T>
+BlockTensor<T> fuse_leading(Kernels<T>& K, const BlockTensor<T>& t, std::size_t count, const std::vector<int>& signs,
+                            const ChargeRule& rule) {
+  const std::vector<Leg> head(t.legs.begin(), t.legs.begin() + static_cast<std::ptrdiff_t>(count));
+  std::map<BlockKey, std::pair<Charge, std::size_t>> place;  // combination → its charge, first index in the sector
+  std::map<Charge, std::size_t, ChargeOrder> dims;
+  for (const BlockKey& c : all_keys(head)) {
+    Charge q(rule.count(), 0);
+    std::size_t size = 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      q = add_charge(rule, q, head[i].charges[c[i]], signs[i]);
+      size *= head[i].dims[c[i]];
+    }
+    std::size_t& d = dims[q];
+    place.emplace(c, std::make_pair(q, d));
+    d += size;
+  }
+  Leg leg;
+  for (const auto& [q, d] : dims) {
+    leg.charges.push_back(q);
+    leg.dims.push_back(d);
+  }
+  const auto split = static_cast<std::ptrdiff_t>(count);
+  auto fused = [&](const BlockKey& key) {
+    BlockKey out{static_cast<std::uint32_t>(leg.find(place.at(BlockKey(key.begin(), key.begin() + split)).first))};
+    out.insert(out.end(), key.begin() + split, key.end());
+    return out;
+  };
+  std::vector<BlockKey> keys;
+  for (const auto& b : t.blocks) keys.push_back(fused(b.key));
+  std::vector<Leg> legs{leg};
+  legs.insert(legs.end(), t.legs.begin() + split, t.legs.end());
+  std::vector<int> labels{t.labels.front()};
+  labels.insert(labels.end(), t.labels.begin() + split, t.labels.end());
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
+  K.zero(out.elements, out.data.data());
+  for (const auto& b : t.blocks) {
+    // Row-major with the fused axes slowest: the block is a run of rows of the fused one.
+    std::size_t rows = 1;
+    for (std::size_t i = 0; i < count; ++i) rows *= head[i].dims[b.key[i]];
+    const auto& [q, first] = place.at(BlockKey(b.key.begin(), b.key.begin() + split));
+    K.copy(b.size, t.at(b), out.at(*out.find(fused(b.key))) + first * (b.size / rows));
+  }
+  return out;
+}
+
 template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t) {
   if constexpr (!is_complex_v<T>) {
     return t;
@@ -370,6 +416,8 @@ template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha)
   template BlockTensor<T> khatri_rao(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&);              \
   template BlockTensor<T> add_blocks(Kernels<T>&, const std::vector<std::pair<const BlockTensor<T>*, double>>&); \
   template BlockTensor<T> stack_first(Kernels<T>&, const std::vector<const BlockTensor<T>*>&);                \
+  template BlockTensor<T> fuse_leading(Kernels<T>&, const BlockTensor<T>&, std::size_t, const std::vector<int>&,       \
+                                        const ChargeRule&);                                                          \
   template BlockTensor<T> conj_of(Kernels<T>&, const BlockTensor<T>&);                                        \
   template double norm_of(Kernels<T>&, const BlockTensor<T>&);                                                \
   template void scale_by(Kernels<T>&, BlockTensor<T>&, double);

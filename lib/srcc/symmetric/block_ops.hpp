@@ -41,6 +41,14 @@ BlockTensor<T> add_blocks(Kernels<T>& K, const std::vector<std::pair<const Block
 // sectors of one charge are laid one after another in the order of `parts`.
 template <class T> BlockTensor<T> stack_first(Kernels<T>& K, const std::vector<const BlockTensor<T>*>& parts);
 
+// t's first `count` axes fused into one axis, labelled as the first: a sector per charge
+// Σ_i signs[i]·q_i of their sector combinations, each combination's indices (row-major) a run of
+// its sector, the runs in the order of all_keys over those legs; the other axes as they are. No
+// arithmetic: the same numbers, indexed as a matrix whose rows are the fused axes.
+template <class T>
+BlockTensor<T> fuse_leading(Kernels<T>& K, const BlockTensor<T>& t, std::size_t count, const std::vector<int>& signs,
+                            const ChargeRule& rule);
+
 template <class T> BlockTensor<T> conj_of(Kernels<T>& K, const BlockTensor<T>& t);
 template <class T> double norm_of(Kernels<T>& K, const BlockTensor<T>& t);
 template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha);

@@ -162,6 +162,19 @@ template <class T> BlockTensor<T> core_isometry(Kernels<T>& K, const BlockTensor
   return permute_to(K, eta, {kNew, kSketch, X(0), kDown});
 }
 
+// M_j as the environment of cut j+1, (kSketch, L(0) … L(k−1)), times `factor`: its rows (a, x_0,
+// x_k) fused into the one leg, its right bonds named as the next site's left ones.
+template <class T>
+BlockTensor<T> whole_rows(Kernels<T>& K, const BlockTensor<T>& m, std::size_t depth, double factor, const ChargeRule& rule) {
+  std::vector<int> order = row_labels(), labels{axis::kSketch};
+  const auto r = bond_labels(depth, axis::R), l = bond_labels(depth, axis::L);
+  order.insert(order.end(), r.begin(), r.end());
+  labels.insert(labels.end(), l.begin(), l.end());
+  BlockTensor<T> c = relabelled(fuse_leading(K, permute_to(K, m, order), row_labels().size(), kRowSigns, rule), labels);
+  scale_by(K, c, factor);
+  return c;
+}
+
 }  // namespace
 
 template <class T> BlockTensor<T> first_environment(Kernels<T>& K, const ChargedStack<T>& st, std::size_t rows) {
@@ -184,14 +197,16 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
   const ChargedStack<T>& first = *terms.front().stack;
   const std::size_t n = first.length(), nt = terms.size();
   std::vector<ChargedEnvironments<T>> out(nt);
+  std::vector<BlockTensor<T>> carried(nt);  // each term's C_j, which the next cut starts from
   for (std::size_t k = 0; k < nt; ++k) {
-    out[k].env.push_back(first_environment(K, *terms[k].stack, 1));
+    carried[k] = first_environment(K, *terms[k].stack, 1);
+    out[k].env.push_back(carried[k]);
     out[k].log_scale.push_back(0.0);
   }
   for (std::size_t j = 0; j + 1 < n; ++j) {
     const auto t0 = Clock::now();
     std::vector<BlockTensor<T>> m;
-    for (std::size_t k = 0; k < nt; ++k) m.push_back(left_block(K, *terms[k].stack, j, out[k].env.back(), res.flops));
+    for (std::size_t k = 0; k < nt; ++k) m.push_back(left_block(K, *terms[k].stack, j, carried[k], res.flops));
     BlockTensor<T> eta;
     if (how.kind == Kind::kCore) {
       eta = core_isometry(K, how.cores->at(j));
@@ -222,7 +237,8 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
     const double factor = std::sqrt(static_cast<double>(eta.legs[0].size()) / norm2);
     for (std::size_t k = 0; k < nt; ++k) {
       scale_by(K, next[k], factor);
-      out[k].env.push_back(std::move(next[k]));
+      carried[k] = std::move(next[k]);
+      out[k].env.push_back(how.whole_rows ? whole_rows(K, m[k], terms[k].stack->depth(), factor, first.rule) : carried[k]);
       out[k].log_scale.push_back(out[k].log_scale.back() + std::log(factor));
     }
     res.sites[j].seconds += std::chrono::duration<double>(Clock::now() - t0).count();

@@ -9,7 +9,9 @@
 //     values of the product's environment: rounding-level ones and --tol's tail go too);
 //   - sdcr: each sector's own Gaussian test (every sector gets χ̄ columns, drawn for its columns
 //     alone), η from the SVDs of the sectors' sketches M_q G_q, the χ̄ largest values over all;
-//   - fit: η the result's own left-orthonormal core.
+//   - fit: η the result's own left-orthonormal core; for the two-site fit the environment returned
+//     for cut j+1 is M_j itself, its rows (a, x_0, x_k) fused into the one leg kSketch, while the
+//     sweep carries on with η^H M_j: the right sweep over it then factorises sites j and j+1 together.
 // A sum's terms share η: sdc takes it from the SVD of their weighted R factors stacked (each
 // M_kᵀ = Q_k R_k), sdcr from Σ_k |c_k| M_k G_k; each term keeps its own C_{k,j+1} = η^H M_{k,j}.
 #include <cstdint>
@@ -40,6 +42,7 @@ template <class T> struct ChargedReduction {
   double tol = 0;            // kSvd: the fewest values whose tail is at most tol relative (0: off)
   std::uint64_t seed = 0;    // kRange: each cut's tests from its own stream of this seed
   const std::vector<BlockTensor<T>>* cores = nullptr;  // kCore: the result, left-orthonormal, (l, r, u, d)
+  bool whole_rows = false;   // kCore: return each cut's M_j (rows fused), not η^H M_j (the two-site fit)
 };
 
 // Every term's environments, reduced cut by cut as `how` says. Per-site seconds go to `res`, the

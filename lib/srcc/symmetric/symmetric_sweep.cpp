@@ -166,14 +166,23 @@ BlockTensor<T> term_sketch(Kernels<T>& K, const BlockTensor<T>& env, const Block
 }
 
 
+// How many directions each cut keeps at most: one figure for every cut (0: all), or one per cut.
+struct CutCaps {
+  CutCaps(std::size_t all) : all(all) {}  // NOLINT: a figure for every cut reads as one
+  explicit CutCaps(std::vector<std::size_t> per_cut) : per_cut(std::move(per_cut)) {}
+  std::size_t at(std::size_t j) const { return per_cut.empty() ? all : per_cut.at(j); }
+  std::size_t all = 0;
+  std::vector<std::size_t> per_cut;
+};
+
 // The right sweep of the sum over its terms' environments `envs` (one per term, from a sketch or
-// a reduction), each cut keeping at most `keep_cap` directions (0: all) and none below
+// a reduction), each cut keeping at most `keep_cap` directions and none below
 // cutoff·σ_max: the cores (B form, the norm in core 0) and, in `res`, each cut's figures and the
 // flops. With `held` (a sketch's held-out columns' environments, one per term) each cut's error
 // is estimated; without, its estimate is NaN (the deterministic methods give none).
 template <class T>
 std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms, std::vector<ChargedEnvironments<T>> envs,
-                                        std::vector<ChargedEnvironments<T>> held, std::size_t keep_cap, double cutoff,
+                                        std::vector<ChargedEnvironments<T>> held, const CutCaps& keep_cap, double cutoff,
                                         Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
                                         const std::function<void()>& check_interrupt) {
   using namespace axis;
@@ -283,7 +292,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       for (const auto& term : t) bound += left_sector_dim(term.env_dims[j], left);
       caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
     }
-    choose_ranks(svd, keep_cap, cutoff, 0.0, total, caps);
+    choose_ranks(svd, keep_cap.at(j), cutoff, 0.0, total, caps);
     res.sites[j].sketch_columns = static_cast<std::int64_t>(columns);
     const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
@@ -440,13 +449,18 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
   }
   double fit_estimate = 0;
   if (o.fit_sweep_cap() > 0) {
-    // One-site variational sweeps: the right sweep over the result's own left environments.
+    // Two-site variational sweeps: the right sweep over the result's own left environments, each
+    // cut factorising its two sites' product whole, so that a cut keeps its bond but shares it
+    // out among the sectors afresh (a one-site sweep would keep each sector's dimension as the
+    // method chose it).
     double err2 = 0;  // the method's estimate, as finish_sites combines it
     for (const auto& site : res.sites)
       if (std::isfinite(site.error_estimate)) err2 += site.error_estimate * site.error_estimate;
     FitLedger ledger(norm_of(K, cores.front()),
                      res.estimated && !truncate ? std::sqrt(err2) : std::numeric_limits<double>::quiet_NaN());
     SilentReporter quiet;
+    std::vector<std::int64_t> columns;  // the method's, which the sweeps' environments must not replace
+    for (const auto& site : res.sites) columns.push_back(site.sketch_columns);
     for (std::size_t k = 0; k < o.fit_sweep_cap(); ++k) {
       check_interrupt();
       const auto t0 = Clock::now();
@@ -455,12 +469,16 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
       ChargedReduction<T> how;
       how.kind = ChargedReduction<T>::Kind::kCore;
       how.cores = &phi;
-      cores = right_sweep(terms, reduced_environments(K, terms, how, res, quiet, check_interrupt), {}, 0, 0.0, K, res, quiet,
-                          check_interrupt);
+      how.whole_rows = true;
+      std::vector<std::size_t> bonds;
+      for (const auto& c : cores) bonds.push_back(c.legs[0].size());
+      cores = right_sweep(terms, reduced_environments(K, terms, how, res, quiet, check_interrupt), {}, CutCaps(bonds), 0.0,
+                          K, res, quiet, check_interrupt);
       const bool done = ledger.record(res, norm_of(K, cores.front()), since(t0), o.fit_tol);
       reporter.progress("fit sweep", k + 1, o.fit_sweep_cap());
       if (done) break;
     }
+    for (std::size_t j = 0; j < n; ++j) res.sites[j].sketch_columns = columns[j];
     res.estimated = false;  // the per-cut figures of the last sweep are not error estimates
     fit_estimate = ledger.left();
   }

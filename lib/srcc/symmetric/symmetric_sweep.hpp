@@ -26,8 +26,9 @@ template <class T> struct ChargedResult {
 // The product of the stack on `K` by the options' method: src (its sketch as above), sdc or sdcr
 // (the left sweep of reduction_sweep.hpp, then the same right sweep over its environments), each
 // followed by the SVD truncation sweep where oversampling or --tol asks for one, then by the fit
-// sweeps (--fit-sweeps: the right sweep over the result's own left environments; the result's
-// sector dimensions stay those the method chose).
+// sweeps (--fit-sweeps: two-site, the right sweep over the product's two-site blocks between the
+// result's own left environments and the new right part; each cut keeps its bond, shared out
+// among the sectors afresh).
 template <class T>
 ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
                                  Reporter& reporter, const std::function<void()>& check_interrupt);
