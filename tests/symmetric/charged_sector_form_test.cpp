@@ -105,7 +105,9 @@ TYPED_TEST(ChargedSectorForm, EqualsTheDenseSplitByCharge) {
             for (std::size_t x = 0; x < c.shape[kLegU]; ++x) {
               Charge q = add_charge(pc.rule, ours.bonds[j][a], tpl.up[j][x]);
               q = add_charge(pc.rule, q, tpl.site_total[j], -1);
-              if (q != ours.bonds[j + 1][b]) EXPECT_EQ(c.data[(a * c.shape[kLegR] + b) * c.shape[kLegU] + x], T(0));
+              if (q != ours.bonds[j + 1][b]) {
+                EXPECT_EQ(c.data[(a * c.shape[kLegR] + b) * c.shape[kLegU] + x], T(0));
+              }
             }
       }
     }
