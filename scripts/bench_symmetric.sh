@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Products of charged trains, ours on charges (--symmetry auto: src plain and oversampled, sdc
-# oversampled by 1.1), ours dense (--symmetry off) and
+# oversampled by 1.1, plain src and one two-site fit sweep), ours dense (--symmetry off) and
 # TeNPy's MPO.apply (SVD, zip_up, variational), side by side on TeNPy's own DMRG ground states of
 # the XXZ chain (scripts/make_xxz_inputs.py writes them: L = 64, χ = 128, 256, 512). For each
 # input: H·ψ and one W^II step at χ̄ = the state's bond; time (ours: the sweep with reading;
@@ -39,6 +39,7 @@ for input in "$@"; do
     row() { printf '%-12s %-5s %-4s %-22s %9s %9s %9s %10s\n' "$(basename "$input" .h5)" "$op" "$chi" "$@"; }
     runs=("ours charges|--symmetry auto" "ours charges oversampled|--symmetry auto --oversample"
           "ours charges sdc ×1.1|--symmetry auto --method sdc --oversample=1.1"
+          "ours charges + 1 fit sweep|--symmetry auto --fit-sweeps 1"
           "ours dense|--symmetry off" "ours dense oversampled|--symmetry off --oversample")
     for run in "${runs[@]}"; do
       name=${run%%|*}
