@@ -201,6 +201,7 @@ void Cli::add_common_flags() {
   add(app, opt::kOutputFormat, c.output_format);
   add(app, opt::kTemplate, c.template_train);
   add_switch(app, opt::kDryRun, c.dry_run);
+  add(app, opt::kRanks, c.ranks)->check(whole(1, 65536));
   add_switch(app, opt::kProfileGemm, c.profile_gemm);
   add_switch(app, opt::kForce, c.force);
   add_switch(app, opt::kSkipExisting, c.skip_existing);

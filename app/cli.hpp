@@ -36,6 +36,7 @@ struct CommonFlags {
   std::string output_format = "auto";  // --output-format
   std::string template_train;          // --template
   bool dry_run = false;                // --dry-run
+  int ranks = 0;                       // --ranks (0: as launched)
   bool profile_gemm = false;           // --profile-gemm
   bool force = false;                  // --force
   bool json = false;                   // --json

@@ -70,6 +70,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
   // An output that names an input is refused before --skip-existing could take it for an
   // incomplete output to replace.
   check_output_not_input(args.output, input_files(o));
+  if (c.ranks > 0 && !c.dry_run) throw UsageError(opt::kRanks.name() + " plans a run: give it with " + opt::kDryRun.name());
   if (c.skip_existing && !c.dry_run && skipped(c, args.output)) return;
   o.output = args.output;
   // An incomplete output left by an interrupted batch is replaced under --skip-existing.
@@ -87,8 +88,20 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     o.sweep.seed = c.seed.value_or(0);
     const std::string note = symmetry_note(o);
     if (!note.empty() && !c.quiet) spdlog::info("{}", note);
-    print_plans(plan_terms(o), o, c.json);
-    if (const int ranks = world_ranks().size(); ranks > 1 && !c.json) std::printf("%s", rank_plan(o, ranks).c_str());
+    // Under a launcher the ranks it started; --ranks plans a job from outside one.
+    const int ranks = c.ranks > 0 ? c.ranks : world_ranks().size();
+    const std::vector<Plan> plans = plan_terms(o);
+    if (ranks > 1) {
+      const RankPlan shared = rank_plan(o, ranks);
+      if (c.json) {
+        std::printf("%s\n", plans_json(plans, "rank_plan", shared.json()).c_str());
+      } else {
+        print_plans(plans, o, false);
+        std::printf("%s", shared.text().c_str());
+      }
+    } else {
+      print_plans(plans, o, c.json);
+    }
     return;
   }
   // Every sweep draws and records a seed (the deterministic methods too: their fit sweeps or a
@@ -126,6 +139,7 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   const TrainFormat out_format = parse_train_format(c.output_format, opt::kOutputFormat.name());
   if (out_format != TrainFormat::kAuto && out_format != TrainFormat::kSrcc)
     throw UsageError(opt::kOutputFormat.name() + " " + c.output_format + ": evolve writes its file in src-compress's layout");
+  if (c.ranks > 0) throw UsageError(opt::kRanks.name() + " plans apply and compress; evolve's dry run shows its first step");
   if (c.skip_existing && !c.dry_run && skipped(c, a.output)) return;
   o.output = a.output;
   o.force = c.force;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -93,6 +94,45 @@ TEST(CliSum, BadTermsAreRefusedWithNothingWritten) {
     const auto r = run_cli(dir, "apply " + args + " -o out.h5 --chi 4 --seed 1");
     expect_clean_failure(r, code, message, dir);
   }
+}
+
+// --dry-run --ranks N plans a job for N MPI ranks from a plain process (a login shell): which
+// rank sweeps which terms (term k on rank (k−1) mod N) or which of one product's sketch columns
+// (contiguous shares, the first ranks one more), in text and in --json; runs that rank 0
+// computes alone say why; --ranks without --dry-run is refused. tests/mpi/ranks_test.sh checks
+// that the plan is the one a dry run under mpirun prints.
+TEST(CliSum, ADryRunPlansMpiRanksFromAPlainProcess) {
+  TempDir dir;
+  make_terms(dir);
+  const std::string sum = "apply --term 1 in.h5:/a in.h5:/p --term 2 in.h5:/p --term 1 in.h5:/b in.h5:/q "
+                          "--term 3 in.h5:/q --term 1 in.h5:/a in.h5:/q -o dry.h5 --chi 20 --dry-run -q";
+  auto r = run_cli(dir, sum + " --ranks 3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* line : {"over 3 ranks (term k on rank (k-1) mod 3)", "rank 0: term(s) 1, 4,", "rank 1: term(s) 2, 5,",
+                           "rank 2: term(s) 3,", "exchanged: about"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  r = run_cli(dir, sum + " --ranks 8");
+  EXPECT_NE(r.out.find("ranks 5-7 have no term and wait"), std::string::npos) << r.out;
+  r = run_cli(dir, sum + " --ranks 3 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"rank_plan\": {\"ranks\": 3, \"loads\": [{\"rank\": 0, \"terms\": [1, 4]"), std::string::npos) << r.out;
+  EXPECT_GT(json_number(r.out, "exchanged_bytes"), 0.0) << r.out;
+
+  const std::string product = "apply in.h5:/a in.h5:/p -o dry.h5 --chi 10 --dry-run -q";
+  r = run_cli(dir, product + " --ranks 3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* line : {"rank 0: columns 0-3,", "rank 1: columns 4-6,", "rank 2: columns 7-9,"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+  r = run_cli(dir, product + " --ranks 3 --json");
+  EXPECT_NE(r.out.find("{\"rank\": 2, \"first_column\": 7, \"columns\": 3"), std::string::npos) << r.out;
+  r = run_cli(dir, product + " --ranks 3 --method sdc");
+  EXPECT_NE(r.out.find("over 3 ranks: sdc's left sweep reduces every sketch row and term at once"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "dry.h5"));
+
+  r = run_cli(dir, "apply in.h5:/a in.h5:/p -o out.h5 --chi 20 --ranks 3");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--ranks plans a run: give it with --dry-run"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "out.h5"));
 }
 
 }  // namespace

@@ -106,7 +106,12 @@ mpi 3 apply "${sum5[@]}" --chi 20 -o dry.h5 --dry-run > dry.txt 2>&1
 grep -q "rank 2: term(s) 3" dry.txt || { cat dry.txt; fail "the dry run does not show rank 2's terms"; }
 grep -q "exchanged: about" dry.txt || fail "the dry run does not show the bytes exchanged"
 [ ! -e dry.h5 ] || fail "the dry run wrote an output"
-echo "ok dry run over 3 ranks"
+# The same plan from a plain process with --ranks 3 (a job sized from a login shell).
+"$bin" apply "${sum5[@]}" --chi 20 -o dry.h5 --dry-run --ranks 3 > dry_planned.txt 2>&1
+plan_lines() { grep -E '^(over [0-9]+ ranks|  rank|  exchanged)' "$1" | sort -u; }
+[ -n "$(plan_lines dry.txt)" ] && [ "$(plan_lines dry.txt)" = "$(plan_lines dry_planned.txt)" ] ||
+  { diff <(plan_lines dry.txt) <(plan_lines dry_planned.txt); fail "--ranks 3 plans otherwise than a dry run over 3 ranks"; }
+echo "ok dry run over 3 ranks, and planned with --ranks 3"
 
 # An unseeded run draws one seed for all ranks: the result is that seed's one-process result.
 mpi 3 apply "${sum5[@]}" --chi 20 -o unseeded.h5 -q --json > unseeded.json

@@ -147,6 +147,10 @@ inline constexpr Option kOutputFormat{"--output-format", "FORMAT",
 inline constexpr Option kDryRun{"--dry-run", "",
     "apply/compress/truncate/evolve: print the plan (with --json: as JSON; evolve: its first "
     "step's) and exit without reading tensor data", ""};
+inline constexpr Option kRanks{"--ranks", "INT",
+    "apply/compress with --dry-run: plan the run as INT MPI ranks would share it (which rank "
+    "sweeps which terms or sketch columns, its memory and flops, the bytes exchanged), to size a "
+    "job from a shell outside the launcher; 1-65536", "the ranks the launcher started"};
 inline constexpr Option kForce{"--force", "",
     "Replace an existing output file (generate -o FILE.h5:/group: an existing group)", ""};
 inline constexpr Option kSkipExisting{"--skip-existing", "",

@@ -305,11 +305,20 @@ std::string Plan::to_text() const {
   return out;
 }
 
-std::string plans_json(const std::vector<Plan>& plans) {
-  if (plans.size() == 1) return plans.front().to_json();
-  std::string rows;
-  for (const auto& p : plans) rows += (rows.empty() ? "" : ",") + p.to_json();
-  return JsonObject().add_raw("terms", "[" + rows + "]").str();
+std::string plans_json(const std::vector<Plan>& plans) { return plans_json(plans, "", ""); }
+
+std::string plans_json(const std::vector<Plan>& plans, const std::string& key, const std::string& json) {
+  std::string out;
+  if (plans.size() == 1) {
+    out = plans.front().to_json();
+  } else {
+    std::string rows;
+    for (const auto& p : plans) rows += (rows.empty() ? "" : ",") + p.to_json();
+    out = JsonObject().add_raw("terms", "[" + rows + "]").str();
+  }
+  // Every object JsonObject writes ends in its closing brace: the field goes before it.
+  if (!key.empty()) out.insert(out.rfind('}'), (out.size() > 2 ? ", " : "") + json_quote(key) + ": " + json);
+  return out;
 }
 
 }  // namespace srcc

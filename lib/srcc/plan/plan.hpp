@@ -71,5 +71,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
 // The plans as JSON, as /log records them: the plan itself for a product, {"terms": [plan, …]}
 // for a sum.
 std::string plans_json(const std::vector<Plan>& plans);
+// The same with one more field `key` (JSON text) in its top object.
+std::string plans_json(const std::vector<Plan>& plans, const std::string& key, const std::string& json);
 
 }  // namespace srcc

@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "srcc/core/dtype.hpp"
+#include "srcc/core/json.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/plan/methods.hpp"
+#include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/train/term_sum.hpp"
 
 namespace srcc {
@@ -36,50 +38,89 @@ RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait) {
   return share;
 }
 
-std::string rank_plan_text(const RunOptions& o, const std::vector<const Stack*>& stacks, const std::vector<Plan>& plans,
-                           int ranks) {
-  const std::string R = std::to_string(ranks);
-  if (const std::string alone = why_not_spread(o); !alone.empty()) return "over " + R + " ranks: " + alone + "; the others wait\n";
-  const std::size_t K = plans.size(), workers = sweeping_ranks(K, ranks);
+RankPlan rank_plan_of(const RunOptions& o, const std::vector<const Stack*>& stacks, const std::vector<Plan>& plans,
+                      int ranks, const std::string& alone) {
+  RankPlan out;
+  out.ranks = ranks;
+  out.alone = alone;
+  if (out.alone.empty()) out.alone = why_not_spread(o);
+  if (!out.alone.empty()) return out;
+  const std::size_t K = plans.size(), workers = sweeping_ranks(K, static_cast<std::size_t>(ranks));
   const std::size_t s = plans.front().sketch_columns, element = dtype_size(plans.front().dtype);
-  std::string out;
-  if (K > 1) {
-    out = "over " + R + " ranks (term k on rank (k-1) mod " + std::to_string(workers) + "):\n";
-    for (std::size_t r = 0; r < workers; ++r) {
-      std::string which;
-      std::size_t bytes = 0;
-      double flops = 0;
+  for (std::size_t r = 0; r < workers; ++r) {
+    RankPlan::Load load;
+    load.rank = static_cast<int>(r);
+    if (K > 1) {
       for (std::size_t k = r; k < K; k += workers) {
-        which += (which.empty() ? "" : ", ") + std::to_string(k + 1);
-        bytes += plans[k].peak_bytes;
-        flops += plans[k].predicted_flops;
+        load.terms.push_back(k + 1);
+        load.bytes += plans[k].peak_bytes;
+        load.flops += plans[k].predicted_flops;
       }
-      out += "  rank " + std::to_string(r) + ": term(s) " + which + ", at most " + format_size(bytes) + " of tensors, " +
-             format_flops(flops) + "\n";
+    } else {
+      const ContiguousShare share = contiguous_share(s, workers, r);  // as the sweep splits them
+      load.first_column = share.first;
+      load.columns = share.count;
+      const double part = s > 0 ? static_cast<double>(load.columns) / static_cast<double>(s) : 0.0;
+      load.bytes = static_cast<std::uint64_t>(part * static_cast<double>(plans.front().environment_bytes));
+      load.flops = part * plans.front().predicted_flops;
     }
-    if (workers < static_cast<std::size_t>(ranks))
-      out += "  ranks " + std::to_string(workers) + "-" + std::to_string(ranks - 1) + " have no term and wait\n";
-  } else {
-    const Plan& p = plans.front();
-    out = "over " + R + " ranks (the sketch's " + std::to_string(s) + " columns split, " + std::to_string(s / ranks) +
-          "-" + std::to_string((s + ranks - 1) / ranks) + " each, with the rows of each cut's right block):\n" +
-          "  each rank: about " + format_size(p.environment_bytes / ranks) + " of environments, " +
-          format_flops(p.predicted_flops / ranks) + " (every rank also factors each cut's sketch)\n";
+    out.loads.push_back(std::move(load));
   }
   // Per cut: every term's sketch (or, split, the right block's rows and the sketch's columns)
   // gathered on every rank, and rank 0's core sent to all; a bond is at most the sketch's width.
   const auto bounds = sum_bond_bounds(stacks);
   const Stack& st = *stacks.front();
-  std::size_t per_cut = 0, total = 0;
   for (std::size_t j = 1; j < st.length(); ++j) {
     const std::size_t right = j + 1 < st.length() ? std::min(bounds[j + 1], s) : 1;
     const std::size_t rows = right * st.up_dim(j) * st.down_dim(j), cols = std::min(bounds[j], s);
     const std::size_t cut = (K > 1 ? (K + 1) * rows * cols : rows * (st.fused_left(j) + 2 * cols)) * element;
-    per_cut = std::max(per_cut, cut);
-    total += cut;
+    out.exchanged_per_cut = std::max<std::uint64_t>(out.exchanged_per_cut, cut);
+    out.exchanged += cut;
   }
-  out += "  exchanged: about " + format_size(per_cut) + " at a cut, " + format_size(total) + " over the right sweep\n";
   return out;
+}
+
+std::string RankPlan::text() const {
+  const std::string R = std::to_string(ranks);
+  if (!alone.empty()) return "over " + R + " ranks: " + alone + "; the others wait\n";
+  std::string out;
+  const bool sum = !loads.front().terms.empty();
+  if (sum) out = "over " + R + " ranks (term k on rank (k-1) mod " + std::to_string(loads.size()) + "):\n";
+  else out = "over " + R + " ranks (the sketch's columns split, with the rows of each cut's right block; every rank "
+             "also factors each cut's sketch):\n";
+  for (const Load& l : loads) {
+    std::string which;
+    for (std::size_t k : l.terms) which += (which.empty() ? "" : ", ") + std::to_string(k);
+    out += "  rank " + std::to_string(l.rank) + ": " +
+           (sum ? "term(s) " + which + ", at most " + format_size(l.bytes) + " of tensors, "
+                : "columns " + std::to_string(l.first_column) + "-" + std::to_string(l.first_column + l.columns - 1) +
+                      ", about " + format_size(l.bytes) + " of environments, ") +
+           format_flops(l.flops) + "\n";
+  }
+  if (loads.size() < static_cast<std::size_t>(ranks))
+    out += "  ranks " + std::to_string(loads.size()) + "-" + std::to_string(ranks - 1) + " have no term and wait\n";
+  out += "  exchanged: about " + format_size(exchanged_per_cut) + " at a cut, " + format_size(exchanged) +
+         " over the right sweep\n";
+  return out;
+}
+
+std::string RankPlan::json() const {
+  std::string rows;
+  for (const Load& l : loads) {
+    JsonObject o;
+    o.add("rank", l.rank);
+    if (!l.terms.empty()) o.add_raw("terms", json_array(l.terms));
+    else o.add("first_column", static_cast<std::uint64_t>(l.first_column)).add("columns", static_cast<std::uint64_t>(l.columns));
+    o.add("bytes", l.bytes).add("flops", l.flops);
+    rows += (rows.empty() ? "" : ", ") + o.str();
+  }
+  JsonObject o;
+  o.add("ranks", ranks);
+  if (!alone.empty()) return o.add("alone", alone).str();
+  return o.add_raw("loads", "[" + rows + "]")
+      .add("exchanged_per_cut_bytes", exchanged_per_cut)
+      .add("exchanged_bytes", exchanged)
+      .str();
 }
 
 void share_threads(Execution& exec) {

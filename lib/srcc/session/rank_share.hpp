@@ -13,6 +13,9 @@
 
 namespace srcc {
 
+// Why a run that keeps charges is not spread.
+inline constexpr const char* kChargedRunAlone = "a run computed on charges is rank 0's alone";
+
 // Whether the run can be spread at all, from its options alone (before any input is opened):
 // "" if so, else why not.
 std::string why_not_spread(const RunOptions& o);
@@ -30,10 +33,27 @@ struct RankShare {
 // makes the group of the ranks that sweep: min(R, terms) for a sum, all R for a product.
 RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait);
 
-// The dry run's view of `ranks` ranks (run.hpp's rank_plan): which rank sweeps what, its memory
-// and flops, and the bytes exchanged — or why the run is rank 0's alone.
-std::string rank_plan_text(const RunOptions& o, const std::vector<const Stack*>& stacks, const std::vector<Plan>& plans,
-                           int ranks);
+// The dry run's view of R ranks (run.hpp's rank_plan): which rank sweeps what, its memory and
+// flops, and the bytes exchanged — or why the run is rank 0's alone.
+struct RankPlan {
+  struct Load {
+    int rank = 0;
+    std::vector<std::size_t> terms;          // a sum: its terms (1-based)
+    std::size_t first_column = 0, columns = 0;  // one product: its share of the sketch's columns
+    std::uint64_t bytes = 0;                 // its tensors at most
+    double flops = 0;
+  };
+  int ranks = 1;
+  std::string alone;        // why rank 0 computes the run while the others wait ("" when shared)
+  std::vector<Load> loads;  // the ranks that sweep
+  std::uint64_t exchanged_per_cut = 0, exchanged = 0;  // bytes: the most at one cut, in all
+  std::string text() const;
+  std::string json() const;
+};
+
+// `alone` set: the run is rank 0's for that reason (stacks and plans then unused).
+RankPlan rank_plan_of(const RunOptions& o, const std::vector<const Stack*>& stacks, const std::vector<Plan>& plans,
+                      int ranks, const std::string& alone);
 
 // The run's default threads on a node shared by several ranks: the cores it found, shared out.
 void share_threads(Execution& exec);

@@ -314,10 +314,14 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
   return dry_run_plans(given, stacks, working_dtype(fitted(given, stacks, nullptr), stacks));
 }
 
-std::string rank_plan(const RunOptions& given, int ranks) {
-  if (!why_not_spread(given).empty()) return rank_plan_text(given, {}, {}, ranks);
+RankPlan rank_plan(const RunOptions& given, int ranks) {
+  if (!why_not_spread(given).empty()) return rank_plan_of(given, {}, {}, ranks, "");
   std::vector<Inputs> ins = open_inputs(given);
-  return rank_plan_text(given, stacks_of(ins), plan_terms(given), ranks);
+  const auto stacks = stacks_of(ins);
+  const std::vector<Plan> plans = plan_terms(given);
+  SymmetryChoice sym = choose_symmetry(given, stacks);
+  keep_within_budget(sym, plans);
+  return rank_plan_of(given, stacks, plans, ranks, sym.keep ? kChargedRunAlone : "");
 }
 
 std::string symmetry_note(const RunOptions& given) {
@@ -369,7 +373,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   if (world.size() > 1 && alone.empty()) {
     share = share_ranks(ins.size(), sym.keep, check_interrupt);
     if (sym.keep && world.rank() == 0)
-      reporter.note("a sum computed on charges is rank 0's alone; the other ranks wait");
+      reporter.note(std::string(kChargedRunAlone) + "; the other ranks wait");
     if (!share.works) return RunSummary{};
     // One seed for all: every rank draws the same test tensors.
     if (share.workers) share.workers->broadcast(&options.sweep.seed, sizeof options.sweep.seed, 0, check_interrupt);

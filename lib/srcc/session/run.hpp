@@ -7,6 +7,7 @@
 
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/plan.hpp"
+#include "srcc/session/rank_share.hpp"
 #include "srcc/session/run_options.hpp"
 #include "srcc/session/run_summary.hpp"
 
@@ -21,11 +22,11 @@ Plan plan_run(const RunOptions& options);
 // The same for each term of a sum (one plan for a product): the terms share the budgets in
 // equal parts.
 std::vector<Plan> plan_terms(const RunOptions& options);
+// The dry run's view of `ranks` MPI ranks (rank_share.hpp): each rank's terms or columns, their
+// memory and flops, and the bytes the ranks exchange (or why the run is rank 0's alone).
+RankPlan rank_plan(const RunOptions& options, int ranks);
 // What a dry run says of the charges: that the run computes on them (its plan being the dense
 // run's, a bound on memory and flops), or why charged inputs are computed dense; "" otherwise.
-// The dry run's view of `ranks` MPI ranks: each rank's terms, their memory and flops, and the
-// bytes the ranks exchange (or why the run is rank 0's alone). Text, several lines.
-std::string rank_plan(const RunOptions& options, int ranks);
 std::string symmetry_note(const RunOptions& options);
 // Computes the product and writes it; throws an srcc::Error on failure, leaving no output
 // under the final name. `check_interrupt` is called between sites and throws to stop.

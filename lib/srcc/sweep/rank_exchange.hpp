@@ -25,6 +25,16 @@
 
 namespace srcc {
 
+// Rank r's contiguous share of `count` items (columns, rows) over `ranks` ranks: the first ones
+// to the first ranks, at most one more than another's.
+struct ContiguousShare {
+  std::size_t first = 0, count = 0;
+};
+inline ContiguousShare contiguous_share(std::size_t count, std::size_t ranks, std::size_t r) {
+  const std::size_t base = count / ranks, extra = count % ranks;
+  return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
+}
+
 class RankExchange {
  public:
   enum class Mode { kAlone, kTerms, kColumns };
@@ -44,16 +54,10 @@ class RankExchange {
   int size() const { return ranks_ ? ranks_->size() : 1; }
   bool mine(std::size_t k) const { return mode_ != Mode::kTerms || static_cast<int>(k % size()) == rank(); }
 
-  // This rank's contiguous share of `count` items (columns, rows): the first ones to the first
-  // ranks, at most one more than another's.
-  struct Share {
-    std::size_t first = 0, count = 0;
-  };
+  // This rank's contiguous share of `count` items (columns, rows): contiguous_share.
+  using Share = ContiguousShare;
   Share share(std::size_t count) const { return share_of(count, static_cast<std::size_t>(rank())); }
-  Share share_of(std::size_t count, std::size_t r) const {
-    const std::size_t R = size(), base = count / R, extra = count % R;
-    return {r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
-  }
+  Share share_of(std::size_t count, std::size_t r) const { return contiguous_share(count, size(), r); }
 
   // The ranks' shares of `count` items of `each` values, concatenated in rank order into `out`,
   // from this rank's share at `mine`; only the items before `upto` (all by default) are taken.
