@@ -131,6 +131,24 @@ grep -q "missing.h5" missing.out || fail "the message does not name the missing 
 [ ! -e bad.h5 ] || fail "an output was left after a rank failed"
 echo "ok missing input on one rank: exit 3"
 
+# An error on one rank alone in the middle of the sweep: its own term's file holds an Inf at site
+# 7, which it reads when its left sweep gets there, while rank 0 has swept its term and waits for
+# the exchange. Every rank ends with that error's status (through MPI_Abort), the message names
+# the file and site, nothing is written.
+"$bin" generate random-mps -o mid.h5:/psi --sites 10 --bond 8 --seed 1 -q
+"$bin" generate random-mpo -o mid.h5:/H --sites 10 --bond 3 --seed 2 -q
+"$bin" generate random-mpo -o mid.h5:/Z --sites 10 --bond 3 --seed 3 -q
+/usr/bin/python3 -c "import h5py, numpy; f = h5py.File('mid.h5', 'r+'); d = f['Z/7'][...]; d[0, 0, 0, 0] = numpy.inf; f['Z/7'][...] = d"
+set +e
+mpirun -n 2 "$bin" apply --term 1 mid.h5:/H mid.h5:/psi --term 0.5 mid.h5:/Z mid.h5:/psi --chi 8 --seed 1 -o mid_out.h5 -q \
+  > mid.out 2>&1
+code=$?
+set -e
+[ "$code" = 3 ] || { cat mid.out; fail "an Inf read by rank 1 mid-sweep: exit $code, expected 3"; }
+grep -q "rank 1: mid.h5:/Z/7: non-finite value" mid.out || { cat mid.out; fail "the message does not name rank 1's file and site"; }
+[ ! -e mid_out.h5 ] || fail "an output was left after a rank failed mid-sweep"
+echo "ok an error on one rank mid-sweep: exit 3"
+
 # A budget too small on one rank: exit 5 on all, nothing written.
 set +e
 mpirun -n 2 bash -c 'm=8GB; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && m=64KB
