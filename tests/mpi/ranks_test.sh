@@ -2,9 +2,10 @@
 # apply over MPI ranks (mpirun -n 1, 2, 3 on this machine): a sum's terms dealt to ranks and a
 # product's sketch columns split over them give the one-process result to 1e-12 — MPO·MPS and
 # MPO·MPO sums of 1–5 terms and products, --chi, --oversample and --tol; sdc and a dry run are
-# rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged. A rank that fails (a missing input, a budget too
-# small) ends every rank with its exit status and leaves nothing; a SIGTERM to mpirun leaves
-# nothing. Skipped (exit 77) without mpirun or without this build's MPI module.
+# rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged;
+# --ranks plans what a dry run under mpirun shows. A rank that fails (a missing input, a budget
+# too small, an Inf it reads mid-sweep) ends every rank with its exit status and leaves nothing;
+# a SIGTERM to mpirun leaves nothing. Skipped (exit 77) without mpirun or without this build's MPI module.
 # Usage: tests/mpi/ranks_test.sh SRC_COMPRESS WORKDIR
 set -euo pipefail
 bin=${1:?usage: ranks_test.sh SRC_COMPRESS WORKDIR}
