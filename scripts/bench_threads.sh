@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build/app/src-compress}
 [ -x "$BIN" ] || cmake --build build --target src-compress >/dev/null
+. scripts/peer_blas.sh "$BIN"  # numpy's ZGEMM, the yardstick, on our kernels
 N=${THREADS:-$(nproc)}
 ROUNDS=${ROUNDS:-5}
 CASES=${CASES:-"20:64:64 20:64:128 40:100:100"}
