@@ -53,6 +53,16 @@ PIN = ["taskset", "-c", "0"]
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "NUMBA_DISABLE_JIT": "1",
               "TENPY_NO_CYTHON": "true"}
 
+
+def blas_kernels():
+    """The OpenBLAS kernels our binary runs on, for the peers' numpy too: on a CPU OpenBLAS does
+    not know, the binary restarts itself with better ones than the SSE3 fallback a Python peer
+    would otherwise be measured on (scripts/peer_blas.sh does the same for the shell scripts)."""
+    if os.environ.get("OPENBLAS_CORETYPE"):
+        return os.environ["OPENBLAS_CORETYPE"]
+    out = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout
+    return next((l.split(": ", 1)[1] for l in out.splitlines() if l.startswith("OpenBLAS kernels: ")), "")
+
 OURS = [
     ("src", []),
     ("src oversampled ×1.5", ["--oversample"]),
@@ -263,15 +273,19 @@ def main():
         plot(table, args.figure)
         return
     names = args.cases.split(",")
+    kernels = blas_kernels()
+    if kernels:
+        ONE_THREAD["OPENBLAS_CORETYPE"] = kernels
     quimb = os.environ.get("QUIMB")
     tenpy = os.environ.get("TENPY")
     with tempfile.TemporaryDirectory(prefix="srcc-peers.") as work:
         cases = make_cases(names, work)
         rates = {t: gemm_rate(t) for t in sorted({c.dtype for c in cases})}
         cpu = run(["sh", "-c", "lscpu | sed -n 's/^Model name: *//p'"]).stdout.strip()
-        print("# %s, %s; one thread, pinned; medians of %d; GEMM on one core: %s" % (
-            run(["date", "-u", "+%F"]).stdout.strip(), cpu, args.repeats,
-            ", ".join("%s %.1f GFLOP/s" % kv for kv in rates.items())), flush=True)
+        print("# %s, %s; one thread, pinned; medians of %d; GEMM on one core: %s; OpenBLAS kernels (ours and "
+              "the peers'): %s" % (run(["date", "-u", "+%F"]).stdout.strip(), cpu, args.repeats,
+                                   ", ".join("%s %.1f GFLOP/s" % kv for kv in rates.items()), kernels or "OpenBLAS's choice"),
+              flush=True)
         table = []
         for c in cases:
             ref, bound = reference(c, work)
