@@ -43,6 +43,38 @@ TEST(TenpyTrain, ArrayMetadataOfARewrittenFileIsReadAgain) {
   EXPECT_EQ(sz.first, std::vector<long long>{1}) << "U(1) read again, not parity's Z2 remembered";
 }
 
+// The read check's child sends its parent the Arrays it read (known_arrays), which the parent
+// takes as read (learn_arrays): every field survives the trip, and a message cut short is refused.
+TEST(TenpyTrain, ArraysTheReadCheckReadComeBackWhole) {
+  TempDir dir;
+  const fs::path f = dir / "sent.h5";
+  fs::copy_file(data("tenpy_xxz_L12_sz.h5"), f);
+  h5::Handle h = h5::open_for_reading(f.string());
+  const auto read = tenpy::read_array_info(h.get(), "/psi/tensors/5", "test");
+  const std::string sent = tenpy::known_arrays();
+  int found = 0;
+  for (const auto& a : tenpy::arrays_in(sent)) {
+    if (a.path != read.path || a.block_inds != read.block_inds) continue;
+    ++found;
+    EXPECT_EQ(a.labels, read.labels);
+    EXPECT_EQ(a.total_charge, read.total_charge);
+    EXPECT_EQ(a.moduli, read.moduli);
+    EXPECT_EQ(a.nblocks, read.nblocks);
+    EXPECT_EQ(a.dtype, read.dtype);
+    ASSERT_EQ(a.legs.size(), read.legs.size());
+    for (std::size_t k = 0; k < read.legs.size(); ++k) {
+      EXPECT_EQ(a.legs[k].slices, read.legs[k].slices);
+      EXPECT_EQ(a.legs[k].charges, read.legs[k].charges);
+      EXPECT_EQ(a.legs[k].num_charges, read.legs[k].num_charges);
+      EXPECT_EQ(a.legs[k].qconj, read.legs[k].qconj);
+    }
+  }
+  EXPECT_GE(found, 1) << "the Array read is among those sent";
+  tenpy::learn_arrays(sent);  // all known already: nothing changes
+  EXPECT_EQ(tenpy::known_arrays(), sent);
+  EXPECT_THROW(tenpy::learn_arrays(sent.substr(0, sent.size() / 2)), std::runtime_error) << "a message cut short";
+}
+
 TEST(TenpyTrain, TenpyStateWithItsFormsResolvedHasTheFilesEnergy) {
   const auto psi = read_cores(data("tenpy_tfi_L16_mps.h5"), "/psi");
   const auto h = read_cores(data("tenpy_tfi_L16_mpo.h5"), "/H_MPO");

@@ -11,8 +11,10 @@
 #include "srcc/io/formats.hpp"
 #include "srcc/io/h5/h5_dataset.hpp"
 #include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/pipe_bytes.hpp"
 #include "srcc/io/read_probe.hpp"
 #include "srcc/io/srcc/srcc_train.hpp"
+#include "srcc/io/tenpy/tenpy_objects.hpp"
 #include "srcc/io/train_discovery.hpp"
 
 namespace srcc {
@@ -130,7 +132,8 @@ TrainReader::TrainReader(const TrainRef& ref, TrainInfo described,
   impl_->pin = std::move(pin);
   impl_->file = h5::open_pinned(*impl_->pin);
   // Our own format is taken from the description; another format's reader keeps state of its
-  // own (block structure, factors), read again here from the metadata the check has read.
+  // own (block structure, factors), made again here — TeNPy's Arrays from what the check sent
+  // (open_pinned_trains), the rest read again.
   impl_->train = described.format == TrainFormat::kSrcc
                      ? srcc_train_from(impl_->file.get(), *impl_->pin, std::move(described))
                      : open_format_train(impl_->file.get(), *impl_->pin, described.group, described.format);
@@ -151,41 +154,6 @@ AnyTensor TrainReader::read_site(std::size_t site, TransferLog& log) const {
 namespace {
 
 // A train's description in bytes, for the read check's pipe: little more than numbers.
-class Bytes {
- public:
-  void u64(std::uint64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
-  void str(const std::string& v) {
-    u64(v.size());
-    out_ += v;
-  }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Unbytes {
- public:
-  explicit Unbytes(std::string_view in) : in_(in) {}
-  std::uint64_t u64() {
-    std::uint64_t v = 0;
-    if (in_.size() < sizeof v) throw std::runtime_error("truncated train description");
-    std::memcpy(&v, in_.data(), sizeof v);
-    in_.remove_prefix(sizeof v);
-    return v;
-  }
-  std::string str() {
-    const std::uint64_t n = u64();
-    if (in_.size() < n) throw std::runtime_error("truncated train description");
-    std::string v(in_.substr(0, n));
-    in_.remove_prefix(n);
-    return v;
-  }
-
- private:
-  std::string_view in_;
-};
-
 std::string to_bytes(const TrainInfo& t) {
   Bytes b;
   b.str(t.file);
@@ -254,7 +222,8 @@ std::vector<TrainReader> open_pinned_trains(const std::vector<TrainRef>& refs,
     return static_cast<std::size_t>(std::find(files.begin(), files.end(), file) - files.begin());
   };
   // The child describes every train of a file (all the metadata the run will read); the
-  // descriptions of a file's trains come back concatenated, each with its length. The site
+  // descriptions of a file's trains come back concatenated, each with its length, then the
+  // TeNPy Arrays it read. The site
   // data is not read there: its datatypes were already examined, and reading it twice would
   // cost more than the whole check. The library is set up once, here, so that the children
   // inherit it instead of each setting it up again.
@@ -265,6 +234,8 @@ std::vector<TrainReader> open_pinned_trains(const std::vector<TrainRef>& refs,
       if (ref.file != file) continue;
       b.str(to_bytes(TrainReader(ref, pins[index_of(file)]).info()));
     }
+    // TeNPy's Arrays, whose block structure a TeNPy train's reader keeps: read once, here.
+    b.str(tenpy::known_arrays());
     return b.take();
   });
   std::vector<TrainReader> out;
@@ -274,6 +245,7 @@ std::vector<TrainReader> open_pinned_trains(const std::vector<TrainRef>& refs,
     Unbytes b(described[f]);
     for (const auto& ref : refs)
       if (ref.file == files[f]) infos[f].push_back(b.str());
+    tenpy::learn_arrays(b.str());
   }
   for (const auto& ref : refs) {
     const std::size_t f = index_of(ref.file);

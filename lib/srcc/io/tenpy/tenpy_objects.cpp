@@ -10,6 +10,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5/h5_dataset.hpp"
 #include "srcc/io/h5/h5_handle.hpp"
+#include "srcc/io/pipe_bytes.hpp"
 
 namespace srcc::tenpy {
 
@@ -155,15 +156,18 @@ std::optional<ArrayKey> key_of(hid_t parent, const std::string& path) {
                   static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec, full};
 }
 
+// The descriptions read so far, by key; a bound on their number keeps a long-lived process (the
+// Python module) from growing without end.
+std::mutex cache_mutex;
+std::map<ArrayKey, ArrayInfo> cache;
+constexpr std::size_t kMostCached = 1 << 16;
+
 }  // namespace
 
 ArrayInfo read_array_info(hid_t parent, const std::string& path, const std::string& where) {
-  static std::mutex mutex;
-  static std::map<ArrayKey, ArrayInfo> cache;
-  constexpr std::size_t kMostCached = 1 << 16;
   const std::optional<ArrayKey> key = key_of(parent, path);
   if (key) {
-    std::lock_guard lock(mutex);
+    std::lock_guard lock(cache_mutex);
     const auto it = cache.find(*key);
     if (it != cache.end()) {
       ArrayInfo a = it->second;
@@ -173,11 +177,89 @@ ArrayInfo read_array_info(hid_t parent, const std::string& path, const std::stri
   }
   ArrayInfo a = read_array_info_from_file(parent, path, where);
   if (key) {
-    std::lock_guard lock(mutex);
+    std::lock_guard lock(cache_mutex);
     if (cache.size() >= kMostCached) cache.clear();
     cache.emplace(*key, a);
   }
   return a;
+}
+
+std::string known_arrays() {
+  std::lock_guard lock(cache_mutex);
+  Bytes b;
+  b.u64(cache.size());
+  for (const auto& [k, a] : cache) {
+    b.u64(static_cast<std::uint64_t>(k.dev));
+    b.u64(static_cast<std::uint64_t>(k.ino));
+    b.u64(static_cast<std::uint64_t>(k.size));
+    b.u64(static_cast<std::uint64_t>(k.mtime_ns));
+    b.str(k.path);
+    b.str(a.path);
+    b.u64(a.labels.size());
+    for (const auto& l : a.labels) b.str(l);
+    b.u64(a.legs.size());
+    for (const auto& leg : a.legs) {
+      b.ints(leg.slices);
+      b.ints(leg.charges);
+      b.u64(leg.num_charges);
+      b.u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(leg.qconj)));
+    }
+    b.ints(a.block_inds);
+    b.ints(a.total_charge);
+    b.ints(a.moduli);
+    b.u64(a.nblocks);
+    b.str(a.dtype);
+  }
+  return b.take();
+}
+
+namespace {
+
+std::vector<std::pair<ArrayKey, ArrayInfo>> decoded(const std::string& bytes) {
+  Unbytes b(bytes);
+  const std::uint64_t n = b.u64();
+  std::vector<std::pair<ArrayKey, ArrayInfo>> learnt;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    ArrayKey k;
+    k.dev = static_cast<dev_t>(b.u64());
+    k.ino = static_cast<ino_t>(b.u64());
+    k.size = static_cast<off_t>(b.u64());
+    k.mtime_ns = static_cast<long long>(b.u64());
+    k.path = b.str();
+    ArrayInfo a;
+    a.path = b.str();
+    a.labels.resize(b.u64());
+    for (auto& l : a.labels) l = b.str();
+    a.legs.resize(b.u64());
+    for (auto& leg : a.legs) {
+      leg.slices = b.ints<long long>();
+      leg.charges = b.ints<long long>();
+      leg.num_charges = b.u64();
+      leg.qconj = static_cast<int>(static_cast<std::int64_t>(b.u64()));
+    }
+    a.block_inds = b.ints<long long>();
+    a.total_charge = b.ints<long long>();
+    a.moduli = b.ints<long long>();
+    a.nblocks = b.u64();
+    a.dtype = b.str();
+    learnt.emplace_back(std::move(k), std::move(a));
+  }
+  return learnt;
+}
+
+}  // namespace
+
+std::vector<ArrayInfo> arrays_in(const std::string& bytes) {
+  std::vector<ArrayInfo> out;
+  for (auto& [k, a] : decoded(bytes)) out.push_back(std::move(a));
+  return out;
+}
+
+void learn_arrays(const std::string& bytes) {
+  auto learnt = decoded(bytes);
+  std::lock_guard lock(cache_mutex);
+  for (auto& [k, a] : learnt)
+    if (cache.size() < kMostCached) cache.emplace(std::move(k), std::move(a));
 }
 
 namespace {

@@ -57,4 +57,12 @@ struct ArrayInfo {
 // obeys the charge rule Σ qconj_k · charge_k = total_charge (mod each charge's modulus).
 ArrayInfo read_array_info(hid_t parent, const std::string& path, const std::string& where);
 
+// The Array descriptions this process has read (read_array_info keeps each once per file state),
+// as bytes, and back: a read check's child reads every Array of its file, and its parent takes
+// them from the pipe instead of reading them again (train_reader.cpp).
+std::string known_arrays();
+void learn_arrays(const std::string& bytes);
+// The Arrays such bytes hold (what learn_arrays takes).
+std::vector<ArrayInfo> arrays_in(const std::string& bytes);
+
 }  // namespace srcc::tenpy
