@@ -92,7 +92,7 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     const int ranks = c.ranks > 0 ? c.ranks : world_ranks().size();
     const std::vector<Plan> plans = plan_terms(o);
     if (ranks > 1) {
-      const RankPlan shared = rank_plan(o, ranks);
+      const RankPlan shared = rank_plan(o, plans, ranks);
       if (c.json) {
         std::printf("%s\n", plans_json(plans, "rank_plan", shared.json()).c_str());
       } else {

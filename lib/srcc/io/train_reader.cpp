@@ -223,9 +223,8 @@ std::vector<TrainReader> open_pinned_trains(const std::vector<TrainRef>& refs,
   };
   // The child describes every train of a file (all the metadata the run will read); the
   // descriptions of a file's trains come back concatenated, each with its length, then the
-  // TeNPy Arrays it read. The site
-  // data is not read there: its datatypes were already examined, and reading it twice would
-  // cost more than the whole check. The library is set up once, here, so that the children
+  // TeNPy Arrays it read. The site data is not read there: its datatypes were already
+  // examined, and reading it twice would cost more than the whole check. The library is set up once, here, so that the children
   // inherit it instead of each setting it up again.
   H5open();
   const auto described = probe_files(files, [&](const std::string& file) {

@@ -314,11 +314,10 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
   return dry_run_plans(given, stacks, working_dtype(fitted(given, stacks, nullptr), stacks));
 }
 
-RankPlan rank_plan(const RunOptions& given, int ranks) {
+RankPlan rank_plan(const RunOptions& given, const std::vector<Plan>& plans, int ranks) {
   if (!why_not_spread(given).empty()) return rank_plan_of(given, {}, {}, ranks, "");
   std::vector<Inputs> ins = open_inputs(given);
   const auto stacks = stacks_of(ins);
-  const std::vector<Plan> plans = plan_terms(given);
   SymmetryChoice sym = choose_symmetry(given, stacks);
   keep_within_budget(sym, plans);
   return rank_plan_of(given, stacks, plans, ranks, sym.keep ? kChargedRunAlone : "");

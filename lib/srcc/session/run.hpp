@@ -22,9 +22,10 @@ Plan plan_run(const RunOptions& options);
 // The same for each term of a sum (one plan for a product): the terms share the budgets in
 // equal parts.
 std::vector<Plan> plan_terms(const RunOptions& options);
-// The dry run's view of `ranks` MPI ranks (rank_share.hpp): each rank's terms or columns, their
-// memory and flops, and the bytes the ranks exchange (or why the run is rank 0's alone).
-RankPlan rank_plan(const RunOptions& options, int ranks);
+// The dry run's view of `ranks` MPI ranks (rank_share.hpp), from the run's `plans` (plan_terms):
+// each rank's terms or columns, their memory and flops, and the bytes the ranks exchange (or why
+// the run is rank 0's alone).
+RankPlan rank_plan(const RunOptions& options, const std::vector<Plan>& plans, int ranks);
 // What a dry run says of the charges: that the run computes on them (its plan being the dense
 // run's, a bound on memory and flops), or why charged inputs are computed dense; "" otherwise.
 std::string symmetry_note(const RunOptions& options);

@@ -370,20 +370,21 @@ BlockTensor<T> fuse_leading(Kernels<T>& K, const BlockTensor<T>& t, std::size_t 
     out.insert(out.end(), key.begin() + split, key.end());
     return out;
   };
-  std::vector<BlockKey> keys;
+  std::vector<BlockKey> keys;  // each block's key in the fused tensor
   for (const auto& b : t.blocks) keys.push_back(fused(b.key));
   std::vector<Leg> legs{leg};
   legs.insert(legs.end(), t.legs.begin() + split, t.legs.end());
   std::vector<int> labels{t.labels.front()};
   labels.insert(labels.end(), t.labels.begin() + split, t.labels.end());
-  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), keys);
   K.zero(out.elements, out.data.data());
-  for (const auto& b : t.blocks) {
+  for (std::size_t i = 0; i < t.blocks.size(); ++i) {
     // Row-major with the fused axes slowest: the block is a run of rows of the fused one.
+    const auto& b = t.blocks[i];
     std::size_t rows = 1;
-    for (std::size_t i = 0; i < count; ++i) rows *= head[i].dims[b.key[i]];
-    const auto& [q, first] = place.at(BlockKey(b.key.begin(), b.key.begin() + split));
-    K.copy(b.size, t.at(b), out.at(*out.find(fused(b.key))) + first * (b.size / rows));
+    for (std::size_t a = 0; a < count; ++a) rows *= head[a].dims[b.key[a]];
+    const std::size_t first = place.at(BlockKey(b.key.begin(), b.key.begin() + split)).second;
+    K.copy(b.size, t.at(b), out.at(*out.find(keys[i])) + first * (b.size / rows));
   }
   return out;
 }
