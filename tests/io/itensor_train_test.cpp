@@ -9,6 +9,7 @@
 #include "../support/cli_runner.hpp"
 #include "../support/dense.hpp"
 #include "../support/h5_read.hpp"
+#include "../support/stored_blocks.hpp"
 #include "srcc/io/h5/h5_handle.hpp"
 #include "srcc/io/itensor/itensor_objects.hpp"
 
@@ -58,6 +59,13 @@ TEST(ItensorTrain, ItensorDenseBlockSparseDiagAndEmptyStorage) {
     EXPECT_NEAR(std::abs(ghz[i]), i == 0 || i == 31 ? 1 / std::sqrt(2.0) : 0.0, 1e-15) << i;
   // One tensor EmptyStorage: the zero state.
   EXPECT_EQ(norm(dense_train(read_cores(data("itensor_zero_L4_empty.h5"), "/psi")).v), 0.0);
+}
+
+// A charged run reads the QN blocks as stored (support/stored_blocks.hpp); the file's one Dense
+// tensor is read dense and split by its charges beside them.
+TEST(ItensorTrain, ChargedRunsReadTheStoredBlocksWithoutDenseSites) {
+  stored_blocks_match_dense<double>("itensor_xxz_L12_qn.h5", "/psi", false);
+  stored_blocks_match_dense<cdouble>("itensor_xxz_L12_qn.h5", "/psi", false);
 }
 
 // Files of different libraries agree where their bases do (TeNPy's SpinHalfSite and ITensor's

@@ -9,6 +9,7 @@
 #include "../support/cli_runner.hpp"
 #include "../support/dense.hpp"
 #include "../support/h5_read.hpp"
+#include "../support/stored_blocks.hpp"
 #include "srcc/io/h5/h5_handle.hpp"
 #include "srcc/io/tenpy/tenpy_objects.hpp"
 #include "srcc/io/train_reader.hpp"
@@ -116,6 +117,21 @@ TEST(TenpyTrain, TenpyChargesPlusHcAndComplexStatesGiveTeNPysEnergies) {
   const cd eq = energy(read_cores(data("tenpy_tfi_L10_quench.h5"), "/H_MPO"), q);
   EXPECT_NEAR(eq.real(), read_scalar(data("tenpy_tfi_L10_quench.h5"), "/E"), 1e-10);
   EXPECT_NEAR(eq.imag(), 0.0, 1e-10);
+}
+
+// A charged run reads TeNPy's blocks as they are stored, never forming a dense site
+// (support/stored_blocks.hpp): forms resolved with singular values, an MPO's projected outer
+// bonds, W + W†, a charge-sorted basis, Z2, fermions and complex data.
+TEST(TenpyTrain, ChargedRunsReadTheStoredBlocksWithoutDenseSites) {
+  stored_blocks_match_dense<double>("tenpy_xxz_L12_sz.h5", "/psi");
+  stored_blocks_match_dense<double>("tenpy_xxz_L12_sz.h5", "/H_MPO");
+  stored_blocks_match_dense<cdouble>("tenpy_xxz_L12_sz.h5", "/psi");  // converted on reading
+  stored_blocks_match_dense<double>("tenpy_xxz_L12_sz_plus_hc.h5", "/H_MPO");
+  stored_blocks_match_dense<cdouble>("tenpy_xxz_L12_steps.h5", "/U_II_real");
+  stored_blocks_match_dense<double>("tenpy_tfi_L16_parity.h5", "/psi");
+  stored_blocks_match_dense<double>("tenpy_tfi_L16_parity.h5", "/H_MPO");
+  stored_blocks_match_dense<cdouble>("tenpy_xxz_L12_steps.h5", "/U_II_order2_first");  // stored complex
+  stored_blocks_match_dense<double>("tenpy_fermions_L10.h5", "/psi");
 }
 
 // The file ITensors.jl v0.1.41 wrote (its own test file): the indices by id, dims and tags, and

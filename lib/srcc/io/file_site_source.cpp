@@ -39,6 +39,16 @@ template <class T> std::vector<Tensor<T>> FileSiteSource<T>::site(std::size_t j)
   return out;
 }
 
+template <class T> std::vector<StoredSite<T>> FileSiteSource<T>::stored_site(std::size_t j) {
+  if (ahead_.valid()) {
+    ahead_.wait();
+    ahead_ = {};
+  }
+  std::vector<StoredSite<T>> out;
+  for (auto& r : readers_) out.push_back(stored_site_of<T>(r, j, log_));
+  return out;
+}
+
 #define SRCC_INSTANTIATE(T) template class FileSiteSource<T>;
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE

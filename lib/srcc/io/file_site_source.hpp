@@ -15,11 +15,20 @@
 
 namespace srcc {
 
+// Site j of one reader as its file stores it, in the working type and internal order.
+template <class T> StoredSite<T> stored_site_of(TrainReader& r, std::size_t j, TransferLog& log) {
+  if (auto boxes = r.read_site_boxes(j, log)) return boxes_to_internal<T>(std::move(*boxes), r.info(), j, log);
+  return to_internal<T>(r.read_site(j, log), r.info(), j, log);
+}
+
 template <class T> class FileSiteSource final : public SiteSource<T> {
  public:
   FileSiteSource(std::vector<TrainReader>& readers, TransferLog& log);
   ~FileSiteSource() override;
   std::vector<Tensor<T>> site(std::size_t j) override;
+  // Read when asked (a charged run's stack is read once, in order, before its sweep), after any
+  // read-ahead in flight: HDF5 is called from one thread at a time.
+  std::vector<StoredSite<T>> stored_site(std::size_t j) override;
 
  private:
   std::vector<Tensor<T>> load(std::size_t j);
@@ -39,6 +48,7 @@ template <class T> class ReaderSiteSource final : public SiteSource<T> {
  public:
   ReaderSiteSource(TrainReader& r, TransferLog& log) : r_(r), log_(log) {}
   std::vector<Tensor<T>> site(std::size_t j) override { return {to_internal<T>(r_.read_site(j, log_), r_.info(), j, log_)}; }
+  std::vector<StoredSite<T>> stored_site(std::size_t j) override { return {stored_site_of<T>(r_, j, log_)}; }
 
  private:
   TrainReader& r_;

@@ -6,11 +6,13 @@
 #include <hdf5.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "srcc/core/tensor.hpp"
 #include "srcc/io/pinned_file.hpp"
 #include "srcc/log/transfer_log.hpp"
+#include "srcc/train/site_boxes.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -23,6 +25,9 @@ class FormatTrain {
   // value checked finite, with its "file read" rows in `log`. Throws InputError naming the
   // file, group and site.
   virtual AnyTensor read_site(std::size_t j, TransferLog& log) const = 0;
+  // Site `j` as the boxes of the blocks the file stores, in the internal (l, r, u, d) order,
+  // checked and logged as read_site's; nothing where the format stores dense sites.
+  virtual std::optional<AnyBoxes> read_site_boxes(std::size_t /*j*/, TransferLog& /*log*/) const { return std::nullopt; }
 
  protected:
   TrainInfo info_;

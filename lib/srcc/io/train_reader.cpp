@@ -151,6 +151,10 @@ AnyTensor TrainReader::read_site(std::size_t site, TransferLog& log) const {
   return impl_->train->read_site(site, log);
 }
 
+std::optional<AnyBoxes> TrainReader::read_site_boxes(std::size_t site, TransferLog& log) const {
+  return impl_->train->read_site_boxes(site, log);
+}
+
 namespace {
 
 // A train's description in bytes, for the read check's pipe: little more than numbers.

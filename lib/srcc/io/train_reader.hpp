@@ -46,6 +46,9 @@ class TrainReader {
   // Reads dataset `site` in its stored element type and leg order, checks that every value is
   // finite, and records a "file read" row in `log`.
   AnyTensor read_site(std::size_t site, TransferLog& log) const;
+  // The same as the boxes of the blocks the file stores (site_boxes.hpp), already in the internal
+  // order; nothing where its format stores dense sites.
+  std::optional<AnyBoxes> read_site_boxes(std::size_t site, TransferLog& log) const;
   // Throws InputError when the file was modified in place since it was opened (what was read
   // may mix versions); a file replaced under its name is no concern: this one is read.
   void check_unchanged() const;

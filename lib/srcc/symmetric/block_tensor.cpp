@@ -1,6 +1,8 @@
 #include "srcc/symmetric/block_tensor.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <stdexcept>
 
 namespace srcc {
@@ -142,6 +144,48 @@ BlockTensor<T> blocks_of_dense(Kernels<T>& K, const Tensor<T>& dense, std::vecto
   return t;
 }
 
+template <class T>
+BlockTensor<T> blocks_of_boxes(Kernels<T>& K, const SiteBoxes<T>& site, std::vector<Leg> legs, std::vector<int> labels,
+                               const std::function<bool(const BlockKey&)>& keep) {
+  if (legs.size() != kSiteRank) throw std::logic_error("blocks_of_boxes: a site has four legs");
+  for (std::size_t k = 0; k < kSiteRank; ++k)
+    if (legs[k].sector_of.empty() || legs[k].sector_of.size() != site.dims[k])
+      throw std::logic_error("blocks_of_boxes: leg " + std::to_string(k) + " does not map the site's " +
+                             std::to_string(site.dims[k]) + " indices");
+  BlockTensor<T> t = laid_out<T>(legs, std::move(labels), all_keys(legs, keep));
+  std::vector<T> host(t.elements, T(0));
+  for (const auto& box : site.boxes) {
+    // Per leg, the box's positions by sector (a dropped index in none) and their places there.
+    std::array<std::map<std::size_t, std::vector<std::pair<std::size_t, std::size_t>>>, kSiteRank> by_sector;
+    for (std::size_t k = 0; k < kSiteRank; ++k)
+      for (std::size_t i = 0; i < box.index[k].size(); ++i) {
+        const std::size_t dense = box.index[k][i];
+        const Leg& l = legs[k];
+        if (l.sector_of[dense] == Leg::kDropped) continue;
+        by_sector[k][l.sector_of[dense]].emplace_back(i, l.position_of[dense]);
+      }
+    const std::size_t nu = box.index[2].size(), nd = box.index[3].size(), nr = box.index[1].size();
+    for (const auto& [sl, pl] : by_sector[0])
+      for (const auto& [sr, pr] : by_sector[1])
+        for (const auto& [su, pu] : by_sector[2])
+          for (const auto& [sd, pd] : by_sector[3]) {
+            const auto* b = t.find(BlockKey{static_cast<std::uint32_t>(sl), static_cast<std::uint32_t>(sr),
+                                            static_cast<std::uint32_t>(su), static_cast<std::uint32_t>(sd)});
+            if (!b) continue;
+            const Shape shape = t.block_shape(b->key);
+            T* dst = host.data() + b->offset;
+            for (const auto& [il, ql] : pl)
+              for (const auto& [ir, qr] : pr)
+                for (const auto& [iu, qu] : pu)
+                  for (const auto& [id, qd] : pd)
+                    dst[((ql * shape[1] + qr) * shape[2] + qu) * shape[3] + qd] =
+                        box.data[((il * nr + ir) * nu + iu) * nd + id];
+          }
+  }
+  t.data = K.adopt(std::move(host));
+  return t;
+}
+
 template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>& t) {
   Shape dense_shape;
   for (const auto& l : t.legs) dense_shape.push_back(dense_dim(l));
@@ -159,6 +203,8 @@ template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>
   template struct BlockTensor<T>;                                                                            \
   template BlockTensor<T> allocate_blocks(Kernels<T>&, std::vector<Leg>, std::vector<int>, std::vector<BlockKey>); \
   template BlockTensor<T> blocks_of_dense(Kernels<T>&, const Tensor<T>&, std::vector<Leg>, std::vector<int>,     \
+                                          const std::function<bool(const BlockKey&)>&);                         \
+  template BlockTensor<T> blocks_of_boxes(Kernels<T>&, const SiteBoxes<T>&, std::vector<Leg>, std::vector<int>,      \
                                           const std::function<bool(const BlockKey&)>&);                         \
   template Tensor<T> dense_of_blocks(Kernels<T>&, const BlockTensor<T>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

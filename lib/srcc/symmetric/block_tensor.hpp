@@ -14,6 +14,7 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/symmetric/leg.hpp"
+#include "srcc/train/site_boxes.hpp"
 
 namespace srcc {
 
@@ -65,6 +66,13 @@ std::vector<BlockKey> all_keys(const std::vector<Leg>& legs,
 template <class T>
 BlockTensor<T> blocks_of_dense(Kernels<T>& K, const Tensor<T>& dense, std::vector<Leg> legs,
                                std::vector<int> labels,
+                               const std::function<bool(const BlockKey&)>& keep = nullptr);
+
+// The same from a site given as boxes (train/site_boxes.hpp), its legs (l, r, u, d): each box's
+// elements land in the blocks of their indices' sectors; elements at a dropped index must be zero
+// and are not looked at, nor are those outside the kept blocks.
+template <class T>
+BlockTensor<T> blocks_of_boxes(Kernels<T>& K, const SiteBoxes<T>& site, std::vector<Leg> legs, std::vector<int> labels,
                                const std::function<bool(const BlockKey&)>& keep = nullptr);
 
 // The dense tensor: axis k has legs[k].sector_of.size() indices where the leg knows its dense

@@ -1,5 +1,8 @@
 #include "srcc/symmetric/charged_stack.hpp"
 
+#include <array>
+#include <variant>
+
 #include "srcc/core/error.hpp"
 #include "srcc/train/layout.hpp"
 
@@ -24,10 +27,88 @@ struct LayerState {
   Leg left;
 };
 
-template <class T> BlockTensor<T> next_site(Kernels<T>& K, LayerState& st, const Tensor<T>& w) {
+// The charges of a site's right bond indices as its non-zero elements fix them, one element
+// at a time: each (a, b, x, y) gives q_r[b] = q_l[a] + q_u[x] − q_d[y], and all must agree.
+struct RightCharges {
+  const LayerState& st;
+  std::size_t site;
+  std::vector<Charge> q;
+  std::vector<bool> live;
+  void element(std::size_t a, std::size_t b, std::size_t x, std::size_t y, const Charge& qe) {
+    if (!live[b]) {
+      q[b] = qe;
+      live[b] = true;
+    } else if (qe != q[b]) {
+      throw InputError(st.where + ", site " + std::to_string(site) + ": element (l " + std::to_string(a) + ", r " +
+                       std::to_string(b) + ", u " + std::to_string(x) + ", d " + std::to_string(y) +
+                       ") breaks the charges: its right bond index has charge " + charge_text(q[b]) +
+                       " from other elements, this one gives " + charge_text(qe) +
+                       " (a block outside the tensor's charge rule)");
+    }
+  }
+};
+
+// The site's right charges from its dense form. The charge depends on (a, x, y) alone, so it is
+// formed once for them and compared along b.
+template <class T>
+void observe(RightCharges& rc, const LayerState& st, const std::vector<Charge>& up, const std::vector<Charge>& down,
+             const Tensor<T>& w) {
+  const ChargeRule& rule = st.pc->rule;
+  const std::size_t dl = w.shape[kLegL], dr = w.shape[kLegR], du = w.shape[kLegU], dd = w.shape[kLegD];
+  std::vector<Charge> q_axy(du * dd);
+  for (std::size_t a = 0; a < dl; ++a) {
+    if (!st.live_l[a]) continue;
+    for (std::size_t x = 0; x < du; ++x)
+      for (std::size_t y = 0; y < dd; ++y) q_axy[x * dd + y] = add_charge(rule, add_charge(rule, st.ql[a], up[x]), down[y], -1);
+    for (std::size_t b = 0; b < dr; ++b)
+      for (std::size_t x = 0; x < du; ++x)
+        for (std::size_t y = 0; y < dd; ++y)
+          if (w.data[((a * dr + b) * du + x) * dd + y] != T(0)) rc.element(a, b, x, y, q_axy[x * dd + y]);
+  }
+}
+
+// The same from the boxes of its stored blocks: only their elements are looked at.
+template <class T>
+void observe(RightCharges& rc, const LayerState& st, const std::vector<Charge>& up, const std::vector<Charge>& down,
+             const SiteBoxes<T>& w) {
+  const ChargeRule& rule = st.pc->rule;
+  for (const auto& box : w.boxes) {
+    const auto& [ls, rs, us, ds] = box.index;
+    std::vector<Charge> q_xy(us.size() * ds.size());
+    for (std::size_t ia = 0; ia < ls.size(); ++ia) {
+      const std::size_t a = ls[ia];
+      if (!st.live_l[a]) continue;
+      for (std::size_t ix = 0; ix < us.size(); ++ix)
+        for (std::size_t iy = 0; iy < ds.size(); ++iy)
+          q_xy[ix * ds.size() + iy] = add_charge(rule, add_charge(rule, st.ql[a], up[us[ix]]), down[ds[iy]], -1);
+      for (std::size_t ib = 0; ib < rs.size(); ++ib)
+        for (std::size_t ix = 0; ix < us.size(); ++ix)
+          for (std::size_t iy = 0; iy < ds.size(); ++iy)
+            if (box.data[((ia * rs.size() + ib) * us.size() + ix) * ds.size() + iy] != T(0))
+              rc.element(a, rs[ib], us[ix], ds[iy], q_xy[ix * ds.size() + iy]);
+    }
+  }
+}
+
+template <class T> std::array<std::size_t, kSiteRank> dims_of(const Tensor<T>& w) {
+  return {w.shape[kLegL], w.shape[kLegR], w.shape[kLegU], w.shape[kLegD]};
+}
+template <class T> std::array<std::size_t, kSiteRank> dims_of(const SiteBoxes<T>& w) { return w.dims; }
+
+template <class T> BlockTensor<T> to_blocks(Kernels<T>& K, const Tensor<T>& w, std::vector<Leg> legs, std::vector<int> labels,
+                                            const std::function<bool(const BlockKey&)>& keep) {
+  return blocks_of_dense(K, w, std::move(legs), std::move(labels), keep);
+}
+template <class T> BlockTensor<T> to_blocks(Kernels<T>& K, const SiteBoxes<T>& w, std::vector<Leg> legs,
+                                            std::vector<int> labels, const std::function<bool(const BlockKey&)>& keep) {
+  return blocks_of_boxes(K, w, std::move(legs), std::move(labels), keep);
+}
+
+// The next site of a layer, dense or as boxes (W).
+template <class T, class W> BlockTensor<T> next_site(Kernels<T>& K, LayerState& st, const W& w) {
   const ChargeRule& rule = st.pc->rule;
   const std::size_t j = st.site++, nq = rule.count();
-  const std::size_t dl = w.shape[kLegL], dr = w.shape[kLegR], du = w.shape[kLegU], dd = w.shape[kLegD];
+  const auto [dl, dr, du, dd] = dims_of(w);
   if (j == 0) {
     st.ql.assign(dl, Charge(nq, 0));
     st.live_l.assign(dl, true);
@@ -39,36 +120,12 @@ template <class T> BlockTensor<T> next_site(Kernels<T>& K, LayerState& st, const
   std::vector<Charge> up, down;
   for (const auto& q : st.pc->up[j]) up.push_back(rule.reduce(q));
   for (const auto& q : st.pc->down[j]) down.push_back(rule.reduce(q));
-  std::vector<Charge> qr(dr, Charge(nq, 0));
-  std::vector<bool> live_r(dr, false);
-  // Every element (a, b, x, y) fixes q_r[b] = q_l[a] + q_u[x] − q_d[y]: the charge depends on
-  // (a, x, y) alone, so it is formed once for them and compared along b.
-  std::vector<Charge> q_axy(du * dd);
-  for (std::size_t a = 0; a < dl; ++a) {
-    if (!st.live_l[a]) continue;
-    for (std::size_t x = 0; x < du; ++x)
-      for (std::size_t y = 0; y < dd; ++y) q_axy[x * dd + y] = add_charge(rule, add_charge(rule, st.ql[a], up[x]), down[y], -1);
-    for (std::size_t b = 0; b < dr; ++b)
-      for (std::size_t x = 0; x < du; ++x)
-        for (std::size_t y = 0; y < dd; ++y) {
-          if (w.data[((a * dr + b) * du + x) * dd + y] == T(0)) continue;
-          const Charge& q = q_axy[x * dd + y];
-          if (!live_r[b]) {
-            qr[b] = q;
-            live_r[b] = true;
-          } else if (q != qr[b]) {
-            throw InputError(st.where + ", site " + std::to_string(j) + ": element (l " + std::to_string(a) + ", r " +
-                             std::to_string(b) + ", u " + std::to_string(x) + ", d " + std::to_string(y) +
-                             ") breaks the charges: its right bond index has charge " + charge_text(qr[b]) +
-                             " from other elements, this one gives " + charge_text(q) +
-                             " (a block outside the tensor's charge rule)");
-          }
-        }
-  }
+  RightCharges rc{st, j, std::vector<Charge>(dr, Charge(nq, 0)), std::vector<bool>(dr, false)};
+  observe(rc, st, up, down, w);
   bool any = false;
-  for (bool v : live_r) any = any || v;
+  for (bool v : rc.live) any = any || v;
   if (!any) throw InputError(st.where + ", site " + std::to_string(j) + ": every element is zero (the train is zero)");
-  Leg right = leg_of_charges(qr, &live_r);
+  Leg right = leg_of_charges(rc.q, &rc.live);
   std::vector<Leg> legs{st.left, right, leg_of_charges(up), leg_of_charges(down)};
   const std::vector<int> labels{axis::L(st.layer), axis::R(st.layer), axis::X(st.layer), axis::X(st.layer + 1)};
   auto keep = [&](const BlockKey& k) {
@@ -76,9 +133,9 @@ template <class T> BlockTensor<T> next_site(Kernels<T>& K, LayerState& st, const
     q = add_charge(rule, q, legs[3].charges[k[3]], -1);
     return q == legs[1].charges[k[1]];
   };
-  BlockTensor<T> out = blocks_of_dense(K, w, legs, labels, keep);
-  st.ql = std::move(qr);
-  st.live_l = std::move(live_r);
+  BlockTensor<T> out = to_blocks(K, w, legs, labels, keep);
+  st.ql = std::move(rc.q);
+  st.live_l = std::move(rc.live);
   st.left = std::move(right);
   return out;
 }
@@ -113,8 +170,9 @@ ChargedStack<T> charged_stack(Kernels<T>& K, SiteSource<T>& source, std::size_t 
   }
   out.sites.resize(layers.size());
   for (std::size_t j = 0; j < sites; ++j) {
-    const std::vector<Tensor<T>> site = source.site(j);
-    for (std::size_t i = 0; i < layers.size(); ++i) out.sites[i].push_back(next_site(K, states[i], site[i]));
+    const std::vector<StoredSite<T>> site = source.stored_site(j);
+    for (std::size_t i = 0; i < layers.size(); ++i)
+      out.sites[i].push_back(std::visit([&](const auto& w) { return next_site(K, states[i], w); }, site[i]));
   }
   return out;
 }

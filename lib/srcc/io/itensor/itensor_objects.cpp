@@ -213,15 +213,39 @@ void read_tensor_values(hid_t file, const TensorInfo& t, void* out, const std::s
     }
     return;
   }
+  for_each_block(file, t, where, [&](const std::vector<std::size_t>& first, const std::vector<std::size_t>& size,
+                                     const unsigned char* block) {
+    const std::size_t rank = t.inds.size();
+    std::size_t block_elements = 1;
+    for (auto n : size) block_elements *= n;
+    std::vector<std::size_t> idx(rank, 0);
+    for (std::size_t e = 0; e < block_elements; ++e) {
+      std::size_t at = 0, stride = 1;
+      for (std::size_t k = 0; k < rank; ++k) {
+        at += (first[k] + idx[k]) * stride;
+        stride *= static_cast<std::size_t>(t.inds[k].dim);
+      }
+      std::memcpy(dst + at * es, block + e * es, es);
+      for (std::size_t k = 0; k < rank; ++k) {  // column-major: the first index fastest
+        if (++idx[k] < size[k]) break;
+        idx[k] = 0;
+      }
+    }
+  });
+}
+
+void for_each_block(hid_t file, const TensorInfo& t, const std::string& where, const BlockVisitor& f) {
   // BlockSparse: blocks one after another in `data`, each column-major; `offsets` gives, per
   // block, its block number on every index (1-based) and its first element (0-based).
+  const std::string sw = where + "/" + t.storage_path.substr(t.storage_path.rfind('/') + 1);
   Handle st(H5Gopen2(file, t.storage_path.c_str(), H5P_DEFAULT), H5Gclose);
-  const std::size_t rank = t.inds.size();
+  const std::size_t rank = t.inds.size(), es = dtype_size(t.dtype);
   const long long nd = h5::read_int_dataset(st.get(), "ndims", sw);
   if (nd != static_cast<long long>(rank)) throw InputError(sw + ": ndims " + std::to_string(nd) + " for " + std::to_string(rank) + " indices");
   const auto offsets = h5::read_int_array(st.get(), "offsets", sw + "/offsets", kMaxMetadata);
   if (offsets.size() % (rank + 1) != 0) throw InputError(sw + "/offsets: not (ndims + 1) values per block");
-  const auto data = read_data(file, t, total, count, sw);
+  std::size_t count = 0;
+  const auto data = read_data(file, t, t.elements(), count, sw);
   std::vector<std::vector<std::size_t>> starts;
   for (const auto& ix : t.inds) starts.push_back(block_starts(ix));
   const std::size_t nblocks = offsets.size() / (rank + 1);
@@ -243,19 +267,7 @@ void read_tensor_values(hid_t file, const TensorInfo& t, void* out, const std::s
       throw InputError(sw + "/offsets: block " + std::to_string(b + 1) + " at offset " + std::to_string(off) +
                        " with " + std::to_string(block_elements) + " elements runs past the " +
                        std::to_string(count) + " values of data");
-    std::vector<std::size_t> idx(rank, 0);
-    for (std::size_t e = 0; e < block_elements; ++e) {
-      std::size_t at = 0, stride = 1;
-      for (std::size_t k = 0; k < rank; ++k) {
-        at += (first[k] + idx[k]) * stride;
-        stride *= static_cast<std::size_t>(t.inds[k].dim);
-      }
-      std::memcpy(dst + at * es, data.data() + (static_cast<std::size_t>(off) + e) * es, es);
-      for (std::size_t k = 0; k < rank; ++k) {  // column-major: the first index fastest
-        if (++idx[k] < size[k]) break;
-        idx[k] = 0;
-      }
-    }
+    f(first, size, data.data() + static_cast<std::size_t>(off) * es);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <hdf5.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,5 +54,12 @@ TensorInfo read_tensor_info(hid_t file, const std::string& path, const std::stri
 // Empty made dense exactly), in `out` (elements() values of the tensor's dtype, zeroed by the
 // caller). Throws InputError for offsets or sizes that do not fit the indices.
 void read_tensor_values(hid_t file, const TensorInfo& t, void* out, const std::string& where);
+
+// A BlockSparse tensor's stored blocks, one call each: per index the block's first index and
+// size, and its values (column-major, of the tensor's dtype) in the stored data. Throws as
+// read_tensor_values.
+using BlockVisitor = std::function<void(const std::vector<std::size_t>& first, const std::vector<std::size_t>& size,
+                                        const unsigned char* values)>;
+void for_each_block(hid_t file, const TensorInfo& t, const std::string& where, const BlockVisitor& f);
 
 }  // namespace srcc::itensor

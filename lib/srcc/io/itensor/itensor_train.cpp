@@ -1,6 +1,9 @@
 #include "srcc/io/itensor/itensor_train.hpp"
 
+#include <array>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5/h5_dataset.hpp"
@@ -134,6 +137,58 @@ AnyTensor ItensorTrain::read_site(std::size_t j, TransferLog& log) const {
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   h5::log_site_read(log, info_.kind, j, info_.where(j), dt, shape_size(shape) * dtype_size(dt), seconds);
+  return out;
+}
+
+std::optional<AnyBoxes> ItensorTrain::read_site_boxes(std::size_t j, TransferLog& log) const {
+  const auto& t = tensors_[j];
+  if (t.storage != itensor::Storage::kBlockSparse) return std::nullopt;
+  const auto start = std::chrono::steady_clock::now();
+  const DType dt = info_.dtypes[j];
+  const std::size_t rank = t.inds.size();
+  std::size_t stored = 0;
+  AnyBoxes out = visit_dtype(dt, [&](auto zero) -> AnyBoxes {
+    using T = decltype(zero);
+    SiteBoxes<T> w;
+    w.dims = {info_.dims[j][kLegL], info_.dims[j][kLegR], info_.dims[j][kLegU], info_.dims[j][kLegD]};
+    itensor::for_each_block(file_, t, info_.where(j), [&](const std::vector<std::size_t>& first,
+                                                          const std::vector<std::size_t>& size,
+                                                          const unsigned char* values) {
+      typename SiteBoxes<T>::Box box;
+      std::array<std::size_t, kSiteRank> extent{1, 1, 1, 1};
+      for (auto& ix : box.index) ix = {0};  // legs the tensor lacks (an outer link, an MPS's d)
+      for (std::size_t k = 0; k < rank; ++k) {
+        const std::size_t r = roles_[j][k];
+        box.index[r].clear();
+        for (std::size_t i = 0; i < size[k]; ++i) box.index[r].push_back(first[k] + i);
+        extent[r] = size[k];
+      }
+      // The block is column-major over ITensor's indices; the box row-major over (l, r, u, d).
+      std::array<std::size_t, kSiteRank> stride{extent[1] * extent[2] * extent[3], extent[2] * extent[3], extent[3], 1};
+      std::size_t n = 1;
+      for (auto e : size) n *= e;
+      box.data.resize(n);
+      std::vector<std::size_t> idx(rank, 0);
+      for (std::size_t e = 0; e < n; ++e) {
+        std::size_t at = 0;
+        for (std::size_t k = 0; k < rank; ++k) at += idx[k] * stride[roles_[j][k]];
+        T v;
+        std::memcpy(&v, values + e * sizeof(T), sizeof(T));
+        if (!std::isfinite(std::abs(v)))
+          throw InputError(info_.where(j) + ": non-finite value (NaN or Inf) in a stored block");
+        box.data[at] = v;
+        for (std::size_t k = 0; k < rank; ++k) {
+          if (++idx[k] < size[k]) break;
+          idx[k] = 0;
+        }
+      }
+      stored += n;
+      w.boxes.push_back(std::move(box));
+    });
+    return w;
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  h5::log_site_read(log, info_.kind, j, info_.where(j), dt, stored * dtype_size(dt), seconds);
   return out;
 }
 

@@ -6,7 +6,7 @@
 // s with plev 0 is its input d, s' with plev 1 its output u). A Dense tensor's data read in C
 // order is the tensor with its indices reversed, so a site comes out in that order and only
 // its leg letters say which is which; BlockSparse, Diag and EmptyStorage are made dense exactly
-// into the same order.
+// into the same order, and a BlockSparse site is also read as its blocks, for a charged run.
 #include "srcc/io/format_train.hpp"
 #include "srcc/io/itensor/itensor_objects.hpp"
 
@@ -16,6 +16,8 @@ class ItensorTrain final : public FormatTrain {
  public:
   ItensorTrain(hid_t file, const std::string& file_name, const std::string& group);
   AnyTensor read_site(std::size_t j, TransferLog& log) const override;
+  // A BlockSparse site's blocks as boxes (a QN train's); other storage reads dense.
+  std::optional<AnyBoxes> read_site_boxes(std::size_t j, TransferLog& log) const override;
 
   const std::vector<itensor::TensorInfo>& tensors() const { return tensors_; }
   // Which internal leg (kLegL, kLegR, kLegU, kLegD) index k of tensor j is.

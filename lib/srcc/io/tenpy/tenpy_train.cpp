@@ -264,9 +264,59 @@ void TenpyTrain::describe_sites(hid_t g, const std::string& where, std::size_t n
   }
 }
 
-template <class T> Tensor<T> TenpyTrain::assemble(const Site& s, std::size_t j) const {
+template <class T, class F> void TenpyTrain::for_each_block(const Site& s, F&& f) const {
   const ArrayInfo& a = s.array;
   const std::size_t rank = a.rank();
+  // The Array's blocks, opened by name from their own group (not each from the file's root).
+  const std::string bw0 = info_.file + ":" + a.path + "/blocks";
+  Handle blocks = a.nblocks > 0 ? open_group(file_, a.path + "/blocks", bw0) : Handle();
+  for (std::size_t b = 0; b < a.nblocks; ++b) {
+    // Per axis of the block: where each of its indices lands on its internal leg (or nowhere:
+    // an outer index the projection drops) and the factor it takes.
+    BlockPlaces p;
+    p.at.resize(rank);
+    p.scale.resize(rank);
+    for (std::size_t k = 0; k < rank; ++k) {
+      const auto& leg = a.legs[k];
+      const auto q = static_cast<std::size_t>(a.block_inds[b * rank + k]);
+      const auto first = static_cast<std::size_t>(leg.slices[q]), size = static_cast<std::size_t>(leg.slices[q + 1]) - first;
+      p.shape.push_back(size);
+      for (std::size_t i = 0; i < size; ++i) {
+        const std::size_t g = first + i;
+        const std::size_t role = s.role[k];
+        long long at = static_cast<long long>(g);
+        double factor = 1;
+        if (role == kLegL) {
+          if (s.keep_left >= 0) at = g == static_cast<std::size_t>(s.keep_left) ? 0 : -1;
+          if (!s.left.empty()) factor = s.left[g];
+        } else if (role == kLegR) {
+          if (s.keep_right >= 0) at = g == static_cast<std::size_t>(s.keep_right) ? 0 : -1;
+          if (!s.right.empty()) factor = s.right[g];
+        } else if (!s.perm.empty()) {
+          at = static_cast<long long>(s.perm[g]);
+        }
+        p.at[k].push_back(at);
+        p.scale[k].push_back(factor);
+      }
+    }
+    const std::string name = std::to_string(b), bw = bw0 + "/" + name;
+    const AnyTensor stored = h5::read_any(blocks.get(), name, bw, shape_size(p.shape));
+    if (any_shape(stored) != p.shape)
+      throw InputError(bw + ": shape " + shape_string(any_shape(stored)) + ", but its legs' blocks make " +
+                       shape_string(p.shape) + " (damaged or truncated Array)");
+    std::visit([&](const auto& x) {
+      using S = typename std::decay_t<decltype(x.data)>::value_type;
+      if constexpr (is_complex_v<S> && !is_complex_v<T>) {
+        throw InputError(bw + ": complex block in a tensor of real dtype " + a.dtype);
+      } else {
+        f(x, p);
+      }
+    }, stored);
+  }
+}
+
+template <class T> Tensor<T> TenpyTrain::assemble(const Site& s) const {
+  const std::size_t rank = s.array.rank();
   const std::size_t dl = s.keep_left >= 0 ? 1 : ind_len(s, kLegL), dr = s.keep_right >= 0 ? 1 : ind_len(s, kLegR);
   const std::size_t du = ind_len(s, kLegU), dd = info_.kind == TrainKind::kMpo ? ind_len(s, kLegD) : 1;
   Tensor<T> out({dl, dr, du, dd});
@@ -276,68 +326,75 @@ template <class T> Tensor<T> TenpyTrain::assemble(const Site& s, std::size_t j) 
   stride[kLegU] = dd;
   stride[kLegR] = du * dd;
   stride[kLegL] = dr * du * dd;
-  const std::string where = info_.where(j);
-  for (std::size_t b = 0; b < a.nblocks; ++b) {
-    // Per axis of the block: where each of its indices lands in `out` (or nowhere: an outer
-    // index the projection drops) and the factor it takes.
-    std::vector<std::vector<long long>> dest(rank);
-    std::vector<std::vector<double>> scale(rank);
-    Shape block_shape;
-    for (std::size_t k = 0; k < rank; ++k) {
-      const auto& leg = a.legs[k];
-      const auto q = static_cast<std::size_t>(a.block_inds[b * rank + k]);
-      const auto first = static_cast<std::size_t>(leg.slices[q]), size = static_cast<std::size_t>(leg.slices[q + 1]) - first;
-      block_shape.push_back(size);
-      for (std::size_t i = 0; i < size; ++i) {
-        const std::size_t g = first + i;
-        const std::size_t role = s.role[k];
-        long long at = static_cast<long long>(g);
-        double f = 1;
-        if (role == kLegL) {
-          if (s.keep_left >= 0) at = g == static_cast<std::size_t>(s.keep_left) ? 0 : -1;
-          if (!s.left.empty()) f = s.left[g];
-        } else if (role == kLegR) {
-          if (s.keep_right >= 0) at = g == static_cast<std::size_t>(s.keep_right) ? 0 : -1;
-          if (!s.right.empty()) f = s.right[g];
-        } else if (!s.perm.empty()) {
-          at = static_cast<long long>(s.perm[g]);
+  for_each_block<T>(s, [&](const auto& x, const BlockPlaces& p) {
+    std::vector<std::size_t> idx(rank, 0);
+    for (std::size_t e = 0; e < x.size(); ++e) {
+      long long at = 0;
+      double f = s.factor;
+      for (std::size_t k = 0; k < rank; ++k) {
+        const long long d = p.at[k][idx[k]];
+        if (d < 0) {
+          at = -1;
+          break;
         }
-        dest[k].push_back(at < 0 ? -1 : at * static_cast<long long>(stride[role]));
-        scale[k].push_back(f);
+        at += d * static_cast<long long>(stride[s.role[k]]);
+        f *= p.scale[k][idx[k]];
+      }
+      if (at >= 0) out.data[static_cast<std::size_t>(at)] = static_cast<T>(x.data[e]) * static_cast<real_t<T>>(f);
+      for (std::size_t k = rank; k-- > 0;) {
+        if (++idx[k] < p.shape[k]) break;
+        idx[k] = 0;
       }
     }
-    const std::string bw = info_.file + ":" + a.path + "/blocks/" + std::to_string(b);
-    const AnyTensor stored = h5::read_any(file_, a.path + "/blocks/" + std::to_string(b), bw, shape_size(block_shape));
-    if (any_shape(stored) != block_shape)
-      throw InputError(bw + ": shape " + shape_string(any_shape(stored)) + ", but its legs' blocks make " +
-                       shape_string(block_shape) + " (damaged or truncated Array)");
-    std::visit([&](const auto& x) {
-      using S = typename std::decay_t<decltype(x.data)>::value_type;
-      if constexpr (is_complex_v<S> && !is_complex_v<T>) {
-        throw InputError(bw + ": complex block in a tensor of real dtype " + a.dtype);
-      } else {
-        std::vector<std::size_t> idx(rank, 0);
-        for (std::size_t e = 0; e < x.size(); ++e) {
-          long long at = 0;
-          double f = s.factor;
-          for (std::size_t k = 0; k < rank; ++k) {
-            const long long d = dest[k][idx[k]];
-            if (d < 0) {
-              at = -1;
-              break;
-            }
-            at += d;
-            f *= scale[k][idx[k]];
-          }
-          if (at >= 0) out.data[static_cast<std::size_t>(at)] = static_cast<T>(x.data[e]) * static_cast<real_t<T>>(f);
-          for (std::size_t k = rank; k-- > 0;) {
-            if (++idx[k] < block_shape[k]) break;
-            idx[k] = 0;
-          }
-        }
+  });
+  return out;
+}
+
+template <class T> SiteBoxes<T> TenpyTrain::boxes(const Site& s) const {
+  const std::size_t rank = s.array.rank();
+  SiteBoxes<T> out;
+  out.dims = {s.keep_left >= 0 ? 1 : ind_len(s, kLegL), s.keep_right >= 0 ? 1 : ind_len(s, kLegR), ind_len(s, kLegU),
+              info_.kind == TrainKind::kMpo ? ind_len(s, kLegD) : 1};
+  // Per internal leg, the TeNPy axis it is (rank: none, an MPS's d).
+  std::array<std::size_t, kSiteRank> axis_of;
+  for (std::size_t r = 0; r < kSiteRank; ++r) axis_of[r] = leg_of(s, r);
+  for_each_block<T>(s, [&](const auto& x, const BlockPlaces& p) {
+    // The block's strides per TeNPy axis, and per internal leg the block positions it keeps.
+    std::vector<std::size_t> stride(rank, 1);
+    for (std::size_t k = rank; k-- > 1;) stride[k - 1] = stride[k] * p.shape[k];
+    typename SiteBoxes<T>::Box box;
+    std::array<std::vector<std::size_t>, kSiteRank> from;  // block positions, per internal leg
+    for (std::size_t r = 0; r < kSiteRank; ++r) {
+      const std::size_t k = axis_of[r];
+      if (k == rank) {
+        box.index[r] = {0};
+        from[r] = {0};
+        continue;
       }
-    }, stored);
-  }
+      for (std::size_t i = 0; i < p.shape[k]; ++i)
+        if (p.at[k][i] >= 0) {
+          box.index[r].push_back(static_cast<std::size_t>(p.at[k][i]));
+          from[r].push_back(i);
+        }
+      if (box.index[r].empty()) return;  // every index dropped by a projection
+    }
+    auto step = [&](std::size_t r) { return axis_of[r] == rank ? 0 : stride[axis_of[r]]; };
+    box.data.reserve(box.index[0].size() * box.index[1].size() * box.index[2].size() * box.index[3].size());
+    std::array<std::size_t, kSiteRank> at{};  // the block position on each internal leg
+    for (std::size_t a : from[kLegL])
+      for (std::size_t b : from[kLegR])
+        for (std::size_t u : from[kLegU])
+          for (std::size_t d : from[kLegD]) {
+            at = {a, b, u, d};
+            // The factors in the order of TeNPy's axes, as the dense site takes them: the same
+            // rounding, the same numbers.
+            double f = s.factor;
+            for (std::size_t k = 0; k < rank; ++k) f *= p.scale[k][at[s.role[k]]];
+            const std::size_t e = a * step(kLegL) + b * step(kLegR) + u * step(kLegU) + d * step(kLegD);
+            box.data.push_back(static_cast<T>(x.data[e]) * static_cast<real_t<T>>(f));
+          }
+    out.boxes.push_back(std::move(box));
+  });
   return out;
 }
 
@@ -347,7 +404,7 @@ AnyTensor TenpyTrain::read_site(std::size_t j, TransferLog& log) const {
   const std::size_t n = info_.length();
   AnyTensor out = visit_dtype(dt, [&](auto zero) -> AnyTensor {
     using T = decltype(zero);
-    Tensor<T> w = assemble<T>(sites_[j], j);
+    Tensor<T> w = assemble<T>(sites_[j]);
     if (plus_hc_) {
       // W + W† as one train: W† has the conjugated site tensors with u and d swapped; the sum
       // is block-diagonal in the bonds, its first site a row [W, W†] and its last a column.
@@ -374,6 +431,56 @@ AnyTensor TenpyTrain::read_site(std::size_t j, TransferLog& log) const {
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   h5::log_site_read(log, info_.kind, j, info_.where(j), dt, shape_size(info_.dataset_shapes[j]) * dtype_size(dt), seconds);
+  return out;
+}
+
+std::optional<AnyBoxes> TenpyTrain::read_site_boxes(std::size_t j, TransferLog& log) const {
+  const std::size_t n = info_.length();
+  // W + W† of one site would overlap itself: that one reads dense.
+  if (plus_hc_ && n == 1) return std::nullopt;
+  const auto start = std::chrono::steady_clock::now();
+  const DType dt = info_.dtypes[j];
+  std::size_t stored = 0;
+  AnyBoxes out = visit_dtype(dt, [&](auto zero) -> AnyBoxes {
+    using T = decltype(zero);
+    SiteBoxes<T> w = boxes<T>(sites_[j]);
+    for (const auto& b : w.boxes) stored += b.data.size();
+    if (plus_hc_) {
+      // W† beside W (as read_site makes it): its boxes shifted to the second half of each bond
+      // that has two, u and d swapped, transposed and conjugated.
+      const std::size_t l0 = j > 0 ? w.dims[kLegL] : 0, r0 = j + 1 < n ? w.dims[kLegR] : 0;
+      const std::size_t count = w.boxes.size();
+      for (std::size_t i = 0; i < count; ++i) {
+        const auto& b = w.boxes[i];
+        typename SiteBoxes<T>::Box h;
+        for (std::size_t a : b.index[kLegL]) h.index[kLegL].push_back(l0 + a);
+        for (std::size_t c : b.index[kLegR]) h.index[kLegR].push_back(r0 + c);
+        h.index[kLegU] = b.index[kLegD];
+        h.index[kLegD] = b.index[kLegU];
+        const std::size_t lr = b.index[kLegL].size() * b.index[kLegR].size(), u = b.index[kLegU].size(),
+                          d = b.index[kLegD].size();
+        h.data.resize(b.data.size());
+        for (std::size_t p = 0; p < lr; ++p)
+          for (std::size_t x = 0; x < d; ++x)
+            for (std::size_t y = 0; y < u; ++y) {
+              T v = b.data[(p * u + y) * d + x];
+              if constexpr (is_complex_v<T>) v = std::conj(v);
+              h.data[(p * d + x) * u + y] = v;
+            }
+        w.boxes.push_back(std::move(h));
+      }
+      if (j > 0) w.dims[kLegL] *= 2;
+      if (j + 1 < n) w.dims[kLegR] *= 2;
+    }
+    for (const auto& b : w.boxes)
+      for (const T& v : b.data)
+        if (!std::isfinite(std::abs(v)))
+          throw InputError(info_.where(j) + ": a value leaves the range of " + std::string(dtype_name(dt)) +
+                           " once the canonical form's singular values are applied");
+    return w;
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  h5::log_site_read(log, info_.kind, j, info_.where(j), dt, stored * dtype_size(dt), seconds);
   return out;
 }
 

@@ -17,6 +17,7 @@ class TenpyTrain final : public FormatTrain {
  public:
   TenpyTrain(hid_t file, const std::string& file_name, const std::string& group);
   AnyTensor read_site(std::size_t j, TransferLog& log) const override;
+  std::optional<AnyBoxes> read_site_boxes(std::size_t j, TransferLog& log) const override;
 
   // How stored index values map to the dense site: per TeNPy axis the internal leg it is, and
   // the factors and projections applied.
@@ -35,7 +36,18 @@ class TenpyTrain final : public FormatTrain {
   void read_mps_members(hid_t g, const std::string& where, std::size_t n);
   void read_mpo_members(hid_t g, const std::string& where, std::size_t n);
   void describe_sites(hid_t g, const std::string& where, std::size_t n);
-  template <class T> Tensor<T> assemble(const Site& s, std::size_t j) const;
+  // Where the indices of one stored block go: per TeNPy axis, each index's place on its internal
+  // leg (−1: an outer index the projection drops) and the factor it takes.
+  struct BlockPlaces {
+    Shape shape;
+    std::vector<std::vector<long long>> at;
+    std::vector<std::vector<double>> scale;
+  };
+  // f(block values as stored, places) for each stored block of a site read as T (a complex block
+  // in a real Array is refused).
+  template <class T, class F> void for_each_block(const Site& s, F&& f) const;
+  template <class T> Tensor<T> assemble(const Site& s) const;
+  template <class T> SiteBoxes<T> boxes(const Site& s) const;
 
   hid_t file_;
   std::vector<Site> sites_;
