@@ -4,12 +4,14 @@
 #   sum4:    a sum of 4 equal-cost terms Σ_k c_k H ψ_k (XXZ MPO, L = 40, states of bond 128,
 #            χ̄ = 128), dealt over the ranks;
 #   sum1:    its first term alone (with sum4, the model's split of a term's own and the shared work);
+#   sum4sdc: sum4 by --method sdc (the ranks meet at each cut of the left sweep's reduction too);
 #   product: one H·ψ at χ̄ = 256 (bond-256 state), its sketch columns split over the ranks;
 #   product512: the same at χ̄ = 512.
 # Each case alternates 1 and 2 ranks, REPEATS times; medians of the sweep's seconds. The errors
 # of the ranks' results against the one-process result come from our `distance`.
 #
 #   scripts/bench_mpi.sh [REPEATS]        (default 3)
+#   CASES="sum4 sum1 sum4sdc" scripts/bench_mpi.sh   # some cases (the models need sum4, sum1, product)
 #   ALPHA=2e-6 BETA=1e10 scripts/bench_mpi.sh   # the network the model assumes (s, bytes/s)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +40,7 @@ sum4=(--term 1 "$in:/H" "$in:/psi0" --term 0.5 "$in:/H" "$in:/psi1" --term -0.25
 sum1=(--term 1 "$in:/H" "$in:/psi0" --chi 128 --symmetry off)
 product=("$in:/H" "$in:/big" --chi 256 --symmetry off)
 product512=("$in:/H" "$in:/huge" --chi 512 --symmetry off)
+sum4sdc=("${sum4[@]}" --method sdc)
 
 run() {  # RANKS OUT ARGS…: the run's --json summary in OUT.json
   local n=$1 out=$2
@@ -53,7 +56,7 @@ median() { python3 -c "import statistics,sys; print('%.3f' % statistics.median(m
 
 declare -A sweep
 printf '%-10s %5s %9s %9s %10s %11s %13s %12s %10s\n' case ranks sweep_s speedup efficiency GFLOP/s/rank bytes/cut peak_MB error
-for c in sum4 sum1 product product512; do
+for c in ${CASES:-sum4 sum1 sum4sdc product product512}; do
   declare -n args=$c
   t1=() t2=()
   for ((r = 0; r < repeats; r++)); do
@@ -89,7 +92,7 @@ done
 # over the ranks, plus the shared work every rank repeats (each cut's QR and core), plus per cut
 # an all-gather of every term's sketch and the broadcasts of the core (3 exchanges of latency
 # α·⌈log₂R⌉; the sketches' bytes B at bandwidth β, each rank receiving (R−1)/R of them).
-python3 - "${sweep[sum4-1]}" "${sweep[sum1-1]}" "${sweep[sum4-2]}" "$work/sum4-2.json" "${ALPHA:-2e-6}" "${BETA:-1e10}" <<'PY'
+[ -n "${sweep[sum4-1]:-}" ] && [ -n "${sweep[sum1-1]:-}" ] && python3 - "${sweep[sum4-1]}" "${sweep[sum1-1]}" "${sweep[sum4-2]}" "$work/sum4-2.json" "${ALPHA:-2e-6}" "${BETA:-1e10}" <<'PY'
 import json, math, sys
 t4, t1, t4_2, j, alpha, beta = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], float(sys.argv[5]), float(sys.argv[6])
 d = json.load(open(j))
@@ -115,7 +118,7 @@ PY
 # A product: the split work (left sweep, right blocks, sketch, next S) over R, the factoring of
 # each cut's sketch on every rank, and per cut the right block's rows, the sketch's columns and
 # the core exchanged (6 exchanges of latency α·⌈log₂R⌉, the bytes at bandwidth β).
-python3 - "${sweep[product-1]}" "${sweep[product-2]}" "$work/product-2.json" "${ALPHA:-2e-6}" "${BETA:-1e10}" <<'PY'
+[ -n "${sweep[product-1]:-}" ] && python3 - "${sweep[product-1]}" "${sweep[product-2]}" "$work/product-2.json" "${ALPHA:-2e-6}" "${BETA:-1e10}" <<'PY'
 import json, math, sys
 t1, t2, j, alpha, beta = float(sys.argv[1]), float(sys.argv[2]), sys.argv[3], float(sys.argv[4]), float(sys.argv[5])
 d = json.load(open(j))
@@ -133,3 +136,4 @@ for ranks in [1, 2, 16, 64]:
     t = model(ranks)
     print("%-8s %6d %10.3f %9.2f %10.0f%%" % ("product", ranks, t, t1 / t, 100 * t1 / t / ranks))
 PY
+true

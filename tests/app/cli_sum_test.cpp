@@ -126,7 +126,16 @@ TEST(CliSum, ADryRunPlansMpiRanksFromAPlainProcess) {
   r = run_cli(dir, product + " --ranks 3 --json");
   EXPECT_NE(r.out.find("{\"rank\": 2, \"first_column\": 7, \"columns\": 3"), std::string::npos) << r.out;
   r = run_cli(dir, product + " --ranks 3 --method sdc");
-  EXPECT_NE(r.out.find("over 3 ranks: sdc's left sweep reduces every sketch row and term at once"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("over 3 ranks: sdc's left sweep reduces all of a product's rows at once"), std::string::npos) << r.out;
+  // A sum by sdc or sdcr deals its terms as src does; the ranks also meet at each cut of the left
+  // sweep, so more bytes are exchanged.
+  const double src_bytes = json_number(run_cli(dir, sum + " --ranks 3 --json").out, "exchanged_bytes");
+  for (const char* method : {"sdc", "sdcr"}) {
+    r = run_cli(dir, sum + " --ranks 3 --method " + method);
+    EXPECT_NE(r.out.find("rank 2: term(s) 3,"), std::string::npos) << method << "\n" << r.out;
+    r = run_cli(dir, sum + " --ranks 3 --json --method " + method);
+    EXPECT_GT(json_number(r.out, "exchanged_bytes"), src_bytes) << method << "\n" << r.out;
+  }
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "dry.h5"));
 
   r = run_cli(dir, "apply in.h5:/a in.h5:/p -o out.h5 --chi 20 --ranks 3");

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # apply over MPI ranks (mpirun -n 1, 2, 3 on this machine): a sum's terms dealt to ranks and a
 # product's sketch columns split over them give the one-process result to 1e-12 — MPO·MPS and
-# MPO·MPO sums of 1–5 terms and products, --chi, --oversample and --tol; sdc and a dry run are
-# rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged;
+# MPO·MPO sums of 1–5 terms and products, --chi, --oversample and --tol; sums by sdc and sdcr (the
+# ranks meet at each cut's reduction); one product by sdc and a dry run are rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged;
 # --ranks plans what a dry run under mpirun shows. A rank that fails (a missing input, a budget
 # too small, an Inf it reads mid-sweep) ends every rank with its exit status and leaves nothing;
 # a SIGTERM to mpirun leaves nothing. Skipped (exit 77) without mpirun or without this build's MPI module.
@@ -50,6 +50,11 @@ cases=(
   "product --tol 1e-6 --chi 64"
   "mpompo --chi 16"
   "sdc --chi 20"
+  "sdc --chi 16 --oversample"
+  "sdc --tol 1e-6 --chi 64"
+  "sdcr --chi 20"
+  "mposdc --chi 24"
+  "sdcproduct --chi 20"
 )
 for c in "${cases[@]}"; do
   read -r kind flags <<<"$c"
@@ -61,6 +66,9 @@ for c in "${cases[@]}"; do
     product) args=(in.h5:/H in.h5:/psi) ;;
     mpompo) args=(in.h5:/H in.h5:/I) ;;
     sdc) args=("${sum5[@]}" --method sdc) ;;
+    sdcr) args=("${sum5[@]}" --method sdcr) ;;
+    mposdc) args=("${mposum[@]}" --method sdc) ;;
+    sdcproduct) args=(in.h5:/H in.h5:/psi --method sdc) ;;
   esac
   # shellcheck disable=SC2086
   "$bin" apply "${args[@]}" $flags --seed 11 -o "ref_$kind.h5" --force -q
@@ -70,7 +78,7 @@ for c in "${cases[@]}"; do
     check_same "$kind $flags, $n rank(s)" "ref_$kind.h5" "r${n}_$kind.h5"
     ranks=$(json_field "r${n}_$kind.json" '["ranks"]')
     case $kind in
-      sum5 | mposum | product | mpompo | sum1) want=$n ;;  # a one-term sum splits its columns
+      sum5 | mposum | product | mpompo | sum1 | sdc | sdcr | mposdc) want=$n ;;  # a one-term sum splits its columns
       sum2) want=$((n < 2 ? n : 2)) ;;
       *) want=1 ;;
     esac

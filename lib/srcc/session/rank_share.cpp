@@ -17,8 +17,11 @@ std::size_t sweeping_ranks(std::size_t terms, std::size_t ranks) { return terms 
 }  // namespace
 
 std::string why_not_spread(const RunOptions& o) {
-  if (o.sweep.method != Method::kSrc)
-    return method_name(o.sweep.method) + "'s left sweep reduces every sketch row and term at once: rank 0 computes it";
+  // sdc and sdcr share a sum's terms (each rank reduces its own, the ranks meet at each cut's
+  // factorisation); one product's reduction reads all of M_j's rows at once.
+  if (o.sweep.method != Method::kSrc && o.terms.size() < 2)
+    return method_name(o.sweep.method) + "'s left sweep reduces all of a product's rows at once: rank 0 computes it "
+           "(a sum's terms are shared)";
   if (o.sweep.fit_sweep_cap() > 0) return "fit sweeps reduce every row and term at once: rank 0 computes the run";
   return "";
 }
@@ -68,12 +71,24 @@ RankPlan rank_plan_of(const RunOptions& o, const std::vector<const Stack*>& stac
   }
   // Per cut: every term's sketch (or, split, the right block's rows and the sketch's columns)
   // gathered on every rank, and rank 0's core sent to all; a bond is at most the sketch's width.
+  // sdc and sdcr on a sum also meet at each cut of the left sweep: every term's R factor of M_j
+  // (sdcr: its product with the Gaussian test) to all, and rank 0's V'^H (sdcr: Q) back.
   const auto bounds = sum_bond_bounds(stacks);
   const Stack& st = *stacks.front();
   for (std::size_t j = 1; j < st.length(); ++j) {
     const std::size_t right = j + 1 < st.length() ? std::min(bounds[j + 1], s) : 1;
     const std::size_t rows = right * st.up_dim(j) * st.down_dim(j), cols = std::min(bounds[j], s);
-    const std::size_t cut = (K > 1 ? (K + 1) * rows * cols : rows * (st.fused_left(j) + 2 * cols)) * element;
+    std::size_t cut = (K > 1 ? (K + 1) * rows * cols : rows * (st.fused_left(j) + 2 * cols)) * element;
+    if (o.sweep.dense_left() && j + 1 < st.length()) {
+      const std::size_t m = std::min(bounds[j], s) * st.up_dim(j) * st.down_dim(j);
+      std::size_t gathered = 0, fused = 0;
+      for (const Stack* t : stacks) {
+        gathered += std::min(t->fused_right(j), m) * m;
+        fused += t->fused_right(j);
+      }
+      const std::size_t w = std::min({s, m, fused});
+      cut += (method_row(o.sweep.method).svd_reduction ? gathered + std::min(gathered / m, m) * m : (K + 1) * w * m) * element;
+    }
     out.exchanged_per_cut = std::max<std::uint64_t>(out.exchanged_per_cut, cut);
     out.exchanged += cut;
   }
@@ -100,7 +115,7 @@ std::string RankPlan::text() const {
   if (loads.size() < static_cast<std::size_t>(ranks))
     out += "  ranks " + std::to_string(loads.size()) + "-" + std::to_string(ranks - 1) + " have no term and wait\n";
   out += "  exchanged: about " + format_size(exchanged_per_cut) + " at a cut, " + format_size(exchanged) +
-         " over the right sweep\n";
+         " over the run\n";
   return out;
 }
 

@@ -8,6 +8,8 @@
 // 2·s·(sd)·Dχ and a QR of (sd) × s, or the fit's one product s·(sd)·Dχ.
 #include "srcc/sweep/dense_left_step.hpp"
 
+#include <limits>
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -191,24 +193,73 @@ Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::s
   return leading_rows(K, Op::kConjTrans, vt.data(), m, rank, m_rows, m, cols, relative_tail(sigma, rank));
 }
 
+namespace {
+
+// Rank 0's `n` values at `data` (a buffer of device 0's) on every rank.
+template <class T> void from_first(DeviceCtx<T> c, RankExchange& ranks, Buffer<T>& data, std::size_t n,
+                                   const std::string& what, std::int64_t site) {
+  std::vector<T> host = ranks.rank() == 0 ? c.mover.down(data, n, what, site) : std::vector<T>(n);
+  ranks.from_first(host, what, site);
+  if (ranks.rank() != 0) data = c.mover.up(std::move(host), what, site);
+}
+
+// Over ranks, the factor that brings each own term's M_k to the terms' common scale: the ranks'
+// environments carry their own factors (log_scales, per own term), the largest is brought to 1.
+template <class T>
+std::vector<real_t<T>> common_factors(RankExchange& ranks, const std::vector<double>& log_scales, std::int64_t site) {
+  std::vector<std::vector<double>> own;
+  for (double s : log_scales) own.push_back({s});
+  double least = std::numeric_limits<double>::infinity();
+  for (const auto& s : ranks.all_terms(own, "environment scale", site)) least = std::min(least, s.front());
+  std::vector<real_t<T>> out;
+  for (double s : log_scales) out.push_back(static_cast<real_t<T>>(std::exp(least - s)));
+  return out;
+}
+
+}  // namespace
+
 template <class T>
 std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T> c, const std::vector<Buffer<T>>& m_rows, std::size_t m,
                                         const std::vector<std::size_t>& cols, const std::vector<T>& weights,
-                                        std::size_t width, std::uint64_t seed) {
+                                        std::size_t width, std::uint64_t seed, RankExchange* ranks,
+                                        const std::vector<std::size_t>& all_cols, const std::vector<double>& log_scales,
+                                        std::int64_t site) {
+  const bool dealt = ranks && ranks->terms_dealt();
+  const std::vector<std::size_t>& every = dealt ? all_cols : cols;
   std::size_t all = 0;
-  for (auto n : cols) all += n;
+  for (auto n : every) all += n;
   const std::size_t w = std::min({width, m, all});
   Rng rng(seed);
   // Y = Σ_k c_k M_k G_k (the summed network's left part times G) as the column-major m × w
   // matrix the QR takes: row-major w × m = Σ c_k G_kᵀ M_kᵀ.
   Buffer<T> y = c.K.allocate(w * m);
-  for (std::size_t k = 0; k < m_rows.size(); ++k) {
-    Buffer<T> g = c.mover.up(draw_gaussian<T>(rng, cols[k] * w), "sketch", -1);  // row-major cols_k × w
-    c.gemm(Op::kTrans, Op::kTrans, w, m, cols[k], weights[k], g.data(), w, m_rows[k].data(), cols[k],
-           T(k == 0 ? 0 : 1), y.data(), m);
+  if (!dealt) {
+    for (std::size_t k = 0; k < m_rows.size(); ++k) {
+      Buffer<T> g = c.mover.up(draw_gaussian<T>(rng, cols[k] * w), "sketch", -1);  // row-major cols_k × w
+      c.gemm(Op::kTrans, Op::kTrans, w, m, cols[k], weights[k], g.data(), w, m_rows[k].data(), cols[k],
+             T(k == 0 ? 0 : 1), y.data(), m);
+    }
+  } else {
+    const auto factors = common_factors<T>(*ranks, log_scales, site);
+    std::vector<std::vector<T>> own;
+    for (std::size_t k = 0, mine = 0; k < every.size(); ++k) {
+      std::vector<T> drawn = draw_gaussian<T>(rng, every[k] * w);  // every term's, in turn
+      if (!ranks->mine(k)) continue;
+      Buffer<T> g = c.mover.up(std::move(drawn), "sketch", site);
+      c.gemm(Op::kTrans, Op::kTrans, w, m, cols[mine], weights[mine] * factors[mine], g.data(), w, m_rows[mine].data(),
+             cols[mine], T(0), y.data(), m);
+      own.push_back(c.mover.down(y, w * m, "range sketch", site));
+      ++mine;
+    }
+    std::vector<std::vector<T>> terms = ranks->all_terms(own, "range sketch", site);
+    std::vector<T> sum = std::move(terms.front());
+    for (std::size_t k = 1; k < terms.size(); ++k)
+      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += terms[k][i];
+    y = c.mover.up(std::move(sum), "range sketch", site);
   }
   Buffer<T> r = c.K.allocate(w * w);
-  c.K.qr(m, w, y.data(), r.data());
+  if (!dealt || ranks->rank() == 0) c.K.qr(m, w, y.data(), r.data());
+  if (dealt) from_first(c, *ranks, y, w * m, "range", site);
   // Q column-major m × w is Qᵀ row-major; C_{j+1} = Q^H M = conj(Qᵀ) · M.
   Buffer<T> q_conj = c.K.allocate(w * m);
   c.K.conj(w * m, y.data(), q_conj.data());
@@ -218,33 +269,52 @@ std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T> c, const std::vector<Buffer
 template <class T>
 std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>& m_rows, std::size_t m,
                                           const std::vector<std::size_t>& cols, const std::vector<T>& weights,
-                                          std::size_t cap, double cutoff, double tol) {
+                                          std::size_t cap, double cutoff, double tol, RankExchange* ranks,
+                                          const std::vector<double>& log_scales, std::int64_t site) {
   using R = real_t<T>;
+  const bool dealt = ranks && ranks->terms_dealt();
   // Each M_kᵀ (column-major cols_k × m) = Q_k R_k: Q_k replaces M_k, R_k (h_k × m, h_k its rank
-  // bound) stays, and B = [|c_1| R_1; …; |c_K| R_K] (column-major, Σ h_k × m) is formed on the host.
+  // bound) stays, and B = [|c_1| R_1; …; |c_K| R_K] (column-major, Σ h_k × m) is formed on the host
+  // (over ranks, from every rank's own |c_k| R_k in term order).
   const std::size_t terms = m_rows.size();
   std::vector<std::size_t> heights(terms);
-  std::size_t stacked = 0;
-  for (std::size_t k = 0; k < terms; ++k) stacked += heights[k] = std::min(cols[k], m);
-  std::vector<T> b(stacked * m, T(0));
   std::vector<Buffer<T>> r(terms);
-  for (std::size_t k = 0, first = 0; k < terms; first += heights[k], ++k) {
+  std::vector<std::vector<T>> own(terms);
+  const auto factors = dealt ? common_factors<T>(*ranks, log_scales, site) : std::vector<R>(terms, R(1));
+  for (std::size_t k = 0; k < terms; ++k) {
+    heights[k] = std::min(cols[k], m);
     r[k] = c.K.allocate(heights[k] * m);
     c.K.qr(cols[k], m, m_rows[k].data(), r[k].data());
-    const auto rk = c.mover.down(r[k], heights[k] * m, "range factor", -1);
-    const auto weight = static_cast<R>(std::abs(weights[k]));
+    own[k] = c.mover.down(r[k], heights[k] * m, "range factor", site);
+    const auto weight = static_cast<R>(std::abs(weights[k])) * factors[k];
+    for (auto& v : own[k]) v *= weight;
+  }
+  const std::vector<std::vector<T>> every = dealt ? ranks->all_terms(own, "range factor", site) : std::move(own);
+  std::size_t stacked = 0;
+  for (const auto& rk : every) stacked += rk.size() / m;
+  std::vector<T> b(stacked * m, T(0));
+  for (std::size_t k = 0, first = 0; k < every.size(); ++k) {
+    const std::size_t h = every[k].size() / m;
     for (std::size_t col = 0; col < m; ++col)
-      for (std::size_t i = 0; i < heights[k]; ++i) b[col * stacked + first + i] = rk[col * heights[k] + i] * weight;
+      for (std::size_t i = 0; i < h; ++i) b[col * stacked + first + i] = every[k][col * h + i];
+    first += h;
   }
   // M's weighted columns [|c_k| M_k] = [|c_k| R_kᵀ Q_kᵀ] have B's singular values, and B = U' Σ V'^H
   // gives M's left singular vectors U = conj(V'). So C_{k,j+1} = U_r^H M_k = (U_r^H R_kᵀ) Q_kᵀ
   // (the weights come in later, in the right sweep). V'^H column-major (kk × m) is conj(V') read
   // row-major (m × kk): U_r^H is its conjugate transpose's first r rows.
   const std::size_t kk = std::min(stacked, m);
-  Buffer<T> bd = c.mover.up(std::move(b), "range factor", -1);
-  Buffer<T> u = c.K.allocate(stacked * kk), vt = c.K.allocate(kk * m);
+  Buffer<T> vt = c.K.allocate(kk * m);
   std::vector<R> sigma(kk);
-  c.K.svd(stacked, m, bd.data(), u.data(), sigma.data(), vt.data());
+  if (!dealt || ranks->rank() == 0) {
+    Buffer<T> bd = c.mover.up(std::move(b), "range factor", site);
+    Buffer<T> u = c.K.allocate(stacked * kk);
+    c.K.svd(stacked, m, bd.data(), u.data(), sigma.data(), vt.data());
+  }
+  if (dealt) {
+    from_first(c, *ranks, vt, kk * m, "range", site);
+    ranks->from_first(sigma, "range values", site);
+  }
   const std::size_t rank = truncation_rank(sigma, cutoff, tol, cap);
   const double discarded = relative_tail(sigma, rank);
   std::vector<Reduced<T>> out(terms);
@@ -278,10 +348,13 @@ Reduced<T> reduce_by_core(DeviceCtx<T> c, const Buffer<T>& m_rows, std::size_t m
                                     std::size_t, double, double, bool*);                     \
   template std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T>, const std::vector<Buffer<T>>&, std::size_t, \
                                                    const std::vector<std::size_t>&, const std::vector<T>&,   \
-                                                   std::size_t, std::uint64_t);                             \
+                                                   std::size_t, std::uint64_t, RankExchange*,                \
+                                                   const std::vector<std::size_t>&, const std::vector<double>&, \
+                                                   std::int64_t);                                            \
   template std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T>, std::vector<Buffer<T>>&, std::size_t,        \
                                                      const std::vector<std::size_t>&, const std::vector<T>&,  \
-                                                     std::size_t, double, double);                           \
+                                                     std::size_t, double, double, RankExchange*,              \
+                                                     const std::vector<double>&, std::int64_t);               \
   template Reduced<T> reduce_by_core(DeviceCtx<T>, const Buffer<T>&, std::size_t,            \
                                      std::size_t, const Buffer<T>&, std::size_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

@@ -13,6 +13,7 @@
 #include "srcc/core/tensor.hpp"
 #include "srcc/movement/devices.hpp"
 #include "srcc/movement/site_forms.hpp"
+#include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/train/train.hpp"
 
 namespace srcc {
@@ -52,18 +53,31 @@ Reduced<T> reduce_by_svd(Kernels<T>& K, Buffer<T>& m_rows, std::size_t m, std::s
 // SVD of the stacked |c_k| R_k (Σ min(cols_k, m) × m, small) gives M's singular values and left
 // vectors U, and C_{k,j+1} = U^H M_k = (U^H R_kᵀ)·Q_kᵀ (the weights themselves enter in the
 // right sweep). One scale for all the terms' environments.
+// With `ranks` dealing the terms (rank_exchange.hpp) the vectors hold this rank's own terms: every
+// rank's weighted R_k go to all (small: min(cols_k, m) × m each), rank 0 takes the SVD of the
+// stack in term order and sends its V'^H and values to the others, and each rank projects its own
+// terms; `site` names cut j in /log/transfers. The ranks' environments carry their own scales
+// (`log_scales`, per own term: the log of the factor its M_k carries), which the stack brings to
+// one; each rank's new environments share one scale (the sketch brings the terms' to one).
 template <class T>
 std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>& m_rows, std::size_t m,
                                           const std::vector<std::size_t>& cols, const std::vector<T>& weights,
-                                          std::size_t cap, double cutoff, double tol);
+                                          std::size_t cap, double cutoff, double tol, RankExchange* ranks = nullptr,
+                                          const std::vector<double>& log_scales = {}, std::int64_t site = -1);
 
 // sdcr: U = Q of M·G for a Gaussian G (cols × width) drawn from `seed`, C_{j+1} = Q^H M. For a
 // sum (weights c_k; {1} for a product), M·G = Σ_k c_k M_k G_k with G's rows drawn term after
 // term, and C_{k,j+1} = Q^H M_k, at one scale for all terms.
+// With `ranks` dealing the terms, the vectors hold this rank's own terms and `all_cols` every
+// term's columns: each rank draws every term's G_k in turn (the same numbers as one process) and
+// multiplies its own (at the terms' common scale, as reduce_sum_by_svd), the products go to all and
+// are added in term order, rank 0 takes the QR and sends Q to the others.
 template <class T>
 std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T> c, const std::vector<Buffer<T>>& m_rows, std::size_t m,
                                         const std::vector<std::size_t>& cols, const std::vector<T>& weights,
-                                        std::size_t width, std::uint64_t seed);
+                                        std::size_t width, std::uint64_t seed, RankExchange* ranks = nullptr,
+                                        const std::vector<std::size_t>& all_cols = {},
+                                        const std::vector<double>& log_scales = {}, std::int64_t site = -1);
 
 // fit: U = the core P[(a, x_0, x_k), b] (row-major m × b, on the device), C_{j+1} = P^H M.
 template <class T>

@@ -23,7 +23,7 @@ double Sweeper<T>::fit(SweepResult<T>& out) {
     left_canonicalize(phi, mover(), gemm());
     // Every term's environments against the same φ: F_j of the sum is the terms' added up.
     use_dense(dense_sweep([this, &phi](std::size_t j, std::vector<Buffer<T>>& m, std::size_t rows,
-                                       const std::vector<std::size_t>& cols) {
+                                       const std::vector<std::size_t>& cols, const std::vector<double>&) {
       Buffer<T> p = adopt(site_in_form(phi[j], SiteForm::kLUdr, "fit core", j, log_), "fit core", j);
       std::vector<Reduced<T>> next;
       for (std::size_t k = 0; k < m.size(); ++k) next.push_back(reduce_by_core(ctx(), m[k], rows, cols[k], p, phi[j].shape[kLegR]));

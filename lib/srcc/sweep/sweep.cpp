@@ -82,17 +82,24 @@ typename Sweeper<T>::JointReduction Sweeper<T>::method_reduction() {
   if (method_row(opt_.method).svd_reduction) {
     const double cutoff = effective_cutoff<real_t<T>>(0.0, opt_.numerical_zeros);
     const double tol = opt_.tolerance_mode() ? kSketchTolFraction * opt_.tol : 0.0;
-    return [this, cap, cutoff, tol](std::size_t, std::vector<Buffer<T>>& m, std::size_t rows,
-                                    const std::vector<std::size_t>& cols) {
-      // One product: the SVD of M itself; a sum: of its terms' R factors (no M formed).
-      if (m.size() == 1) return std::vector<Reduced<T>>{reduce_by_svd(K(), m[0], rows, cols[0], cap, cutoff, tol, &sdc_gram_first_)};
-      return reduce_sum_by_svd(ctx(), m, rows, cols, weights(), cap, cutoff, tol);
+    return [this, cap, cutoff, tol](std::size_t j, std::vector<Buffer<T>>& m, std::size_t rows,
+                                    const std::vector<std::size_t>& cols, const std::vector<double>& scales) {
+      // One product: the SVD of M itself; a sum: of its terms' R factors (no M formed), over
+      // ranks of every rank's terms'.
+      if (stacks_.size() == 1)
+        return std::vector<Reduced<T>>{reduce_by_svd(K(), m[0], rows, cols[0], cap, cutoff, tol, &sdc_gram_first_)};
+      return reduce_sum_by_svd(ctx(), m, rows, cols, weights(), cap, cutoff, tol, &ranks_, scales,
+                               static_cast<std::int64_t>(j));
     };
   }
   // sdcr: each cut's Gaussian test from its own stream of the run's seed.
   const std::uint64_t base = Rng::derive_seed(opt_.seed, kRangeStreams);
-  return [this, cap, base](std::size_t j, std::vector<Buffer<T>>& m, std::size_t rows, const std::vector<std::size_t>& cols) {
-    return reduce_by_range(ctx(), m, rows, cols, weights(), cap, Rng::derive_seed(base, j));
+  return [this, cap, base](std::size_t j, std::vector<Buffer<T>>& m, std::size_t rows, const std::vector<std::size_t>& cols,
+                           const std::vector<double>& scales) {
+    std::vector<std::size_t> every;
+    for (const Stack* s : stacks_) every.push_back(s->fused_right(j));
+    return reduce_by_range(ctx(), m, rows, cols, weights(), cap, Rng::derive_seed(base, j), &ranks_, every, scales,
+                           static_cast<std::int64_t>(j));
   };
 }
 
@@ -103,14 +110,16 @@ template <class T> std::size_t Sweeper<T>::dense_sweep(const JointReduction& red
     check_interrupt_();
     std::vector<Buffer<T>> m;
     std::vector<std::size_t> cols;
+    std::vector<double> scales;
     for (std::size_t k = 0; k < parts_.size(); ++k) {
       m.push_back(part(k).blocks.dense_block(ids[k], j));
       cols.push_back(part(k).st.fused_right(j));
+      scales.push_back(part(k).blocks.log_scale(ids[k], j));
     }
     const auto t0 = Clock::now();
     std::vector<Reduced<T>> next;
     try {
-      next = reduce(j, m, part(0).blocks.rows(ids[0], j) * st().up_dim(j) * st().down_dim(j), cols);
+      next = reduce(j, m, part(0).blocks.rows(ids[0], j) * st().up_dim(j) * st().down_dim(j), cols, scales);
     } catch (const std::bad_alloc&) {
       throw out_of_memory("left sweep", j);
     }

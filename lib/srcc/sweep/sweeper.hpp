@@ -39,10 +39,14 @@ template <class T> class Sweeper {
     bounds_ = sum_bond_bounds(stacks);
     n_ = stacks.front()->length();
     seconds_.assign(n_, 0.0);
-    // Over ranks only the Gaussian sketch: a dense left step reduces all rows and terms at once.
-    if (ranks_.spread() && (opt.dense_left() || opt.fit_sweep_cap() > 0 ||
+    // Over ranks: a sum's terms (src, sdc, sdcr: the dense left step's reduction meets the ranks'
+    // terms in dense_left_step.hpp) or one product's Gaussian sketch columns (src only: a dense
+    // left step reduces all of a term's rows at once); never fit sweeps.
+    if (ranks_.spread() && (opt.fit_sweep_cap() > 0 || (opt.dense_left() && !ranks_.terms_dealt()) ||
                             (ranks_.terms_dealt() && terms.size() < static_cast<std::size_t>(ranks_.size()))))
-      throw std::logic_error("a sweep is shared by ranks only for src without fit sweeps, a sum with a term per rank");
+      throw std::logic_error("a sweep is shared by ranks only for src (a sum's terms or a product's columns) or a "
+                             "sum by sdc or sdcr, without fit sweeps, with a term per rank");
+    stacks_ = stacks;
     for (std::size_t k = 0; k < terms.size(); ++k)
       if (ranks_.mine(k))
         parts_.push_back(
@@ -104,10 +108,12 @@ template <class T> class Sweeper {
     return s > 0 ? s : *std::max_element(bounds_.begin(), bounds_.end());
   }
 
-  // The terms' M_j (row-major rows × cols[k] each, on device 0; consumed) to their next
-  // environments, at one scale (dense_left_step.hpp); cut j+1 is the one made.
+  // The terms' M_j (row-major rows × cols[k] each, on device 0; consumed; `scales` the logs of the
+  // factors their environments carry) to their next environments, at one scale
+  // (dense_left_step.hpp); cut j+1 is the one made.
   using JointReduction = std::function<std::vector<Reduced<T>>(std::size_t j, std::vector<Buffer<T>>& m,
-                                                               std::size_t rows, const std::vector<std::size_t>& cols)>;
+                                                               std::size_t rows, const std::vector<std::size_t>& cols,
+                                                               const std::vector<double>& scales)>;
 
   // How sdc and sdcr turn M_j into the next environment (dense_left_step.hpp): at most the
   // sketch's width of rows; sdc in tolerance mode keeps the fewest whose tail is within the
@@ -197,6 +203,7 @@ template <class T> class Sweeper {
   const std::function<void()>& check_interrupt_;
   RankExchange ranks_;  // how ranks share the sweep (this process alone: all of it)
   std::size_t n_ = 0;
+  std::vector<const Stack*> stacks_;  // every term's, on every rank
   std::vector<std::size_t> bounds_;  // the largest rank of each cut of the sum (sum_bond_bounds)
   std::vector<double> seconds_;      // per site (before the parts, whose sketch blocks add to it)
   std::vector<std::unique_ptr<Part>> parts_;  // the terms (one for a product)
