@@ -53,8 +53,9 @@ inline constexpr Option kSymmetry{"--symmetry", "auto|off",
     "with fit sweeps; sums of products; evolve's steps; truncate; distance; expect; not yet a GPU run), else a "
     "one-line note says why the run is dense; off: always dense", "auto"};
 inline constexpr Option kFitSweeps{"--fit-sweeps", "INT",
-    "After the method, at most this many one-site variational sweeps at the result's bonds, "
-    "each lowering ‖Aψ − φ‖; 0 = none (with --fit-tol alone: at most 20)", "0"};
+    "After the method, at most this many variational sweeps at the result's bonds, each lowering "
+    "‖Aψ − φ‖ (one-site on dense trains; two-site on charges, each cut's bond shared out among the "
+    "sectors afresh); 0 = none (with --fit-tol alone: at most 20)", "0"};
 inline constexpr Option kFitTol{"--fit-tol", "REAL",
     "Stop the fit sweeps once a sweep gains less than this, relative: "
     "√(‖φ_k‖² − ‖φ_{k−1}‖²) ≤ REAL·‖φ_k‖ (that gain is the error it removed); in (0, 1)",
