@@ -11,6 +11,7 @@ Cases (each at three χ̄, the front):
   paper     MPO·MPS, n = 20, D = χ = 50 (the paper's recipe: entries Uniform[-0.5, 1], each site
             normalised; real), χ̄ = 12, 25, 50
   paper-big MPO·MPS, n = 30, D = χ = 80, χ̄ = 20, 40, 80
+  paper-wide MPO·MPS, n = 16, D = χ = 128, χ̄ = 64, 128, 256 (the middle cuts' exact bond is 2^8 = 256)
   mpo-mpo   MPO·MPO, n = 20, D = 32, χ̄ = 16, 32, 64 (the paper's recipe)
   gaussian  the recipe's MPO (n = 20, D = 8) on an MPS of complex Gaussian entries (χ = 64: slow
             decay), χ̄ = 16, 32, 64
@@ -129,8 +130,10 @@ def to_ours(spec, out):
 def make_cases(names, work):
     cases = []
     gen = lambda *a: ours("generate", *a, "--force")
-    if "paper" in names or "paper-big" in names:
-        for name, (n, d, chis) in (("paper", (20, 50, [12, 25, 50])), ("paper-big", (30, 80, [20, 40, 80]))):
+    recipes = (("paper", (20, 50, [12, 25, 50])), ("paper-big", (30, 80, [20, 40, 80])),
+               ("paper-wide", (16, 128, [64, 128, 256])))
+    if any(name in names for name, _ in recipes):
+        for name, (n, d, chis) in recipes:
             if name not in names:
                 continue
             f = os.path.join(work, name + ".h5")
@@ -257,6 +260,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--quimb-methods", default=",".join(QUIMB),
                     help="quimb's methods to run (dm takes minutes a run at n = 30, D = χ = 80)")
+    ap.add_argument("--ours-methods", default=",".join(n for n, _ in OURS),
+                    help="our methods to run, by their names in the table (comma-separated)")
     ap.add_argument("--table", default=os.path.join(ROOT, "build", "bench-peers.tsv"))
     ap.add_argument("--figure", default=os.path.join(ROOT, "build", "bench-peers.png"))
     ap.add_argument("--from-table", metavar="TSV", help="only the headlines and the figure of a table written before")
@@ -273,6 +278,7 @@ def main():
         plot(table, args.figure)
         return
     names = args.cases.split(",")
+    wanted = set(args.ours_methods.split(","))
     kernels = blas_kernels()
     if kernels:
         ONE_THREAD["OPENBLAS_CORETYPE"] = kernels
@@ -296,7 +302,7 @@ def main():
             for chi in c.chis:
                 samples = {}
                 for r in range(args.repeats):
-                    for name, flags in OURS + (OURS_DENSE if c.tenpy else []):
+                    for name, flags in [m for m in OURS if m[0] in wanted] + (OURS_DENSE if c.tenpy else []):
                         out = os.path.join(work, "o.h5")
                         d = json.loads(ours("apply", c.top, c.bottom, "-o", out, "--chi", str(chi), "--seed",
                                             str(r + 1), "--force", "--json", *flags).stdout)
