@@ -86,13 +86,15 @@ for c in "${cases[@]}"; do
   done
 done
 
-# evolve: a --taylor step's terms dealt to the ranks, a product step's columns split; rank 0 writes.
+# evolve: a --taylor step's terms dealt to the ranks (by src or sdc), a product step's columns
+# split; rank 0 writes.
 "$bin" generate random-mps -o ev.h5:/psi --sites 12 --bond 8 --seed 3 --dtype complex128 -q
 "$bin" generate xxz -o ev.h5:/H --sites 12 -q
 "$bin" generate step --from ev.h5:/H --dt 0.05 -o ev.h5:/U -q
-for kind in taylor step; do
+for kind in taylor taylorsdc step; do
   case $kind in
     taylor) args=(ev.h5:/H ev.h5:/psi --taylor 4 --dt 0.05) ;;
+    taylorsdc) args=(ev.h5:/H ev.h5:/psi --taylor 4 --dt 0.05 --method sdc) ;;
     step) args=(ev.h5:/U ev.h5:/psi) ;;
   esac
   "$bin" evolve "${args[@]}" --steps 3 --chi 16 --seed 5 -o "ev_ref_$kind.h5" -q
@@ -101,6 +103,10 @@ for kind in taylor step; do
     check_same "evolve $kind, $n ranks" "ev_ref_$kind.h5" "ev${n}_$kind.h5"
   done
 done
+# ... and the sdc steps were shared, not rank 0's alone (which says so in a note).
+mpi 2 evolve ev.h5:/H ev.h5:/psi --taylor 4 --dt 0.05 --method sdc --steps 1 --chi 16 --seed 5 -o ev_note.h5 \
+  > ev_note.txt 2>&1
+if grep -q "wait" ev_note.txt; then cat ev_note.txt; fail "a --taylor step by sdc was not shared over the ranks"; fi
 
 # /log/transfers of a spread run records what the ranks exchanged, and the summary each rank's peak.
 "$bin" inspect r3_sum5.h5 --json > inspect.json 2>/dev/null || true

@@ -189,8 +189,9 @@ template <class T> class Evolution {
     checkpoints_.set_basis(uniform_basis(readers_[nstep_].info()));
     // Under MPI: a --taylor step's terms dealt to the ranks, a product step's sketch columns
     // split; every rank holds the state, rank 0 writes. One seed: rank 0's.
-    if (world_ranks().size() > 1 && why_not_spread(ro_).empty()) {
-      share_ = share_ranks(eo_.taylor > 0 ? eo_.taylor + 1 : 1, sym_.keep, check_interrupt_);
+    const std::size_t terms = eo_.taylor > 0 ? eo_.taylor + 1 : 1;
+    if (world_ranks().size() > 1 && why_not_spread(ro_, terms).empty()) {
+      share_ = share_ranks(terms, sym_.keep, check_interrupt_);
       if (share_.workers) share_.workers->broadcast(&seed_, sizeof seed_, 0, check_interrupt_);
       if (sym_.keep && world_ranks().rank() == 0)
         reporter_.note("an evolution on charges is rank 0's alone; the other ranks wait");

@@ -126,7 +126,7 @@ EvolveSummary evolve(const EvolveOptions& given, Reporter& reporter, const std::
   check_options(given);
   // Under MPI (rank_share.hpp): steps the ranks cannot share are rank 0's; the others wait.
   if (world_ranks().size() > 1) {
-    if (const std::string alone = why_not_spread(given.run); !alone.empty()) {
+    if (const std::string alone = why_not_spread(given.run, given.taylor > 0 ? given.taylor + 1 : 1); !alone.empty()) {
       if (world_ranks().rank() != 0) return EvolveSummary{};
       reporter.note(alone + "; the other " + std::to_string(world_ranks().size() - 1) + " rank(s) wait");
     }

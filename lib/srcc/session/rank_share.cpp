@@ -16,10 +16,10 @@ namespace {
 std::size_t sweeping_ranks(std::size_t terms, std::size_t ranks) { return terms > 1 ? std::min(terms, ranks) : ranks; }
 }  // namespace
 
-std::string why_not_spread(const RunOptions& o) {
+std::string why_not_spread(const RunOptions& o, std::size_t terms) {
   // sdc and sdcr share a sum's terms (each rank reduces its own, the ranks meet at each cut's
   // factorisation); one product's reduction reads all of M_j's rows at once.
-  if (o.sweep.method != Method::kSrc && o.terms.size() < 2)
+  if (o.sweep.method != Method::kSrc && terms < 2)
     return method_name(o.sweep.method) + "'s left sweep reduces all of a product's rows at once: rank 0 computes it "
            "(a sum's terms are shared)";
   if (o.sweep.fit_sweep_cap() > 0) return "fit sweeps reduce every row and term at once: rank 0 computes the run";
@@ -46,7 +46,7 @@ RankPlan rank_plan_of(const RunOptions& o, const std::vector<const Stack*>& stac
   RankPlan out;
   out.ranks = ranks;
   out.alone = alone;
-  if (out.alone.empty()) out.alone = why_not_spread(o);
+  if (out.alone.empty()) out.alone = why_not_spread(o, o.terms.size());
   if (!out.alone.empty()) return out;
   const std::size_t K = plans.size(), workers = sweeping_ranks(K, static_cast<std::size_t>(ranks));
   const std::size_t s = plans.front().sketch_columns, element = dtype_size(plans.front().dtype);

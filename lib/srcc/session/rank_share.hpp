@@ -16,9 +16,10 @@ namespace srcc {
 // Why a run that keeps charges is not spread.
 inline constexpr const char* kChargedRunAlone = "a run computed on charges is rank 0's alone";
 
-// Whether the run can be spread at all, from its options alone (before any input is opened):
-// "" if so, else why not.
-std::string why_not_spread(const RunOptions& o);
+// Whether the run of `terms` products summed (1: one product; an evolution's --taylor step: its
+// K + 1 terms) can be spread at all, from its options alone (before any input is opened): "" if
+// so, else why not.
+std::string why_not_spread(const RunOptions& o, std::size_t terms);
 
 struct RankShare {
   bool works = true;               // this rank sweeps (rank 0 always)

@@ -315,7 +315,7 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
 }
 
 RankPlan rank_plan(const RunOptions& given, const std::vector<Plan>& plans, int ranks) {
-  if (!why_not_spread(given).empty()) return rank_plan_of(given, {}, {}, ranks, "");
+  if (!why_not_spread(given, given.terms.size()).empty()) return rank_plan_of(given, {}, {}, ranks, "");
   std::vector<Inputs> ins = open_inputs(given);
   const auto stacks = stacks_of(ins);
   SymmetryChoice sym = choose_symmetry(given, stacks);
@@ -344,7 +344,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   // Under MPI (rank_share.hpp): a run the ranks cannot share is rank 0's; the others wait at the
   // end of the command (end_together) and print nothing.
   Ranks& world = world_ranks();
-  const std::string alone = world.size() > 1 ? why_not_spread(given) : "";
+  const std::string alone = world.size() > 1 ? why_not_spread(given, given.terms.size()) : "";
   if (!alone.empty()) {
     if (world.rank() != 0) return RunSummary{};
     reporter.note(alone + "; the other " + std::to_string(world.size() - 1) + " rank(s) wait");
