@@ -1,7 +1,8 @@
 #pragma once
 // Trains TeNPy wrote (tenpy.tools.hdf5_io: hdf5_io.save, a Simulation's output): finite MPS and
 // MPO groups of np_conserved Arrays (docs/FORMAT.md, "TeNPy files"). Each site is made dense
-// exactly from its blocks; an MPS's canonical forms are resolved with its singular values and
+// exactly from its blocks, or (for a charged run) read as the boxes of its blocks, no dense site
+// formed; an MPS's canonical forms are resolved with its singular values and
 // its norm (the state is norm · S_0 Γ_0 S_1 … Γ_{L−1} S_L, and the stored tensor i is
 // S_i^νL Γ_i S_{i+1}^νR); an MPO's outer bonds are projected at IdL[0] and IdR[L], and
 // `explicit_plus_hc` is applied (W + W†). Where sites conserve charges, TeNPy stores the
