@@ -72,6 +72,22 @@ TEST(WorkPool, CallersOnSeveralThreadsAreServedInTurn) {
   EXPECT_EQ(sum.load(), 4L * 50 * (19 * 20 / 2));
 }
 
+// Runs back to back, a short one before a long one: a worker still leaving a run (its last look
+// for an index) must neither take an index of the next run as one of its own run's — the index
+// would run twice and the count of unfinished tasks wrap, leaving the caller waiting for ever —
+// nor make the next run lose one. Every task of every run runs exactly once.
+TEST(WorkPool, BackToBackRunsRunEveryTaskExactlyOnce) {
+  WorkPool pool(3);
+  std::vector<std::atomic<int>> hits(64);
+  for (int r = 0; r < 20000; ++r) {
+    const std::size_t count = r % 2 == 0 ? 2 : 64;
+    for (std::size_t i = 0; i < count; ++i) hits[i].store(0, std::memory_order_relaxed);
+    pool.run(count, [&](std::size_t i) { hits[i].fetch_add(1, std::memory_order_relaxed); });
+    for (std::size_t i = 0; i < count; ++i)
+      ASSERT_EQ(hits[i].load(), 1) << "run " << r << " of " << count << " tasks, task " << i;
+  }
+}
+
 TEST(WorkPool, OneThreadRunsInlineInOrder) {
   WorkPool pool(1);
   std::vector<std::size_t> order;

@@ -62,20 +62,22 @@ WorkPool::~WorkPool() {
 
 void WorkPool::run(std::size_t count, const std::function<void(std::size_t)>& task) {
   if (count == 0) return;
-  if (workers_.empty() || count == 1 || t_in_task) {
+  // (Indices live in 32 bits: a count beyond them, never met in a sweep, runs here too.)
+  if (workers_.empty() || count == 1 || t_in_task || count >= (std::uint64_t{1} << 31)) {
     for (std::size_t i = 0; i < count; ++i) task(i);
     return;
   }
   std::lock_guard serial(run_mutex_);
   {
     std::lock_guard lock(mutex_);
-    // A worker still leaving the previous run may take an index as soon as next_ is reset, so
-    // everything it reads is in place before that.
+    // A worker still leaving the previous run may take an index as soon as the ticket is reset,
+    // so everything it reads is in place before that.
     task_.store(&task);
-    count_.store(count);
     error_ = nullptr;
     unfinished_.store(count);
-    next_.store(0);
+    const std::uint64_t number = ++runs_;
+    run_.store(number << 32 | count);
+    ticket_.store(number << 32);
     generation_.fetch_add(1);
   }
   wake_.notify_all();
@@ -89,8 +91,14 @@ void WorkPool::run(std::size_t count, const std::function<void(std::size_t)>& ta
 
 void WorkPool::drain() {
   for (;;) {
-    const std::size_t i = next_.fetch_add(1);
-    if (i >= count_.load()) return;
+    // The ticket names the run the index belongs to: an index of a run other than the current
+    // one (a look after its end, the next run not begun) or beyond its count ends the drain. A
+    // valid index keeps its run from finishing, so run_ and task_ are still that run's here.
+    const std::uint64_t ticket = ticket_.fetch_add(1);
+    const std::uint64_t run = run_.load();
+    if ((ticket >> 32) != (run >> 32)) return;
+    const std::size_t i = ticket & 0xffffffffu;
+    if (i >= (run & 0xffffffffu)) return;
     try {
       InTask mark;
       (*task_.load())(i);

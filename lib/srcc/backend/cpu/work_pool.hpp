@@ -59,10 +59,14 @@ class WorkPool {
   std::condition_variable wake_, done_;
   std::atomic<std::uint64_t> generation_{0};
   bool stop_ = false;
-  // The current run: its task, the next index to take, and how many are still unfinished.
+  // The current run: its task; its number (low 32 bits, wrapping) with its count of tasks; the
+  // next index to take, under the run's number; and how many tasks are still unfinished. An
+  // index is a pair (run, i) taken in one atomic step, so a worker still leaving one run cannot
+  // take an index of the next as one of its own (work_pool.cpp, drain).
   std::atomic<const std::function<void(std::size_t)>*> task_{nullptr};
-  std::atomic<std::size_t> count_{0};
-  std::atomic<std::size_t> next_{0};
+  std::uint32_t runs_ = 0;                   // runs started (under mutex_)
+  std::atomic<std::uint64_t> run_{0};        // run << 32 | count
+  std::atomic<std::uint64_t> ticket_{0};     // run << 32 | next index
   std::atomic<std::size_t> unfinished_{0};
   std::exception_ptr error_;
 };
