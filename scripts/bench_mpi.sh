@@ -5,6 +5,8 @@
 #            χ̄ = 128), dealt over the ranks;
 #   sum1:    its first term alone (with sum4, the model's split of a term's own and the shared work);
 #   sum4sdc: sum4 by --method sdc (the ranks meet at each cut of the left sweep's reduction too);
+#   sum4q:   sum4 computed on the states' U(1) charges (each rank sweeps its terms' blocks; the
+#            cuts' block sketches are gathered); sum1q its first term alone, on charges;
 #   product: one H·ψ at χ̄ = 256 (bond-256 state), its sketch columns split over the ranks;
 #   product512: the same at χ̄ = 512.
 # Each case alternates 1 and 2 ranks, REPEATS times; medians of the sweep's seconds. The errors
@@ -35,12 +37,15 @@ in=$work/in.h5
 for k in 0 1 2 3; do "$BIN" generate charged-random -o "$in:/psi$k" --sites 40 --bond 128 --seed $((k + 1)) -q; done
 "$BIN" generate charged-random -o "$in:/big" --sites 40 --bond 256 --seed 9 -q
 "$BIN" generate charged-random -o "$in:/huge" --sites 40 --bond 512 --seed 10 -q
-sum4=(--term 1 "$in:/H" "$in:/psi0" --term 0.5 "$in:/H" "$in:/psi1" --term -0.25 "$in:/H" "$in:/psi2"
-      --term 0.125 "$in:/H" "$in:/psi3" --chi 128 --symmetry off)
+terms4=(--term 1 "$in:/H" "$in:/psi0" --term 0.5 "$in:/H" "$in:/psi1" --term -0.25 "$in:/H" "$in:/psi2"
+        --term 0.125 "$in:/H" "$in:/psi3" --chi 128)
+sum4=("${terms4[@]}" --symmetry off)
 sum1=(--term 1 "$in:/H" "$in:/psi0" --chi 128 --symmetry off)
 product=("$in:/H" "$in:/big" --chi 256 --symmetry off)
 product512=("$in:/H" "$in:/huge" --chi 512 --symmetry off)
 sum4sdc=("${sum4[@]}" --method sdc)
+sum4q=("${terms4[@]}")
+sum1q=(--term 1 "$in:/H" "$in:/psi0" --chi 128)
 
 run() {  # RANKS OUT ARGS…: the run's --json summary in OUT.json
   local n=$1 out=$2

@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
@@ -28,6 +29,7 @@
 #include "srcc/session/stages.hpp"
 #include "srcc/session/symmetric_run.hpp"
 #include "srcc/session/taylor_step.hpp"
+#include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/site_loader.hpp"
 
@@ -191,10 +193,10 @@ template <class T> class Evolution {
     // split; every rank holds the state, rank 0 writes. One seed: rank 0's.
     const std::size_t terms = eo_.taylor > 0 ? eo_.taylor + 1 : 1;
     if (world_ranks().size() > 1 && why_not_spread(ro_, terms).empty()) {
-      share_ = share_ranks(terms, sym_.keep, check_interrupt_);
+      const std::string charged_alone = sym_.keep ? why_charged_alone(ro_, terms) : "";
+      share_ = share_ranks(terms, !charged_alone.empty(), check_interrupt_);
       if (share_.workers) share_.workers->broadcast(&seed_, sizeof seed_, 0, check_interrupt_);
-      if (sym_.keep && world_ranks().rank() == 0)
-        reporter_.note("an evolution on charges is rank 0's alone; the other ranks wait");
+      if (!charged_alone.empty() && world_ranks().rank() == 0) reporter_.note(charged_alone + "; the other ranks wait");
     }
     // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);
@@ -278,7 +280,10 @@ template <class T> class Evolution {
         choice.terms.push_back(std::move(layers));
         inputs.push_back({sum[m].stack, sum[m].source, sum[m].weight});
       }
-      return symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_).result;
+      std::optional<RankExchange> dealt;  // over ranks: the terms dealt
+      if (share_.workers) dealt.emplace(share_.workers.get(), RankExchange::Mode::kTerms, inputs.size(), check_interrupt_, log_);
+      return symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_, dealt ? &*dealt : nullptr)
+          .result;
     }
     return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_, {}, share_.workers.get());
   }

@@ -26,12 +26,19 @@ std::string why_not_spread(const RunOptions& o, std::size_t terms) {
   return "";
 }
 
-RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait) {
+std::string why_charged_alone(const RunOptions& o, std::size_t terms) {
+  if (terms < 2) return "one product computed on charges is rank 0's alone (a sum's terms are shared)";
+  if (o.sweep.method != Method::kSrc)
+    return method_name(o.sweep.method) + " on charges is rank 0's alone (src shares a sum's terms)";
+  return "";
+}
+
+RankShare share_ranks(std::size_t terms, bool alone, const WaitCheck& wait) {
   Ranks& world = world_ranks();
   RankShare share;
   if (world.size() == 1) return share;
   checkpoint_ranks(wait);
-  if (charged) {
+  if (alone) {
     share.works = world.rank() == 0;
     return share;
   }

@@ -1,8 +1,8 @@
 #pragma once
 // How the MPI ranks of an apply share its work (docs/USAGE.md, "Past one node"): with src (no
-// fit sweeps, dense trains) a sum's terms are dealt over the ranks and one product's sketch
-// columns split over them (sweep/rank_exchange.hpp); anything else runs on rank 0 while the
-// other ranks wait, and rank 0 says why.
+// fit sweeps) a sum's terms are dealt over the ranks, on charges too, and one dense product's
+// sketch columns split over them (sweep/rank_exchange.hpp); sdc and sdcr deal a dense sum's
+// terms; anything else runs on rank 0 while the other ranks wait, and rank 0 says why.
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,13 +13,14 @@
 
 namespace srcc {
 
-// Why a run that keeps charges is not spread.
-inline constexpr const char* kChargedRunAlone = "a run computed on charges is rank 0's alone";
 
 // Whether the run of `terms` products summed (1: one product; an evolution's --taylor step: its
 // K + 1 terms) can be spread at all, from its options alone (before any input is opened): "" if
 // so, else why not.
 std::string why_not_spread(const RunOptions& o, std::size_t terms);
+// The same for a run that keeps its inputs' charges: a sum's terms by src are dealt (symmetric/
+// symmetric_sweep.hpp); one product and the deterministic methods are rank 0's. "" if spread.
+std::string why_charged_alone(const RunOptions& o, std::size_t terms);
 
 struct RankShare {
   bool works = true;               // this rank sweeps (rank 0 always)
@@ -29,10 +30,11 @@ struct RankShare {
   std::unique_ptr<Lockstep> lockstep;
 };
 
-// Every rank of a spreadable run, once its inputs are open (`terms` of them; `charged`: the run
-// keeps charges, which are not spread): agrees that every rank set up (checkpoint_ranks), then
-// makes the group of the ranks that sweep: min(R, terms) for a sum, all R for a product.
-RankShare share_ranks(std::size_t terms, bool charged, const WaitCheck& wait);
+// Every rank of a spreadable run, once its inputs are open (`terms` of them; `alone`: rank 0
+// computes it, as why_charged_alone says of a run on charges): agrees that every rank set up
+// (checkpoint_ranks), then makes the group of the ranks that sweep: min(R, terms) for a sum, all
+// R for a product.
+RankShare share_ranks(std::size_t terms, bool alone, const WaitCheck& wait);
 
 // The dry run's view of R ranks (run.hpp's rank_plan): which rank sweeps what, its memory and
 // flops, and the bytes exchanged — or why the run is rank 0's alone.

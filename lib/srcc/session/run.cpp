@@ -27,6 +27,7 @@
 #include "srcc/session/rank_share.hpp"
 #include "srcc/session/symmetric_run.hpp"
 #include "srcc/session/write_back.hpp"
+#include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
 #include "srcc/train/term_sum.hpp"
@@ -223,7 +224,10 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
     for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight});
-    SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt);
+    std::optional<RankExchange> dealt;  // over ranks: the terms dealt
+    if (workers) dealt.emplace(workers, RankExchange::Mode::kTerms, ins.size(), check_interrupt, log);
+    SymmetricOutcome<T> so =
+        symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr);
     result = std::move(so.result);
     charges = std::move(so.charges);
     blocks = std::move(so.blocks);
@@ -320,7 +324,7 @@ RankPlan rank_plan(const RunOptions& given, const std::vector<Plan>& plans, int 
   const auto stacks = stacks_of(ins);
   SymmetryChoice sym = choose_symmetry(given, stacks);
   keep_within_budget(sym, plans);
-  return rank_plan_of(given, stacks, plans, ranks, sym.keep ? kChargedRunAlone : "");
+  return rank_plan_of(given, stacks, plans, ranks, sym.keep ? why_charged_alone(given, stacks.size()) : "");
 }
 
 std::string symmetry_note(const RunOptions& given) {
@@ -370,9 +374,9 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   if (!sym.note.empty()) reporter.note(sym.note);
   RankShare share;
   if (world.size() > 1 && alone.empty()) {
-    share = share_ranks(ins.size(), sym.keep, check_interrupt);
-    if (sym.keep && world.rank() == 0)
-      reporter.note(std::string(kChargedRunAlone) + "; the other ranks wait");
+    const std::string charged_alone = sym.keep ? why_charged_alone(options, ins.size()) : "";
+    share = share_ranks(ins.size(), !charged_alone.empty(), check_interrupt);
+    if (!charged_alone.empty() && world.rank() == 0) reporter.note(charged_alone + "; the other ranks wait");
     if (!share.works) return RunSummary{};
     // One seed for all: every rank draws the same test tensors.
     if (share.workers) share.workers->broadcast(&options.sweep.seed, sizeof options.sweep.seed, 0, check_interrupt);

@@ -6,6 +6,7 @@
 #include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/io/train_reader.hpp"
+#include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
 #include "srcc/symmetric/charged_truncation.hpp"
 #include "srcc/symmetric/symmetric_sweep.hpp"
@@ -119,17 +120,19 @@ void keep_within_budget(SymmetryChoice& c, const std::vector<Plan>& plans) {
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
-                                  const std::function<void()>& check_interrupt) {
+                                  const std::function<void()>& check_interrupt, RankExchange* ranks) {
   Kernels<T>& K = backend.kernels<T>();
-  std::vector<ChargedStack<T>> stacks;
+  // Over ranks a rank reads only its own terms' sites.
+  std::vector<ChargedStack<T>> stacks(inputs.size());
   for (std::size_t k = 0; k < inputs.size(); ++k) {
+    if (ranks && !ranks->mine(k)) continue;
     std::vector<std::string> where;
     for (const auto& l : inputs[k].stack->layers) where.push_back(l.where());
-    stacks.push_back(charged_stack(K, *inputs[k].source, inputs[k].stack->length(), choice.terms[k], where));
+    stacks[k] = charged_stack(K, *inputs[k].source, inputs[k].stack->length(), choice.terms[k], where);
   }
   const Stack& first = *inputs.front().stack;
   SymmetricOutcome<T> out;
-  out.charges.rule = stacks.front().rule;
+  out.charges.rule = choice.terms.front().front().rule;
   out.charges.up = choice.terms.front().front().up;
   out.charges.down = choice.terms.front().back().down;
   std::vector<BlockTensor<T>> cores;
@@ -147,8 +150,9 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
     r.finish_sites();
   } else {
     std::vector<ChargedTerm<T>> terms;
-    for (std::size_t k = 0; k < inputs.size(); ++k) terms.push_back({&stacks[k], inputs[k].weight});
-    ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt);
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+      terms.push_back({ranks && !ranks->mine(k) ? nullptr : &stacks[k], inputs[k].weight});
+    ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt, ranks);
     out.result = std::move(res.sweep);
     cores = std::move(res.cores);
   }
@@ -160,7 +164,7 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>&, const SymmetryChoice&,  \
                                              const SweepOptions&, Backend&, Reporter&,                       \
-                                             const std::function<void()>&);
+                                             const std::function<void()>&, RankExchange*);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

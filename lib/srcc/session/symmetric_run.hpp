@@ -17,6 +17,8 @@
 
 namespace srcc {
 
+class RankExchange;
+
 struct SymmetryChoice {
   bool keep = false;  // the run computes on the charges
   std::vector<std::vector<PhysicalCharges>> terms;  // per term of the sum, each layer's, top first (when kept)
@@ -54,9 +56,11 @@ template <class T> struct SymmetricInput {
   SiteSource<T>* source = nullptr;
   T weight = T(1);
 };
+// Over MPI ranks (`ranks` dealing the terms of a sum by src): each rank reads and sweeps its own
+// terms (symmetric_sweep.hpp) and every rank holds the result.
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
-                                  const std::function<void()>& check_interrupt);
+                                  const std::function<void()>& check_interrupt, RankExchange* ranks = nullptr);
 
 }  // namespace srcc

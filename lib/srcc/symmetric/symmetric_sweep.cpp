@@ -15,6 +15,7 @@
 #include "srcc/sweep/fit_ledger.hpp"
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/sweep/truncation.hpp"
+#include "srcc/symmetric/block_exchange.hpp"
 #include "srcc/symmetric/block_ops.hpp"
 #include "srcc/symmetric/charged_truncation.hpp"
 #include "srcc/symmetric/reduction_sweep.hpp"
@@ -49,6 +50,50 @@ template <class T> std::map<Charge, std::size_t, ChargeOrder> fused_sector_dims(
 std::size_t left_sector_dim(const std::map<Charge, std::size_t, ChargeOrder>& dims, const Charge& q) {
   const auto it = dims.find(q);
   return it == dims.end() ? 0 : it->second;
+}
+
+// Each environment's fused_sector_dims as numbers, to send: per cut its sector count, then each
+// sector's charge and dimension.
+template <class T>
+std::vector<long long> packed_sector_dims(const std::vector<BlockTensor<T>>& envs, const ChargeRule& rule) {
+  std::vector<long long> out{static_cast<long long>(envs.size())};
+  for (const auto& c : envs) {
+    const auto dims = fused_sector_dims(c, rule);
+    out.push_back(static_cast<long long>(dims.size()));
+    for (const auto& [q, d] : dims) {
+      out.insert(out.end(), q.begin(), q.end());
+      out.push_back(static_cast<long long>(d));
+    }
+  }
+  return out;
+}
+std::vector<std::map<Charge, std::size_t, ChargeOrder>> unpacked_sector_dims(const std::vector<long long>& v,
+                                                                              const ChargeRule& rule) {
+  std::size_t at = 0;
+  std::vector<std::map<Charge, std::size_t, ChargeOrder>> out(static_cast<std::size_t>(v.at(at++)));
+  for (auto& dims : out) {
+    const auto sectors = static_cast<std::size_t>(v.at(at++));
+    for (std::size_t i = 0; i < sectors; ++i) {
+      Charge q(v.begin() + static_cast<std::ptrdiff_t>(at), v.begin() + static_cast<std::ptrdiff_t>(at + rule.count()));
+      at += rule.count();
+      dims[q] = static_cast<std::size_t>(v.at(at++));
+    }
+  }
+  return out;
+}
+
+// Every term's values in term order from this rank's own terms' (all of them, alone).
+template <class V>
+std::vector<std::vector<V>> every_term(RankExchange* ranks, const std::vector<std::vector<V>>& own, const std::string& what) {
+  return ranks ? ranks->all_terms(own, what, -1) : own;
+}
+
+// A stack this rank holds (over ranks each holds its own terms'): its sites' physical legs and
+// length are every term's.
+template <class T> const ChargedStack<T>& own_stack(const std::vector<ChargedTerm<T>>& terms) {
+  for (const auto& t : terms)
+    if (t.stack) return *t.stack;
+  throw std::logic_error("a rank sweeps a charged sum without a term of its own");
 }
 
 // Ω_j as blocks (sketch, X(0), X(k)): the dense sweep's draws, site by site from one generator.
@@ -184,9 +229,9 @@ template <class T>
 std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms, std::vector<ChargedEnvironments<T>> envs,
                                         std::vector<ChargedEnvironments<T>> held, const CutCaps& keep_cap, double cutoff,
                                         Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
-                                        const std::function<void()>& check_interrupt) {
+                                        const std::function<void()>& check_interrupt, RankExchange* ranks) {
   using namespace axis;
-  const ChargedStack<T>& first = *terms.front().stack;
+  const ChargedStack<T>& first = own_stack(terms);
   const std::size_t n = first.length(), nt = terms.size();
   const ChargeRule& rule = first.rule;
   const bool estimate = !held.empty();
@@ -203,21 +248,26 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
 
   // Each term: its environments (and the held-out columns'), with their scales, and its S, which
   // starts as its weight.
+  // Over ranks (terms dealt) a rank holds its own terms' stacks and environments; what the cuts
+  // need of every term (total charges, left sectors, scales, each cut's sketch) is gathered.
   struct Term {
-    const ChargedStack<T>* st;
+    const ChargedStack<T>* st = nullptr;  // null: another rank's term
     ChargedEnvironments<T> env, held;
-    std::vector<std::map<Charge, std::size_t, ChargeOrder>> env_dims;  // per cut: its left bonds' sector dims
     BlockTensor<T> s_env;
   };
   std::vector<Term> t(nt);
-  Charge right_charge;
+  std::vector<std::vector<long long>> own_totals, own_dims;
+  std::vector<std::vector<double>> own_scales, own_held_scales;
   for (std::size_t k = 0; k < nt; ++k) {
+    if (!terms[k].stack) continue;
     const ChargedStack<T>& st = *terms[k].stack;
     const std::size_t depth = st.depth();
     t[k].st = &st;
     t[k].env = std::move(envs[k]);
     if (estimate) t[k].held = std::move(held[k]);
-    for (const auto& c : t[k].env.env) t[k].env_dims.push_back(fused_sector_dims(c, rule));
+    own_dims.push_back(packed_sector_dims(t[k].env.env, rule));
+    own_scales.push_back(t[k].env.log_scale);
+    if (estimate) own_held_scales.push_back(t[k].held.log_scale);
     Charge right(rule.count(), 0);
     std::vector<Leg> legs{Leg{}};
     std::vector<int> labels{kOut};
@@ -227,15 +277,22 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       legs.push_back(r);
       labels.push_back(R(i));
     }
-    // A sum conserves the charges only where its terms have one total charge.
-    if (k == 0) right_charge = right;
-    else if (right != right_charge)
-      throw InputError("the terms of the sum have different total charges (term 1 and term " + std::to_string(k + 1) +
-                       "): their sum conserves none; run it with " + opt::kSymmetry.name() + " off");
+    own_totals.push_back(right);
     legs[0] = single_sector_leg(1, right);
     t[k].s_env = allocate_blocks(K, legs, labels, all_keys(legs));
     t[k].s_env.data = K.adopt(std::vector<T>(t[k].s_env.elements, terms[k].weight));
   }
+  const auto totals = every_term(ranks, own_totals, "total charges");
+  // A sum conserves the charges only where its terms have one total charge.
+  for (std::size_t k = 1; k < nt; ++k)
+    if (totals[k] != totals[0])
+      throw InputError("the terms of the sum have different total charges (term 1 and term " + std::to_string(k + 1) +
+                       "): their sum conserves none; run it with " + opt::kSymmetry.name() + " off");
+  // Per term and cut: its left bonds' sector dims; per term: its environments' scales.
+  std::vector<std::vector<std::map<Charge, std::size_t, ChargeOrder>>> env_dims;
+  for (const auto& packed : every_term(ranks, own_dims, "left sectors")) env_dims.push_back(unpacked_sector_dims(packed, rule));
+  const auto scales = every_term(ranks, own_scales, "sketch scales");
+  const auto held_scales = estimate ? every_term(ranks, own_held_scales, "sketch scales") : scales;
 
   // The physical configurations left of each cut by charge (the top's up and the bottom's down
   // legs of the sites before it): no cut's sector has more independent directions.
@@ -258,38 +315,47 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
   // output core, and each term's S projected on it.
   std::vector<BlockTensor<T>> cores(n);
   const std::vector<int> core{kCoreL, kCoreR, kCoreU, kCoreD};
-  auto common = [&](ChargedEnvironments<T> Term::*e, std::size_t j) {
+  auto common = [&](const std::vector<std::vector<double>>& log_scales, std::size_t j) {
     double most = -std::numeric_limits<double>::infinity();
-    for (const auto& term : t) most = std::max(most, -(term.*e).log_scale[j]);
+    for (const auto& l : log_scales) most = std::max(most, -l[j]);
     std::vector<double> f;
-    for (const auto& term : t) f.push_back(std::exp(-(term.*e).log_scale[j] - most));
+    for (const auto& l : log_scales) f.push_back(std::exp(-l[j] - most));
     return f;
+  };
+  // The sum of every term's part in term order (gathered from the ranks that hold them).
+  auto summed = [&](const std::vector<BlockTensor<T>>& own, const std::string& what, std::size_t j) {
+    std::vector<const BlockTensor<T>*> mine;
+    for (std::size_t k = 0; k < nt; ++k) mine.push_back(t[k].st ? &own[k] : nullptr);
+    const auto all = every_term_blocks(K, ranks, mine, what, static_cast<std::int64_t>(j));
+    if (nt == 1) return all[0];
+    std::vector<std::pair<const BlockTensor<T>*, double>> parts;
+    for (const auto& a : all) parts.emplace_back(&a, 1.0);
+    return add_blocks(K, parts);
   };
   for (std::size_t j = n; j-- > 1;) {
     const auto t0 = Clock::now();
     std::vector<BlockTensor<T>> z(nt), y(nt), yh(nt);
-    const auto f = common(&Term::env, j);
-    const std::size_t columns = t[0].env.env[j].legs[0].size();
-    std::vector<std::pair<const BlockTensor<T>*, double>> parts, parts_h;
+    const auto f = common(scales, j), fh = common(held_scales, j);
+    std::size_t columns = 0;
     for (std::size_t k = 0; k < nt; ++k) {
+      if (!t[k].st) continue;
       const std::size_t depth = t[k].st->depth();
+      columns = t[k].env.env[j].legs[0].size();
       z[k] = right_block(K, *t[k].st, j, t[k].s_env, res.flops);
       y[k] = term_sketch(K, t[k].env.env[j], z[k], depth, f[k], res.flops);
       t[k].env.env[j] = BlockTensor<T>();
-      parts.emplace_back(&y[k], 1.0);
       if (!estimate) continue;
-      yh[k] = term_sketch(K, t[k].held.env[j], z[k], depth, common(&Term::held, j)[k], res.flops);
+      yh[k] = term_sketch(K, t[k].held.env[j], z[k], depth, fh[k], res.flops);
       t[k].held.env[j] = BlockTensor<T>();
-      parts_h.emplace_back(&yh[k], 1.0);
     }
-    const BlockTensor<T> sketch = nt == 1 ? y[0] : add_blocks(K, parts);
+    const BlockTensor<T> sketch = summed(y, "sketch", j);
     SectorSvd<T> svd = sector_svd(K, sketch, {X(0), kDown, kOut}, {+1, -1, -1}, rule, Factorization::kSvdLeft);
     double total = 0;
     std::vector<std::size_t> caps;
     for (const auto& g : svd.groups) {
       const Charge left = negate_charge(rule, g.charge);
       std::size_t bound = 0;
-      for (const auto& term : t) bound += left_sector_dim(term.env_dims[j], left);
+      for (const auto& dims : env_dims) bound += left_sector_dim(dims[j], left);
       caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
     }
     choose_ranks(svd, keep_cap.at(j), cutoff, 0.0, total, caps);
@@ -297,10 +363,11 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
     const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
     // columns); the held-out columns do not.
-    res.sites[j].error_estimate = estimate ? held_out_error(K, nt == 1 ? yh[0] : add_blocks(K, parts_h), eta, res.flops)
+    res.sites[j].error_estimate = estimate ? held_out_error(K, summed(yh, "held-out sketch", j), eta, res.flops)
                                            : std::numeric_limits<double>::quiet_NaN();
     const BlockTensor<T> bra = conj_of(K, eta);
     for (std::size_t k = 0; k < nt; ++k) {
+      if (!t[k].st) continue;
       const std::size_t depth = t[k].st->depth();
       std::vector<int> order{kNew}, next{kOut};
       for (std::size_t i = 0; i < depth; ++i) {
@@ -317,8 +384,10 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
   }
   {
     // Site 0: Σ W_0·S over the terms, each with its unit left bonds made one.
-    std::vector<BlockTensor<T>> z0;
-    for (const auto& term : t) {
+    std::vector<BlockTensor<T>> z0(nt);
+    for (std::size_t k = 0; k < nt; ++k) {
+      const Term& term = t[k];
+      if (!term.st) continue;
       const std::size_t depth = term.st->depth();
       BlockTensor<T> z = right_block(K, *term.st, 0, term.s_env, res.flops);
       std::vector<int> order;
@@ -337,11 +406,9 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       }
       c.elements = z.elements;
       c.data = z.data;
-      z0.push_back(std::move(c));
+      z0[k] = std::move(c);
     }
-    std::vector<std::pair<const BlockTensor<T>*, double>> parts;
-    for (const auto& c : z0) parts.emplace_back(&c, 1.0);
-    cores[0] = nt == 1 ? z0[0] : add_blocks(K, parts);
+    cores[0] = summed(z0, "first core", 0);
     reporter.progress("right sweep", n, n);
   }
   return cores;
@@ -352,32 +419,39 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
 template <class T>
 std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& terms, const SweepOptions& o, std::size_t s,
                                          std::size_t keep_cap, Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
-                                         const std::function<void()>& check_interrupt) {
+                                         const std::function<void()>& check_interrupt, RankExchange* ranks) {
   SilentReporter quiet;  // the sweeps after the first are part of it
-  std::vector<ChargedEnvironments<T>> envs, held;
+  std::vector<ChargedEnvironments<T>> envs(terms.size()), held(terms.size());
+  bool first = true;
   for (std::size_t k = 0; k < terms.size(); ++k) {
+    if (!terms[k].stack) continue;  // another rank's
     const ChargedStack<T>& st = *terms[k].stack;
-    envs.push_back(sweep_left(K, st, test_tensors(K, st, s, o.seed), res, k == 0 ? reporter : quiet, check_interrupt));
-    held.push_back(sweep_left(K, st, test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream)), res, quiet,
-                              check_interrupt));
+    envs[k] = sweep_left(K, st, test_tensors(K, st, s, o.seed), res, first ? reporter : quiet, check_interrupt);
+    held[k] = sweep_left(K, st, test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream)), res, quiet,
+                         check_interrupt);
+    first = false;
   }
-  return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt);
+  return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt, ranks);
 }
 
 // The most a cut's bond can be: the fused bond of the stacks there, and the physical dimensions
 // on either side (a sketch beyond it is exact).
-template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& terms) {
-  const ChargedStack<T>& st = *terms.front().stack;
+template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& terms, RankExchange* ranks) {
+  const ChargedStack<T>& st = own_stack(terms);
   const std::size_t n = st.length();
   std::size_t most = 1;
   auto capped = [](double v) { return v > 1e18 ? std::size_t{1} << 60 : static_cast<std::size_t>(v); };
+  std::vector<std::vector<double>> own;  // per own term, per cut: its fused bond
+  for (const auto& t : terms) {
+    if (!t.stack) continue;
+    own.emplace_back(n, 1.0);
+    for (std::size_t j = 1; j < n; ++j)
+      for (const auto& layer : t.stack->sites) own.back()[j] *= static_cast<double>(layer[j].legs[0].size());
+  }
+  const auto bonds = every_term(ranks, own, "bond bounds");
   for (std::size_t j = 1; j < n; ++j) {
     double fused = 0, left = 1, right = 1;
-    for (const auto& t : terms) {
-      double f = 1;
-      for (const auto& layer : t.stack->sites) f *= static_cast<double>(layer[j].legs[0].size());
-      fused += f;  // a sum's bond is at most the sum of its terms'
-    }
+    for (const auto& b : bonds) fused += b[j];  // a sum's bond is at most the sum of its terms'
     for (std::size_t i = 0; i < n; ++i)
       (i < j ? left : right) *= static_cast<double>(st.top_up(i).size() * st.bottom_down(i).size());
     most = std::max(most, capped(std::min({fused, left, right})));
@@ -389,16 +463,19 @@ template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& ter
 
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
-                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt) {
+                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
+                                 RankExchange* ranks) {
   if (o.method != Method::kSrc && !o.dense_left())
     throw UsageError("the symmetric sweep takes src, sdc or sdcr (with --fit-sweeps)");
-  const std::size_t n = terms.front().stack->length();
-  const ChargeRule& rule = terms.front().stack->rule;
+  if (ranks && ranks->spread() && (!ranks->terms_dealt() || o.dense_left() || o.fit_sweep_cap() > 0))
+    throw std::logic_error("over ranks the symmetric sweep deals a sum's terms, by src without fit sweeps");
+  const std::size_t n = own_stack(terms).length();
+  const ChargeRule& rule = own_stack(terms).rule;
   ChargedResult<T> out;
   SweepResult<T>& res = out.sweep;
   res.kind = kind;
   res.sites.assign(n, SiteStats{});
-  const std::size_t exact = exact_bond(terms), cap = o.chi > 0 ? std::min(o.chi, exact) : exact;
+  const std::size_t exact = exact_bond(terms, ranks), cap = o.chi > 0 ? std::min(o.chi, exact) : exact;
   const bool truncate = o.final_truncation();
   std::vector<BlockTensor<T>> cores;
   if (o.dense_left()) {
@@ -411,11 +488,11 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     how.tol = o.tolerance_mode() ? kSketchTolFraction * o.tol : 0.0;
     how.seed = Rng::derive_seed(o.seed, kRangeStreams);
     cores = right_sweep(terms, reduced_environments(K, terms, how, res, reporter, check_interrupt), {}, truncate ? 0 : o.chi,
-                        truncate ? 0.0 : o.cutoff, K, res, reporter, check_interrupt);
+                        truncate ? 0.0 : o.cutoff, K, res, reporter, check_interrupt, nullptr);
     res.estimated = false;
   } else if (!o.tolerance_mode()) {
     const std::size_t s = o.sketch_columns();
-    cores = sketch_terms(terms, o, s, truncate ? s : o.chi, K, res, reporter, check_interrupt);
+    cores = sketch_terms(terms, o, s, truncate ? s : o.chi, K, res, reporter, check_interrupt, ranks);
   } else {
     // Tolerance mode: whole sweeps with a growing sketch (each round at least doubles it) until
     // every cut's held-out estimate is within kSketchTolFraction·tol, or the sketch reaches its
@@ -425,7 +502,7 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     while (true) {
       res.sites.assign(n, SiteStats{});
       res.flops = 0;
-      cores = sketch_terms(terms, o, s, s, K, res, reporter, check_interrupt);
+      cores = sketch_terms(terms, o, s, s, K, res, reporter, check_interrupt, ranks);
       flops += res.flops;
       double worst = 0;
       for (const auto& site : res.sites) worst = std::max(worst, std::isfinite(site.error_estimate) ? site.error_estimate : 0.0);
@@ -473,7 +550,7 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
       std::vector<std::size_t> bonds;
       for (const auto& c : cores) bonds.push_back(c.legs[0].size());
       cores = right_sweep(terms, reduced_environments(K, terms, how, res, quiet, check_interrupt), {}, CutCaps(bonds), 0.0,
-                          K, res, quiet, check_interrupt);
+                          K, res, quiet, check_interrupt, nullptr);
       const bool done = ledger.record(res, norm_of(K, cores.front()), since(t0), o.fit_tol);
       reporter.progress("fit sweep", k + 1, o.fit_sweep_cap());
       if (done) break;
@@ -492,14 +569,14 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
 template <class T>
 ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
                                  Reporter& reporter, const std::function<void()>& check_interrupt) {
-  return symmetric_sweep(std::vector<ChargedTerm<T>>{{&st, T(1)}}, kind, o, K, reporter, check_interrupt);
+  return symmetric_sweep(std::vector<ChargedTerm<T>>{{&st, T(1)}}, kind, o, K, reporter, check_interrupt, nullptr);
 }
 
 #define SRCC_INSTANTIATE(T)                                                                                       \
   template ChargedResult<T> symmetric_sweep(const ChargedStack<T>&, TrainKind, const SweepOptions&, Kernels<T>&, \
                                             Reporter&, const std::function<void()>&);                            \
   template ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>&, TrainKind, const SweepOptions&,   \
-                                            Kernels<T>&, Reporter&, const std::function<void()>&);
+                                            Kernels<T>&, Reporter&, const std::function<void()>&, RankExchange*);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -17,6 +17,8 @@
 
 namespace srcc {
 
+class RankExchange;
+
 // A result with its bonds' charges: cores as block tensors (l, r, u, d), labels as the result's.
 template <class T> struct ChargedResult {
   std::vector<BlockTensor<T>> cores;
@@ -37,8 +39,14 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, c
 // of every term, the terms' sketches added at each cut before its sectors' SVDs, each term's S
 // projected on the shared output core. The stacks may differ in depth but share their physical
 // legs and total charge (InputError when the totals differ: such a sum conserves no charge).
+//
+// Over MPI ranks (`ranks` dealing terms; src without fit sweeps): a term whose stack is null is
+// another rank's; each rank sweeps its own, every cut's sketch is gathered from all and added in
+// term order (symmetric/block_exchange.hpp), and every rank then takes the same factorisations,
+// so that each holds the one-process result.
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
-                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt);
+                                 Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
+                                 RankExchange* ranks = nullptr);
 
 }  // namespace srcc
