@@ -191,6 +191,20 @@ set -e
 grep -q "rank 1: mid.h5:/Z/7: non-finite value" mid.out || { cat mid.out; fail "the message does not name rank 1's file and site"; }
 [ ! -e mid_out.h5 ] || fail "an output was left after a rank failed mid-sweep"
 echo "ok an error on one rank mid-sweep: exit 3"
+# The same on charges: rank 1 alone reads its term's blocks, and finds the Inf.
+"$bin" generate charged-random -o midq.h5:/a --sites 10 --bond 8 --seed 1 -q
+"$bin" generate charged-random -o midq.h5:/b --sites 10 --bond 8 --seed 2 -q
+"$bin" generate xxz -o midq.h5:/H --sites 10 -q
+/usr/bin/python3 -c "import h5py, numpy; f = h5py.File('midq.h5', 'r+'); d = f['b/7'][...]; d.flat[0] = numpy.inf; f['b/7'][...] = d"
+set +e
+mpirun -n 2 "$bin" apply --term 1 midq.h5:/H midq.h5:/a --term 0.5 midq.h5:/H midq.h5:/b --chi 8 --seed 1 -o midq_out.h5 -q \
+  > midq.out 2>&1
+code=$?
+set -e
+[ "$code" = 3 ] || { cat midq.out; fail "an Inf in rank 1's charged term: exit $code, expected 3"; }
+grep -q "rank 1: midq.h5:/b/7: non-finite value" midq.out || { cat midq.out; fail "the message does not name rank 1's charged file and site"; }
+[ ! -e midq_out.h5 ] || fail "an output was left after a rank failed on its charged term"
+echo "ok an error in one rank's charged term: exit 3"
 
 # A budget too small on one rank: exit 5 on all, nothing written.
 set +e
