@@ -7,6 +7,8 @@
 #   sum4sdc: sum4 by --method sdc (the ranks meet at each cut of the left sweep's reduction too);
 #   sum4q:   sum4 computed on the states' U(1) charges (each rank sweeps its terms' blocks; the
 #            cuts' block sketches are gathered); sum1q its first term alone, on charges;
+#   productq: product on charges, its sketch columns split (each rank its columns' block
+#            environments and sketch rows; the rest of the right sweep on every rank);
 #   product: one H·ψ at χ̄ = 256 (bond-256 state), its sketch columns split over the ranks;
 #   product512: the same at χ̄ = 512.
 # Each case alternates 1 and 2 ranks, REPEATS times; medians of the sweep's seconds. The errors
@@ -42,6 +44,7 @@ terms4=(--term 1 "$in:/H" "$in:/psi0" --term 0.5 "$in:/H" "$in:/psi1" --term -0.
 sum4=("${terms4[@]}" --symmetry off)
 sum1=(--term 1 "$in:/H" "$in:/psi0" --chi 128 --symmetry off)
 product=("$in:/H" "$in:/big" --chi 256 --symmetry off)
+productq=("$in:/H" "$in:/big" --chi 256)
 product512=("$in:/H" "$in:/huge" --chi 512 --symmetry off)
 sum4sdc=("${sum4[@]}" --method sdc)
 sum4q=("${terms4[@]}")

@@ -2,7 +2,7 @@
 # apply over MPI ranks (mpirun -n 1, 2, 3 on this machine): a sum's terms dealt to ranks and a
 # product's sketch columns split over them give the one-process result to 1e-12 — MPO·MPS and
 # MPO·MPO sums of 1–5 terms and products, --chi, --oversample and --tol; sums by sdc and sdcr (the
-# ranks meet at each cut's reduction); sums and --taylor steps on charges; one product by sdc and a dry run are rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged;
+# ranks meet at each cut's reduction); sums, products and evolve's steps on charges; one product by sdc and a dry run are rank 0's and equal too; /log records the ranks, their flops and peaks, and the bytes exchanged;
 # --ranks plans what a dry run under mpirun shows. A rank that fails (a missing input, a budget
 # too small, an Inf it reads mid-sweep) ends every rank with its exit status and leaves nothing;
 # a SIGTERM to mpirun leaves nothing. Skipped (exit 77) without mpirun or without this build's MPI module.
@@ -86,27 +86,33 @@ for c in "${cases[@]}"; do
   done
 done
 
-# On charges (generate xxz and charged-random carry U(1)): a sum by src has its terms dealt as
-# the dense one does, each rank reading and sweeping its own in their blocks; one product is
-# rank 0's, which says so.
+# On charges (generate xxz and charged-random carry U(1)): by src a sum has its terms dealt as
+# the dense one does, each rank reading and sweeping its own in their blocks, and one product its
+# sketch columns split; each cut's sector SVDs are dealt to the ranks too. sdc is rank 0's, which
+# says so.
 "$bin" generate charged-random -o q.h5:/a --sites 12 --bond 16 --seed 3 -q
 "$bin" generate charged-random -o q.h5:/b --sites 12 --bond 12 --seed 4 -q
 qsum=(--term 1 in.h5:/H q.h5:/a --term 0.5 in.h5:/H in.h5:/H q.h5:/a --term -0.3 q.h5:/b --term 0.2 in.h5:/H q.h5:/b)
-for flags in "--chi 20" "--chi 12 --oversample" "--tol 1e-6 --chi 64"; do
-  # shellcheck disable=SC2086
-  "$bin" apply "${qsum[@]}" $flags --seed 11 -o ref_q.h5 --force -q
-  for n in 1 2 3; do
+qproduct=(in.h5:/H q.h5:/a)
+for kind in qsum qproduct; do
+  declare -n qargs=$kind
+  for flags in "--chi 20" "--chi 12 --oversample" "--tol 1e-6 --chi 64" "--chi 2"; do
     # shellcheck disable=SC2086
-    mpi "$n" apply "${qsum[@]}" $flags --seed 11 -o "r${n}_q.h5" --force -q --json > "r${n}_q.json"
-    check_same "charged sum $flags, $n rank(s)" ref_q.h5 "r${n}_q.h5"
-    [ "$(json_field "r${n}_q.json" '["symmetry"]')" = "U(1)" ] || fail "the charged sum on $n ranks was not computed on charges"
-    [ "$(json_field "r${n}_q.json" '["ranks"]')" = "$n" ] || fail "the charged sum on $n ranks was not shared by $n ranks"
+    "$bin" apply "${qargs[@]}" $flags --seed 11 -o ref_q.h5 --force -q
+    for n in 1 2 3; do
+      # shellcheck disable=SC2086
+      mpi "$n" apply "${qargs[@]}" $flags --seed 11 -o "r${n}_q.h5" --force -q --json > "r${n}_q.json"
+      check_same "charged $kind $flags, $n rank(s)" ref_q.h5 "r${n}_q.h5"
+      [ "$(json_field "r${n}_q.json" '["symmetry"]')" = "U(1)" ] || fail "charged $kind on $n ranks: not computed on charges"
+      [ "$(json_field "r${n}_q.json" '["ranks"]')" = "$n" ] || fail "charged $kind on $n ranks: not shared by $n ranks"
+    done
   done
+  unset -n qargs
 done
-mpi 2 apply in.h5:/H q.h5:/a --chi 12 --seed 11 -o r2_qp.h5 > r2_qp.txt 2>&1
-grep -q "one product computed on charges is rank 0's alone" r2_qp.txt || { cat r2_qp.txt; fail "a charged product over 2 ranks does not say it is rank 0's"; }
-"$bin" apply in.h5:/H q.h5:/a --chi 12 --seed 11 -o ref_qp.h5 -q
-check_same "charged product, 2 ranks (rank 0's)" ref_qp.h5 r2_qp.h5
+mpi 2 apply "${qsum[@]}" --chi 12 --method sdc --seed 11 -o r2_qsdc.h5 > r2_qsdc.txt 2>&1
+grep -q "sdc on charges is rank 0's alone" r2_qsdc.txt || { cat r2_qsdc.txt; fail "a charged sum by sdc over 2 ranks does not say it is rank 0's"; }
+"$bin" apply "${qsum[@]}" --chi 12 --method sdc --seed 11 -o ref_qsdc.h5 -q
+check_same "charged sum by sdc, 2 ranks (rank 0's)" ref_qsdc.h5 r2_qsdc.h5
 
 # evolve: a --taylor step's terms dealt to the ranks (by src or sdc, dense or on charges), a
 # product step's columns split; rank 0 writes.
@@ -114,8 +120,9 @@ check_same "charged product, 2 ranks (rank 0's)" ref_qp.h5 r2_qp.h5
 "$bin" generate xxz -o ev.h5:/H --sites 12 -q
 "$bin" generate step --from ev.h5:/H --dt 0.05 -o ev.h5:/U -q
 "$bin" generate charged-random -o ev.h5:/q --sites 12 --bond 8 --seed 3 --dtype complex128 -q
-for kind in taylor taylorsdc taylorq step; do
+for kind in taylor taylorsdc taylorq step stepq; do
   case $kind in
+    stepq) args=(ev.h5:/U ev.h5:/q) ;;
     taylor) args=(ev.h5:/H ev.h5:/psi --taylor 4 --dt 0.05) ;;
     taylorq) args=(ev.h5:/H ev.h5:/q --taylor 4 --dt 0.05) ;;
     taylorsdc) args=(ev.h5:/H ev.h5:/psi --taylor 4 --dt 0.05 --method sdc) ;;

@@ -193,7 +193,7 @@ template <class T> class Evolution {
     // split; every rank holds the state, rank 0 writes. One seed: rank 0's.
     const std::size_t terms = eo_.taylor > 0 ? eo_.taylor + 1 : 1;
     if (world_ranks().size() > 1 && why_not_spread(ro_, terms).empty()) {
-      const std::string charged_alone = sym_.keep ? why_charged_alone(ro_, terms) : "";
+      const std::string charged_alone = sym_.keep ? why_charged_alone(ro_) : "";
       share_ = share_ranks(terms, !charged_alone.empty(), check_interrupt_);
       if (share_.workers) share_.workers->broadcast(&seed_, sizeof seed_, 0, check_interrupt_);
       if (!charged_alone.empty() && world_ranks().rank() == 0) reporter_.note(charged_alone + "; the other ranks wait");
@@ -238,8 +238,11 @@ template <class T> class Evolution {
       SweepResult<T> result;
       if (sym_.keep) {
         MemorySiteSource<T> source(data_.sites);
+        std::optional<RankExchange> split;  // over ranks: the sketch's columns split
+        if (share_.workers) split.emplace(share_.workers.get(), RankExchange::Mode::kColumns, 1, check_interrupt_, log_);
         result = symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
-                                  check_interrupt_).result;
+                                  check_interrupt_, split ? &*split : nullptr)
+                     .result;
       } else {
         result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan,
                            share_.workers.get());

@@ -26,10 +26,10 @@ std::string why_not_spread(const RunOptions& o, std::size_t terms) {
   return "";
 }
 
-std::string why_charged_alone(const RunOptions& o, std::size_t terms) {
-  if (terms < 2) return "one product computed on charges is rank 0's alone (a sum's terms are shared)";
+std::string why_charged_alone(const RunOptions& o) {
   if (o.sweep.method != Method::kSrc)
-    return method_name(o.sweep.method) + " on charges is rank 0's alone (src shares a sum's terms)";
+    return method_name(o.sweep.method) + " on charges is rank 0's alone (src shares a sum's terms and a product's "
+           "sketch columns)";
   return "";
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // How the MPI ranks of an apply share its work (docs/USAGE.md, "Past one node"): with src (no
-// fit sweeps) a sum's terms are dealt over the ranks, on charges too, and one dense product's
-// sketch columns split over them (sweep/rank_exchange.hpp); sdc and sdcr deal a dense sum's
-// terms; anything else runs on rank 0 while the other ranks wait, and rank 0 says why.
+// fit sweeps) a sum's terms are dealt over the ranks and one product's sketch columns split over
+// them, dense or on charges (sweep/rank_exchange.hpp); sdc and sdcr deal a dense sum's terms;
+// anything else runs on rank 0 while the other ranks wait, and rank 0 says why.
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,9 +18,10 @@ namespace srcc {
 // K + 1 terms) can be spread at all, from its options alone (before any input is opened): "" if
 // so, else why not.
 std::string why_not_spread(const RunOptions& o, std::size_t terms);
-// The same for a run that keeps its inputs' charges: a sum's terms by src are dealt (symmetric/
-// symmetric_sweep.hpp); one product and the deterministic methods are rank 0's. "" if spread.
-std::string why_charged_alone(const RunOptions& o, std::size_t terms);
+// The same for a run that keeps its inputs' charges: by src a sum's terms are dealt and one
+// product's sketch columns split (symmetric/symmetric_sweep.hpp); sdc and sdcr are rank 0's.
+// "" if spread.
+std::string why_charged_alone(const RunOptions& o);
 
 struct RankShare {
   bool works = true;               // this rank sweeps (rank 0 always)

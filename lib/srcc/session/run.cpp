@@ -224,8 +224,9 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
     for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight});
-    std::optional<RankExchange> dealt;  // over ranks: the terms dealt
-    if (workers) dealt.emplace(workers, RankExchange::Mode::kTerms, ins.size(), check_interrupt, log);
+    std::optional<RankExchange> dealt;  // over ranks: a sum's terms dealt, a product's columns split
+    if (workers) dealt.emplace(workers, ins.size() > 1 ? RankExchange::Mode::kTerms : RankExchange::Mode::kColumns, ins.size(),
+                               check_interrupt, log);
     SymmetricOutcome<T> so =
         symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr);
     result = std::move(so.result);
@@ -324,7 +325,7 @@ RankPlan rank_plan(const RunOptions& given, const std::vector<Plan>& plans, int 
   const auto stacks = stacks_of(ins);
   SymmetryChoice sym = choose_symmetry(given, stacks);
   keep_within_budget(sym, plans);
-  return rank_plan_of(given, stacks, plans, ranks, sym.keep ? why_charged_alone(given, stacks.size()) : "");
+  return rank_plan_of(given, stacks, plans, ranks, sym.keep ? why_charged_alone(given) : "");
 }
 
 std::string symmetry_note(const RunOptions& given) {
@@ -374,7 +375,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   if (!sym.note.empty()) reporter.note(sym.note);
   RankShare share;
   if (world.size() > 1 && alone.empty()) {
-    const std::string charged_alone = sym.keep ? why_charged_alone(options, ins.size()) : "";
+    const std::string charged_alone = sym.keep ? why_charged_alone(options) : "";
     share = share_ranks(ins.size(), !charged_alone.empty(), check_interrupt);
     if (!charged_alone.empty() && world.rank() == 0) reporter.note(charged_alone + "; the other ranks wait");
     if (!share.works) return RunSummary{};

@@ -6,8 +6,8 @@
 // which grow in cost with their power, spread evenly. Each rank sweeps its own terms; what the
 // right sweep needs of all terms at once (each cut's sketch, the norms of Z', the first core)
 // is gathered whole, in term order, and added on every rank in the order one process adds it,
-// so the result does not depend on R. A sum on charges is dealt the same way, its block tensors
-// sent packed (symmetric/block_exchange.hpp).
+// so the result does not depend on R. On charges both ways are taken with block tensors sent
+// packed, and each cut's sector SVDs dealt to the ranks (symmetric/block_exchange.hpp).
 //
 // One product's sketch columns are split (kColumns): each rank draws every column (the draws do
 // not depend on the split) and keeps a contiguous share of them, sweeping their environments;

@@ -1,9 +1,11 @@
 #include "srcc/symmetric/block_exchange.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 #include "srcc/core/dtype.hpp"
+#include "srcc/symmetric/block_ops.hpp"
 
 namespace srcc {
 
@@ -115,12 +117,88 @@ std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks
   return out;
 }
 
+namespace {
+
+// Which rank factorises each sector: the largest first, each to the least loaded rank.
+template <class T> std::vector<int> sector_owners(const SectorSvd<T>& svd, int ranks) {
+  std::vector<std::size_t> order(svd.groups.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sector_cost<T>(svd.groups[a]) > sector_cost<T>(svd.groups[b]); });
+  std::vector<double> load(static_cast<std::size_t>(ranks), 0.0);
+  std::vector<int> owner(svd.groups.size(), 0);
+  for (std::size_t g : order) {
+    const auto least = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    owner[g] = static_cast<int>(least);
+    load[least] += static_cast<double>(sector_cost<T>(svd.groups[g])) + 1.0;
+  }
+  return owner;
+}
+
+}  // namespace
+
+template <class T> SectorShare<T> dealt_sectors(const RankExchange& ranks) {
+  const int rank = ranks.rank(), size = ranks.size();
+  return [rank, size](const SectorSvd<T>& svd) {
+    const auto owner = sector_owners(svd, size);
+    std::vector<bool> mine(owner.size());
+    for (std::size_t g = 0; g < owner.size(); ++g) mine[g] = owner[g] == rank;
+    return mine;
+  };
+}
+
+template <class T> void share_sector_factors(Kernels<T>& K, RankExchange& ranks, SectorSvd<T>& svd, std::int64_t site) {
+  using R = real_t<T>;
+  const auto owner = sector_owners(svd, ranks.size());
+  Packer p;
+  for (std::size_t g = 0; g < svd.groups.size(); ++g) {
+    if (owner[g] != ranks.rank()) continue;
+    const auto& group = svd.groups[g];
+    p.value<std::uint64_t>(g);
+    p.values(group.sigma);
+    p.values(K.download(group.u, group.m * group.sigma.size()));
+  }
+  const auto all = ranks.joined(p.out, "sector factors", site);
+  Unpacker u(all);
+  while (!u.done()) {
+    const auto g = static_cast<std::size_t>(u.value<std::uint64_t>());
+    if (g >= svd.groups.size()) throw std::runtime_error("the ranks' sector factors do not match their sectors");
+    auto& group = svd.groups[g];
+    std::vector<R> sigma = u.values<R>();
+    std::vector<T> factor = u.values<T>();
+    if (owner[g] == ranks.rank()) continue;  // this rank's own, sent back to it
+    if (factor.size() != group.m * sigma.size()) throw std::runtime_error("the ranks' sector factors do not match their sectors");
+    group.sigma = std::move(sigma);
+    group.u = K.adopt(std::move(factor));
+  }
+}
+
+template <class T>
+BlockTensor<T> stacked_rows(Kernels<T>& K, RankExchange& ranks, const BlockTensor<T>& mine, const std::string& what,
+                            std::int64_t site) {
+  Packer p;
+  p.values(packed_blocks(K, mine));
+  const auto all = ranks.joined(p.out, what, site);
+  Unpacker u(all);
+  std::vector<BlockTensor<T>> parts;
+  for (int r = 0; r < ranks.size(); ++r) {
+    std::vector<std::byte> bytes = u.values<std::byte>();
+    parts.push_back(r == ranks.rank() ? mine : unpacked_blocks(K, bytes));
+  }
+  std::vector<const BlockTensor<T>*> order;
+  for (const auto& t : parts) order.push_back(&t);
+  return stack_first(K, order);
+}
+
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template std::vector<std::byte> packed_blocks(Kernels<T>&, const BlockTensor<T>&);                         \
   template BlockTensor<T> unpacked_blocks(Kernels<T>&, const std::vector<std::byte>&);                       \
   template std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>&, RankExchange*,                         \
                                                          const std::vector<const BlockTensor<T>*>&,          \
-                                                         const std::string&, std::int64_t);
+                                                         const std::string&, std::int64_t);                  \
+  template BlockTensor<T> stacked_rows(Kernels<T>&, RankExchange&, const BlockTensor<T>&, const std::string&, std::int64_t); \
+  template SectorShare<T> dealt_sectors(const RankExchange&);                                                \
+  template void share_sector_factors(Kernels<T>&, RankExchange&, SectorSvd<T>&, std::int64_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -10,6 +10,7 @@
 
 #include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/symmetric/block_tensor.hpp"
+#include "srcc/symmetric/sector_svd.hpp"
 
 namespace srcc {
 
@@ -24,5 +25,20 @@ template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, const std::vect
 template <class T>
 std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks, const std::vector<const BlockTensor<T>*>& own,
                                               const std::string& what, std::int64_t site);
+
+// Every rank's `mine` (its share of the rows of a tensor whose first axis is split, one sector,
+// as a product's sketch columns are) stacked along the first axis in rank order, on every rank.
+template <class T>
+BlockTensor<T> stacked_rows(Kernels<T>& K, RankExchange& ranks, const BlockTensor<T>& mine, const std::string& what,
+                            std::int64_t site);
+
+// A cut's sector SVDs shared by the ranks: the sectors dealt by their cost, the largest first,
+// each to the least loaded rank (ties: the lower) — the same deal on every rank, from the
+// sectors' sizes alone (sector_svd's `share`) ...
+template <class T> SectorShare<T> dealt_sectors(const RankExchange& ranks);
+// ... and then the U and σ of each sector sent by the rank that took it to all (no Vᵀ: the
+// sweep's kSvdLeft needs none), so that every rank holds every sector's factors, the one
+// process's to the bit.
+template <class T> void share_sector_factors(Kernels<T>& K, RankExchange& ranks, SectorSvd<T>& svd, std::int64_t site);
 
 }  // namespace srcc

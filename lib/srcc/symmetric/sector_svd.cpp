@@ -17,7 +17,8 @@ namespace {
 // so that threads share the many small SVDs of a cut (inside a task LAPACK runs on its one
 // thread; the same calls, so the same numbers, on any number of threads).
 template <class T, class Gather>
-void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Factorization how) {
+void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Factorization how,
+                      const std::vector<bool>& mine) {
   auto one = [&](std::size_t i) {
     auto& g = out.groups[i];
     Buffer<T> a = gather(i);
@@ -51,9 +52,10 @@ void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Fa
       K.svd(g.m, g.n, a.data(), g.u.data(), g.sigma.data(), g.vt.data());
     }
   };
-  std::vector<std::size_t> order(out.groups.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto cost = [&](std::size_t i) { return out.groups[i].m * out.groups[i].n * std::min(out.groups[i].m, out.groups[i].n); };
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < out.groups.size(); ++i)
+    if (mine.empty() || mine[i]) order.push_back(i);
+  auto cost = [&](std::size_t i) { return sector_cost<T>(out.groups[i]); };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return cost(x) > cost(y); });
   if (order.size() > 1 && K.concurrency() > 1)
     K.for_each_task(order.size(), [&](std::size_t t) { one(order[t]); });
@@ -65,7 +67,8 @@ void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Fa
 
 template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
-                        const std::vector<int>& row_signs, const ChargeRule& rule, Factorization how) {
+                        const std::vector<int>& row_signs, const ChargeRule& rule, Factorization how,
+                        const SectorShare<T>& share) {
   SectorSvd<T> out;
   out.row_labels = row_labels;
   for (std::size_t k = 0; k < t.rank(); ++k)
@@ -141,7 +144,7 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     }
     return a;
   };
-  factorize_groups(K, out, gather, how);
+  factorize_groups(K, out, gather, how, share ? share(out) : std::vector<bool>{});
   return out;
 }
 
@@ -260,7 +263,8 @@ BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, c
 
 #define SRCC_INSTANTIATE(T)                                                                                   \
   template SectorSvd<T> sector_svd(Kernels<T>&, const BlockTensor<T>&, const std::vector<int>&,               \
-                                   const std::vector<int>&, const ChargeRule&, Factorization);                         \
+                                   const std::vector<int>&, const ChargeRule&, Factorization,                 \
+                                   const SectorShare<T>&);                                                    \
   template double choose_ranks(SectorSvd<T>&, std::size_t, double, double, double&,                           \
                                const std::vector<std::size_t>&);                                             \
   template BlockTensor<T> left_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);     \

@@ -5,7 +5,9 @@
 // takes its SVD, chooses how many singular values each sector keeps (the largest over all
 // sectors, so that a bond of χ̄ goes where the weight is), and gives back the kept factors as
 // block tensors with a new leg whose sectors are the kept ones.
+#include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "srcc/symmetric/block_tensor.hpp"
@@ -34,12 +36,20 @@ template <class T> struct SectorSvd {
 // orthonormal basis of every sector, as a sweep to canonical form needs).
 enum class Factorization { kSvd, kSvdLeft, kQr };
 
+// Which sectors this process factorises, from the sectors as grouped (true: its own), where
+// several share the work (symmetric/block_exchange.hpp); null: all of them.
+template <class T> using SectorShare = std::function<std::vector<bool>(const SectorSvd<T>&)>;
+
 // Each sector of `t` factorised, with the axes `row_labels` as rows (their charge signs in
-// `row_signs`) and the other axes, in t's order, as columns.
+// `row_signs`) and the other axes, in t's order, as columns; with `share`, only the sectors it
+// calls this process's (the others keep their sizes and no factors).
 template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
                         const std::vector<int>& row_signs, const ChargeRule& rule,
-                        Factorization how = Factorization::kSvd);
+                        Factorization how = Factorization::kSvd, const SectorShare<T>& share = nullptr);
+
+// The work of factorising a group: m·n·min(m, n).
+template <class T> std::size_t sector_cost(const typename SectorSvd<T>::Group& g) { return g.m * g.n * std::min(g.m, g.n); }
 
 // How many values each sector keeps: the largest over all sectors, at most `cap` (0: no cap), none
 // below cutoff·σ_max, and no tail of relative norm ≤ tol dropped beyond that (truncation.hpp's

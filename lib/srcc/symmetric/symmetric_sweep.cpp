@@ -96,18 +96,24 @@ template <class T> const ChargedStack<T>& own_stack(const std::vector<ChargedTer
   throw std::logic_error("a rank sweeps a charged sum without a term of its own");
 }
 
-// Ω_j as blocks (sketch, X(0), X(k)): the dense sweep's draws, site by site from one generator.
+// Ω_j as blocks (sketch, X(0), X(k)): the dense sweep's draws, site by site from one generator;
+// of the s columns drawn, those of `share` (all by default: over ranks, a rank's own).
 template <class T>
-std::vector<BlockTensor<T>> test_tensors(Kernels<T>& K, const ChargedStack<T>& st, std::size_t s, std::uint64_t seed) {
+std::vector<BlockTensor<T>> test_tensors(Kernels<T>& K, const ChargedStack<T>& st, std::size_t s, std::uint64_t seed,
+                                         ContiguousShare share = {0, SIZE_MAX}) {
   Rng rng(seed);
-  const std::size_t n = st.length(), k = st.depth();
+  const std::size_t n = st.length(), k = st.depth(), count = std::min(share.count, s - share.first);
   std::vector<BlockTensor<T>> out;
   for (std::size_t j = 0; j + 1 < n; ++j) {
     const Leg& up = st.top_up(j);
     const Leg& down = st.bottom_down(j);
-    Tensor<T> dense({s, up.sector_of.size(), down.sector_of.size()},
-                    draw_gaussian<T>(rng, s * up.sector_of.size() * down.sector_of.size()));
-    out.push_back(blocks_of_dense(K, dense, {single_sector_leg(s, Charge(st.rule.count(), 0)), up, down},
+    const std::size_t per = up.sector_of.size() * down.sector_of.size();
+    std::vector<T> drawn = draw_gaussian<T>(rng, s * per);
+    if (count < s)
+      drawn = std::vector<T>(drawn.begin() + static_cast<std::ptrdiff_t>(share.first * per),
+                             drawn.begin() + static_cast<std::ptrdiff_t>((share.first + count) * per));
+    Tensor<T> dense({count, up.sector_of.size(), down.sector_of.size()}, std::move(drawn));
+    out.push_back(blocks_of_dense(K, dense, {single_sector_leg(count, Charge(st.rule.count(), 0)), up, down},
                                   {axis::kSketch, axis::X(0), axis::X(k)}));
   }
   return out;
@@ -157,9 +163,12 @@ BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j
 
 // The environments C_0 … C_{n−1} of the test tensors `omega` (s columns), each (kSketch, L(0) …
 // L(k−1)) kept at norm √s (reduction_sweep.hpp's scale convention).
+// Over ranks (`split`, columns split) `omega` holds this rank's share of the `columns` and the
+// scale is the whole environment's.
 template <class T>
 ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, const std::vector<BlockTensor<T>>& omega,
-                                  SweepResult<T>& res, Reporter& reporter, const std::function<void()>& check_interrupt) {
+                                  SweepResult<T>& res, Reporter& reporter, const std::function<void()>& check_interrupt,
+                                  RankExchange* split, std::size_t columns) {
   using namespace axis;
   const std::size_t n = st.length(), k = st.depth(), s = omega.front().legs[0].size();
   ChargedEnvironments<T> out;
@@ -173,10 +182,15 @@ ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, cons
   for (std::size_t j = 0; j + 1 < n; ++j) {
     const auto t0 = Clock::now();
     BlockTensor<T> c = relabelled(permute_to(K, left_step(K, st, j, out.env.back(), omega[j], res.flops), order), next);
-    const double norm = norm_of(K, c);
+    double norm = norm_of(K, c);
+    if (split) {
+      double norm2 = 0;
+      for (double part : split->joined(std::vector<double>{norm}, "sketch norm", static_cast<std::int64_t>(j))) norm2 += part * part;
+      norm = std::sqrt(norm2);
+    }
     if (!(norm > 0) || !std::isfinite(norm))
       throw NumericalError("the sketch of the product vanished or overflowed at cut " + std::to_string(j + 1));
-    const double factor = std::sqrt(static_cast<double>(s)) / norm;
+    const double factor = std::sqrt(static_cast<double>(split ? columns : s)) / norm;
     scale_by(K, c, factor);
     out.log_scale.push_back(out.log_scale.back() + std::log(factor));
     out.env.push_back(std::move(c));
@@ -229,7 +243,8 @@ template <class T>
 std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms, std::vector<ChargedEnvironments<T>> envs,
                                         std::vector<ChargedEnvironments<T>> held, const CutCaps& keep_cap, double cutoff,
                                         Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
-                                        const std::function<void()>& check_interrupt, RankExchange* ranks) {
+                                        const std::function<void()>& check_interrupt, RankExchange* ranks,
+                                        RankExchange* split = nullptr) {
   using namespace axis;
   const ChargedStack<T>& first = own_stack(terms);
   const std::size_t n = first.length(), nt = terms.size();
@@ -336,20 +351,24 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
     const auto t0 = Clock::now();
     std::vector<BlockTensor<T>> z(nt), y(nt), yh(nt);
     const auto f = common(scales, j), fh = common(held_scales, j);
-    std::size_t columns = 0;
     for (std::size_t k = 0; k < nt; ++k) {
       if (!t[k].st) continue;
       const std::size_t depth = t[k].st->depth();
-      columns = t[k].env.env[j].legs[0].size();
       z[k] = right_block(K, *t[k].st, j, t[k].s_env, res.flops);
       y[k] = term_sketch(K, t[k].env.env[j], z[k], depth, f[k], res.flops);
       t[k].env.env[j] = BlockTensor<T>();
+      // Columns split over ranks: each computed its rows of the sketch; all of them, in order.
+      if (split) y[k] = stacked_rows(K, *split, y[k], "sketch rows", static_cast<std::int64_t>(j));
       if (!estimate) continue;
       yh[k] = term_sketch(K, t[k].held.env[j], z[k], depth, fh[k], res.flops);
       t[k].held.env[j] = BlockTensor<T>();
     }
     const BlockTensor<T> sketch = summed(y, "sketch", j);
-    SectorSvd<T> svd = sector_svd(K, sketch, {X(0), kDown, kOut}, {+1, -1, -1}, rule, Factorization::kSvdLeft);
+    // Over ranks each takes a share of the sectors' SVDs, and all then hold all of them.
+    RankExchange* sectors = ranks ? ranks : split;
+    SectorSvd<T> svd = sector_svd(K, sketch, {X(0), kDown, kOut}, {+1, -1, -1}, rule, Factorization::kSvdLeft,
+                                  sectors && sectors->spread() ? dealt_sectors<T>(*sectors) : nullptr);
+    if (sectors && sectors->spread()) share_sector_factors(K, *sectors, svd, static_cast<std::int64_t>(j));
     double total = 0;
     std::vector<std::size_t> caps;
     for (const auto& g : svd.groups) {
@@ -359,7 +378,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
     }
     choose_ranks(svd, keep_cap.at(j), cutoff, 0.0, total, caps);
-    res.sites[j].sketch_columns = static_cast<std::int64_t>(columns);
+    res.sites[j].sketch_columns = static_cast<std::int64_t>(sketch.legs[0].size());
     const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
     // columns); the held-out columns do not.
@@ -416,22 +435,30 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
 
 // The SRC sweep of the sum with s sketch columns (and the held-out ones), each cut keeping at most
 // `keep_cap` directions.
+// Over ranks a sum's terms are dealt (`ranks` in that mode) or one product's s columns split
+// (where every rank gets some); the held-out columns are every rank's.
 template <class T>
 std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& terms, const SweepOptions& o, std::size_t s,
                                          std::size_t keep_cap, Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
                                          const std::function<void()>& check_interrupt, RankExchange* ranks) {
   SilentReporter quiet;  // the sweeps after the first are part of it
+  RankExchange* dealt = ranks && ranks->terms_dealt() ? ranks : nullptr;
+  RankExchange* split = ranks && ranks->columns_split() && terms.size() == 1 && s >= static_cast<std::size_t>(ranks->size())
+                            ? ranks
+                            : nullptr;
+  const ContiguousShare share = split ? split->share(s) : ContiguousShare{0, s};
   std::vector<ChargedEnvironments<T>> envs(terms.size()), held(terms.size());
   bool first = true;
   for (std::size_t k = 0; k < terms.size(); ++k) {
     if (!terms[k].stack) continue;  // another rank's
     const ChargedStack<T>& st = *terms[k].stack;
-    envs[k] = sweep_left(K, st, test_tensors(K, st, s, o.seed), res, first ? reporter : quiet, check_interrupt);
+    envs[k] = sweep_left(K, st, test_tensors(K, st, s, o.seed, share), res, first ? reporter : quiet, check_interrupt, split, s);
     held[k] = sweep_left(K, st, test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream)), res, quiet,
-                         check_interrupt);
+                         check_interrupt, nullptr, kHeldOut);
     first = false;
   }
-  return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt, ranks);
+  return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt, dealt,
+                     split);
 }
 
 // The most a cut's bond can be: the fused bond of the stacks there, and the physical dimensions
@@ -467,15 +494,17 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
                                  RankExchange* ranks) {
   if (o.method != Method::kSrc && !o.dense_left())
     throw UsageError("the symmetric sweep takes src, sdc or sdcr (with --fit-sweeps)");
-  if (ranks && ranks->spread() && (!ranks->terms_dealt() || o.dense_left() || o.fit_sweep_cap() > 0))
-    throw std::logic_error("over ranks the symmetric sweep deals a sum's terms, by src without fit sweeps");
+  if (ranks && ranks->spread() && (o.dense_left() || o.fit_sweep_cap() > 0 || (ranks->columns_split() && terms.size() != 1)))
+    throw std::logic_error("over ranks the symmetric sweep deals a sum's terms or splits a product's columns, by src "
+                           "without fit sweeps");
+  RankExchange* dealt = ranks && ranks->terms_dealt() ? ranks : nullptr;
   const std::size_t n = own_stack(terms).length();
   const ChargeRule& rule = own_stack(terms).rule;
   ChargedResult<T> out;
   SweepResult<T>& res = out.sweep;
   res.kind = kind;
   res.sites.assign(n, SiteStats{});
-  const std::size_t exact = exact_bond(terms, ranks), cap = o.chi > 0 ? std::min(o.chi, exact) : exact;
+  const std::size_t exact = exact_bond(terms, dealt), cap = o.chi > 0 ? std::min(o.chi, exact) : exact;
   const bool truncate = o.final_truncation();
   std::vector<BlockTensor<T>> cores;
   if (o.dense_left()) {

@@ -40,10 +40,12 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, c
 // projected on the shared output core. The stacks may differ in depth but share their physical
 // legs and total charge (InputError when the totals differ: such a sum conserves no charge).
 //
-// Over MPI ranks (`ranks` dealing terms; src without fit sweeps): a term whose stack is null is
-// another rank's; each rank sweeps its own, every cut's sketch is gathered from all and added in
-// term order (symmetric/block_exchange.hpp), and every rank then takes the same factorisations,
-// so that each holds the one-process result.
+// Over MPI ranks (src without fit sweeps; symmetric/block_exchange.hpp): dealing a sum's terms,
+// a term whose stack is null is another rank's, each rank sweeps its own and every cut's sketch
+// is gathered from all and added in term order; splitting one product's sketch columns, each
+// rank sweeps its share of the columns' environments and computes those rows of each cut's
+// sketch, which are stacked in rank order. Either way each cut's sector SVDs are dealt to the
+// ranks and their factors sent to all, so that every rank holds the one-process result.
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
