@@ -174,20 +174,56 @@ template <class T> void share_sector_factors(Kernels<T>& K, RankExchange& ranks,
 }
 
 template <class T>
-BlockTensor<T> stacked_rows(Kernels<T>& K, RankExchange& ranks, const BlockTensor<T>& mine, const std::string& what,
-                            std::int64_t site) {
+SectorSvd<T> split_sector_svd(Kernels<T>& K, RankExchange& ranks, const BlockTensor<T>& mine,
+                              const std::vector<int>& row_labels, const std::vector<int>& row_signs,
+                              const ChargeRule& rule, std::int64_t site) {
+  SectorSvd<T> svd = sector_svd(K, mine, row_labels, row_signs, rule, Factorization::kAdjointR);
+  // Every rank's R factor of every sector, and each sector's whole width.
   Packer p;
-  p.values(packed_blocks(K, mine));
-  const auto all = ranks.joined(p.out, what, site);
-  Unpacker u(all);
-  std::vector<BlockTensor<T>> parts;
-  for (int r = 0; r < ranks.size(); ++r) {
-    std::vector<std::byte> bytes = u.values<std::byte>();
-    parts.push_back(r == ranks.rank() ? mine : unpacked_blocks(K, bytes));
+  for (const auto& g : svd.groups) {
+    p.value<std::uint64_t>(std::min(g.n, g.m));
+    p.values(K.download(g.vt, std::min(g.n, g.m) * g.m));
   }
-  std::vector<const BlockTensor<T>*> order;
-  for (const auto& t : parts) order.push_back(&t);
-  return stack_first(K, order);
+  const auto all = ranks.joined(p.out, "sector R factors", site);
+  std::vector<std::vector<std::vector<T>>> parts(svd.groups.size());  // per group, per rank: k_r × m
+  std::vector<std::size_t> width(svd.groups.size(), 0);
+  Unpacker u(all);
+  for (int r = 0; r < ranks.size(); ++r)
+    for (std::size_t g = 0; g < svd.groups.size(); ++g) {
+      width[g] += static_cast<std::size_t>(u.value<std::uint64_t>());
+      parts[g].push_back(u.values<T>());
+    }
+  if (!u.done()) throw std::runtime_error("the ranks' sector R factors do not match their sectors");
+  for (std::size_t g = 0; g < svd.groups.size(); ++g) {
+    svd.groups[g].vt = Buffer<T>();
+    svd.groups[g].n = width[g];  // the whole sector's columns, on which the deal is made
+  }
+  const std::vector<bool> own = dealt_sectors<T>(ranks)(svd);
+  for (std::size_t g = 0; g < svd.groups.size(); ++g) {
+    if (!own[g]) continue;
+    auto& group = svd.groups[g];
+    const std::size_t m = group.m, rows = width[g];
+    // The R factors stacked in rank order, column-major (rows × m).
+    std::vector<T> stacked(rows * m);
+    std::size_t first = 0;
+    for (const auto& part : parts[g]) {
+      const std::size_t k = part.size() / std::max<std::size_t>(m, 1);
+      for (std::size_t c = 0; c < m; ++c)
+        std::copy(part.begin() + static_cast<std::ptrdiff_t>(c * k), part.begin() + static_cast<std::ptrdiff_t>((c + 1) * k),
+                  stacked.begin() + static_cast<std::ptrdiff_t>(c * rows + first));
+      first += k;
+    }
+    Buffer<T> b = K.adopt(std::move(stacked));
+    if (rows > m) {  // Aᴴ = Q·R: its R, m × m
+      Buffer<T> r = K.allocate(m * m);
+      K.qr_r(rows, m, b.data(), r.data());
+      left_svd_of_adjoint(K, group, r, m);
+    } else {
+      left_svd_of_adjoint(K, group, b, rows);
+    }
+  }
+  share_sector_factors(K, ranks, svd, site);
+  return svd;
 }
 
 #define SRCC_INSTANTIATE(T)                                                                                  \
@@ -196,7 +232,8 @@ BlockTensor<T> stacked_rows(Kernels<T>& K, RankExchange& ranks, const BlockTenso
   template std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>&, RankExchange*,                         \
                                                          const std::vector<const BlockTensor<T>*>&,          \
                                                          const std::string&, std::int64_t);                  \
-  template BlockTensor<T> stacked_rows(Kernels<T>&, RankExchange&, const BlockTensor<T>&, const std::string&, std::int64_t); \
+  template SectorSvd<T> split_sector_svd(Kernels<T>&, RankExchange&, const BlockTensor<T>&, const std::vector<int>&, \
+                                         const std::vector<int>&, const ChargeRule&, std::int64_t);              \
   template SectorShare<T> dealt_sectors(const RankExchange&);                                                \
   template void share_sector_factors(Kernels<T>&, RankExchange&, SectorSvd<T>&, std::int64_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

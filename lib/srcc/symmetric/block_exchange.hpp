@@ -26,11 +26,17 @@ template <class T>
 std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks, const std::vector<const BlockTensor<T>*>& own,
                                               const std::string& what, std::int64_t site);
 
-// Every rank's `mine` (its share of the rows of a tensor whose first axis is split, one sector,
-// as a product's sketch columns are) stacked along the first axis in rank order, on every rank.
+// The sector SVDs (U and σ, as sector_svd's kSvdLeft) of a tensor whose first axis the ranks
+// hold in shares (`mine`: this rank's rows of a product's sketch, its columns split; the axes
+// `row_labels` the sector matrices' rows, the split axis among their columns): each rank takes
+// the QR of its part of each sector's Aᴴ, the R factors go to every rank, and the rank each
+// sector is dealt to (dealt_sectors) stacks them in rank order, takes their R (Aᴴ's, to
+// rounding) and the SVD of its adjoint; the factors then go to all (share_sector_factors). Only
+// R factors travel, never the sketch's rows.
 template <class T>
-BlockTensor<T> stacked_rows(Kernels<T>& K, RankExchange& ranks, const BlockTensor<T>& mine, const std::string& what,
-                            std::int64_t site);
+SectorSvd<T> split_sector_svd(Kernels<T>& K, RankExchange& ranks, const BlockTensor<T>& mine,
+                              const std::vector<int>& row_labels, const std::vector<int>& row_signs,
+                              const ChargeRule& rule, std::int64_t site);
 
 // A cut's sector SVDs shared by the ranks: the sectors dealt by their cost, the largest first,
 // each to the least loaded rank (ties: the lower) — the same deal on every rank, from the

@@ -28,23 +28,20 @@ void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Fa
       g.sigma.assign(k, real_t<T>(1));
       K.qr(g.m, g.n, a.data(), g.vt.data());
       g.u = std::move(a);
-    } else if (how == Factorization::kSvdLeft && g.m < g.n) {
+    } else if ((how == Factorization::kSvdLeft && g.m < g.n) || how == Factorization::kAdjointR) {
       // Only U and σ: A = R^H Q^H from the QR of A^H (n × m), then the SVD of the m × m R^H. No
       // n-long right factor is formed, and the values are as accurate as A's own SVD (a Gram
       // matrix, cheaper still, loses every σ below √ε·σ_max: the very values a truncation of a
       // physical state decides on).
-      Buffer<T> ah = K.allocate(g.n * g.m), r = K.allocate(g.m * g.m), rh = K.allocate(g.m * g.m);
+      const std::size_t rows = std::min(g.n, g.m);
+      Buffer<T> ah = K.allocate(g.n * g.m), r = K.allocate(rows * g.m);
       K.swap_axes(1, g.n, 1, g.m, 1, a.data(), ah.data());  // Aᵀ, column-major n × m
       a = Buffer<T>();
       K.conj(g.n * g.m, ah.data(), ah.data());
       K.qr_r(g.n, g.m, ah.data(), r.data());
       ah = Buffer<T>();
-      K.swap_axes(1, g.m, 1, g.m, 1, r.data(), rh.data());
-      K.conj(g.m * g.m, rh.data(), rh.data());
-      g.u = K.allocate(g.m * g.m);
-      g.sigma.resize(g.m);
-      Buffer<T> w = K.allocate(g.m * g.m);  // the right factor, not used
-      K.svd(g.m, g.m, rh.data(), g.u.data(), g.sigma.data(), w.data());
+      if (how == Factorization::kAdjointR) g.vt = std::move(r);
+      else left_svd_of_adjoint(K, g, r, rows);
     } else {
       g.u = K.allocate(g.m * k);
       g.vt = K.allocate(k * g.n);
@@ -64,6 +61,18 @@ void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Fa
 }
 
 }  // namespace
+
+template <class T>
+void left_svd_of_adjoint(Kernels<T>& K, typename SectorSvd<T>::Group& g, const Buffer<T>& b, std::size_t rows) {
+  const std::size_t k = std::min(rows, g.m);
+  Buffer<T> bh = K.allocate(g.m * rows);
+  K.swap_axes(1, rows, 1, g.m, 1, b.data(), bh.data());  // Bᵀ, column-major m × rows
+  K.conj(g.m * rows, bh.data(), bh.data());
+  g.u = K.allocate(g.m * k);
+  g.sigma.resize(k);
+  Buffer<T> w = K.allocate(k * rows);  // the right factor, not used
+  K.svd(g.m, rows, bh.data(), g.u.data(), g.sigma.data(), w.data());
+}
 
 template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
@@ -265,6 +274,7 @@ BlockTensor<T> right_factor(Kernels<T>& K, const SectorSvd<T>& svd, int label, c
   template SectorSvd<T> sector_svd(Kernels<T>&, const BlockTensor<T>&, const std::vector<int>&,               \
                                    const std::vector<int>&, const ChargeRule&, Factorization,                 \
                                    const SectorShare<T>&);                                                    \
+  template void left_svd_of_adjoint(Kernels<T>&, typename SectorSvd<T>::Group&, const Buffer<T>&, std::size_t); \
   template double choose_ranks(SectorSvd<T>&, std::size_t, double, double, double&,                           \
                                const std::vector<std::size_t>&);                                             \
   template BlockTensor<T> left_factor(Kernels<T>&, const SectorSvd<T>&, int, const std::vector<Charge>&);     \

@@ -33,8 +33,10 @@ template <class T> struct SectorSvd {
 // How each sector's matrix A is factorised: the SVD; the SVD's U and σ alone (no right_factor
 // after it: a sector with fewer rows than columns takes them from the QR of Aᴴ, without forming
 // the long right factor); or a QR, A = Q·R, as U = Q, σ = 1, Vᵀ = R (nothing to choose: an
-// orthonormal basis of every sector, as a sweep to canonical form needs).
-enum class Factorization { kSvd, kSvdLeft, kQr };
+// orthonormal basis of every sector, as a sweep to canonical form needs); or the R of Aᴴ's QR
+// alone, in vt (min(n, m) × m; no U, no σ): part of a QR of Aᴴ whose rows several processes hold
+// (symmetric/block_exchange.hpp), finished by left_svd_of_adjoint.
+enum class Factorization { kSvd, kSvdLeft, kQr, kAdjointR };
 
 // Which sectors this process factorises, from the sectors as grouped (true: its own), where
 // several share the work (symmetric/block_exchange.hpp); null: all of them.
@@ -47,6 +49,11 @@ template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
                         const std::vector<int>& row_signs, const ChargeRule& rule,
                         Factorization how = Factorization::kSvd, const SectorShare<T>& share = nullptr);
+
+// A group's U and σ from B (`rows` × m, column-major) with Aᴴ = Q·B, Q's columns orthonormal:
+// the SVD of Bᴴ, whose left factor and values are A's.
+template <class T>
+void left_svd_of_adjoint(Kernels<T>& K, typename SectorSvd<T>::Group& g, const Buffer<T>& b, std::size_t rows);
 
 // The work of factorising a group: m·n·min(m, n).
 template <class T> std::size_t sector_cost(const typename SectorSvd<T>::Group& g) { return g.m * g.n * std::min(g.m, g.n); }

@@ -244,7 +244,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
                                         std::vector<ChargedEnvironments<T>> held, const CutCaps& keep_cap, double cutoff,
                                         Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
                                         const std::function<void()>& check_interrupt, RankExchange* ranks,
-                                        RankExchange* split = nullptr) {
+                                        RankExchange* split = nullptr, std::size_t split_columns = 0) {
   using namespace axis;
   const ChargedStack<T>& first = own_stack(terms);
   const std::size_t n = first.length(), nt = terms.size();
@@ -357,18 +357,22 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       z[k] = right_block(K, *t[k].st, j, t[k].s_env, res.flops);
       y[k] = term_sketch(K, t[k].env.env[j], z[k], depth, f[k], res.flops);
       t[k].env.env[j] = BlockTensor<T>();
-      // Columns split over ranks: each computed its rows of the sketch; all of them, in order.
-      if (split) y[k] = stacked_rows(K, *split, y[k], "sketch rows", static_cast<std::int64_t>(j));
       if (!estimate) continue;
       yh[k] = term_sketch(K, t[k].held.env[j], z[k], depth, fh[k], res.flops);
       t[k].held.env[j] = BlockTensor<T>();
     }
-    const BlockTensor<T> sketch = summed(y, "sketch", j);
-    // Over ranks each takes a share of the sectors' SVDs, and all then hold all of them.
-    RankExchange* sectors = ranks ? ranks : split;
-    SectorSvd<T> svd = sector_svd(K, sketch, {X(0), kDown, kOut}, {+1, -1, -1}, rule, Factorization::kSvdLeft,
-                                  sectors && sectors->spread() ? dealt_sectors<T>(*sectors) : nullptr);
-    if (sectors && sectors->spread()) share_sector_factors(K, *sectors, svd, static_cast<std::int64_t>(j));
+    // Over ranks each takes a share of the sectors' SVDs, and all then hold all of them; a
+    // product's columns split, each rank holds its rows of the sketch (split_sector_svd).
+    const BlockTensor<T> sketch = split ? y[0] : summed(y, "sketch", j);
+    const std::vector<int> rows{X(0), kDown, kOut}, signs{+1, -1, -1};
+    SectorSvd<T> svd;
+    if (split) {
+      svd = split_sector_svd(K, *split, sketch, rows, signs, rule, static_cast<std::int64_t>(j));
+    } else {
+      svd = sector_svd(K, sketch, rows, signs, rule, Factorization::kSvdLeft,
+                       ranks && ranks->spread() ? dealt_sectors<T>(*ranks) : nullptr);
+      if (ranks && ranks->spread()) share_sector_factors(K, *ranks, svd, static_cast<std::int64_t>(j));
+    }
     double total = 0;
     std::vector<std::size_t> caps;
     for (const auto& g : svd.groups) {
@@ -378,7 +382,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
     }
     choose_ranks(svd, keep_cap.at(j), cutoff, 0.0, total, caps);
-    res.sites[j].sketch_columns = static_cast<std::int64_t>(sketch.legs[0].size());
+    res.sites[j].sketch_columns = static_cast<std::int64_t>(split ? split_columns : sketch.legs[0].size());
     const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
     // columns); the held-out columns do not.
@@ -458,7 +462,7 @@ std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& term
     first = false;
   }
   return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt, dealt,
-                     split);
+                     split, s);
 }
 
 // The most a cut's bond can be: the fused bond of the stacks there, and the physical dimensions

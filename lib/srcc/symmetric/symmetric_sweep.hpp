@@ -44,8 +44,9 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, c
 // a term whose stack is null is another rank's, each rank sweeps its own and every cut's sketch
 // is gathered from all and added in term order; splitting one product's sketch columns, each
 // rank sweeps its share of the columns' environments and computes those rows of each cut's
-// sketch, which are stacked in rank order. Either way each cut's sector SVDs are dealt to the
-// ranks and their factors sent to all, so that every rank holds the one-process result.
+// sketch, whose sectors are factorised by a QR spread over the ranks (split_sector_svd). Either
+// way each cut's sector SVDs are dealt to the ranks and their factors sent to all, so that every
+// rank holds the one-process result.
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
