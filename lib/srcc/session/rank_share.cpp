@@ -27,9 +27,8 @@ std::string why_not_spread(const RunOptions& o, std::size_t terms) {
 }
 
 std::string why_charged_alone(const RunOptions& o) {
-  if (o.sweep.method != Method::kSrc)
-    return method_name(o.sweep.method) + " on charges is rank 0's alone (src shares a sum's terms and a product's "
-           "sketch columns)";
+  if (o.sweep.method != Method::kSrc && !method_row(o.sweep.method).svd_reduction)
+    return method_name(o.sweep.method) + " on charges is rank 0's alone (src and sdc share a sum's terms)";
   return "";
 }
 

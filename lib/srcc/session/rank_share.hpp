@@ -1,8 +1,9 @@
 #pragma once
 // How the MPI ranks of an apply share its work (docs/USAGE.md, "Past one node"): with src (no
 // fit sweeps) a sum's terms are dealt over the ranks and one product's sketch columns split over
-// them, dense or on charges (sweep/rank_exchange.hpp); sdc and sdcr deal a dense sum's terms;
-// anything else runs on rank 0 while the other ranks wait, and rank 0 says why.
+// them, dense or on charges (sweep/rank_exchange.hpp); sdc deals a sum's terms, dense or on
+// charges, sdcr a dense sum's; anything else runs on rank 0 while the other ranks wait, and rank
+// 0 says why.
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,8 +20,8 @@ namespace srcc {
 // so, else why not.
 std::string why_not_spread(const RunOptions& o, std::size_t terms);
 // The same for a run that keeps its inputs' charges: by src a sum's terms are dealt and one
-// product's sketch columns split (symmetric/symmetric_sweep.hpp); sdc and sdcr are rank 0's.
-// "" if spread.
+// product's sketch columns split, by sdc a sum's terms dealt (symmetric/symmetric_sweep.hpp);
+// sdcr is rank 0's. "" if spread.
 std::string why_charged_alone(const RunOptions& o);
 
 struct RankShare {

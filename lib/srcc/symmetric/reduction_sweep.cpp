@@ -9,6 +9,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/rng.hpp"
 #include "srcc/sweep/sketch.hpp"
+#include "srcc/symmetric/block_exchange.hpp"
 #include "srcc/symmetric/block_ops.hpp"
 #include "srcc/symmetric/sector_svd.hpp"
 
@@ -46,20 +47,24 @@ BlockTensor<T> left_block(Kernels<T>& K, const ChargedStack<T>& st, std::size_t 
 // its left singular vectors over the rows are those of [|c_1| M_1 | … | |c_K| M_K].
 template <class T>
 BlockTensor<T> stacked_r_factors(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms, const std::vector<BlockTensor<T>>& m,
-                                 const ChargeRule& rule) {
-  std::vector<BlockTensor<T>> r;
+                                 const ChargeRule& rule, RankExchange* dealt, std::size_t site) {
+  std::vector<BlockTensor<T>> r(terms.size());
   for (std::size_t k = 0; k < terms.size(); ++k) {
+    if (!terms[k].stack) continue;  // another rank's
     const std::size_t depth = terms[k].stack->depth();
     SectorSvd<T> qr = sector_svd(K, m[k], bond_labels(depth, axis::R), std::vector<int>(depth, +1), rule, Factorization::kQr);
     double total = 0;
     choose_ranks(qr, 0, 0.0, 0.0, total);
     std::vector<int> order{axis::kNew};
     order.insert(order.end(), row_labels().begin(), row_labels().end());
-    r.push_back(permute_to(K, right_factor(K, qr, axis::kNew, group_charges(qr, rule)), order));
-    scale_by(K, r.back(), std::abs(terms[k].weight));
+    r[k] = permute_to(K, right_factor(K, qr, axis::kNew, group_charges(qr, rule)), order);
+    scale_by(K, r[k], std::abs(terms[k].weight));
   }
+  std::vector<const BlockTensor<T>*> own;
+  for (std::size_t k = 0; k < terms.size(); ++k) own.push_back(terms[k].stack ? &r[k] : nullptr);
+  const auto all = every_term_blocks(K, dealt, own, "R factors", static_cast<std::int64_t>(site));
   std::vector<const BlockTensor<T>*> parts;
-  for (const auto& t : r) parts.push_back(&t);
+  for (const auto& t : all) parts.push_back(&t);
   return stack_first(K, parts);
 }
 
@@ -145,8 +150,12 @@ BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& te
 // the kept values chosen over all sectors.
 template <class T>
 BlockTensor<T> isometry_of(Kernels<T>& K, const BlockTensor<T>& rows, const ChargeRule& rule, std::size_t cap, double cutoff,
-                           double tol) {
-  SectorSvd<T> svd = sector_svd(K, rows, row_labels(), kRowSigns, rule, Factorization::kSvdLeft);
+                           double tol, RankExchange* dealt = nullptr, std::size_t site = 0) {
+  // Over ranks the sectors' SVDs are dealt and their factors sent to all.
+  const bool spread = dealt && dealt->spread();
+  SectorSvd<T> svd = sector_svd(K, rows, row_labels(), kRowSigns, rule, Factorization::kSvdLeft,
+                                spread ? dealt_sectors<T>(*dealt) : nullptr);
+  if (spread) share_sector_factors(K, *dealt, svd, static_cast<std::int64_t>(site));
   double total = 0;
   choose_ranks(svd, cap, cutoff, tol, total);
   std::vector<int> order{axis::kNew};
@@ -192,21 +201,28 @@ template <class T> BlockTensor<T> first_environment(Kernels<T>& K, const Charged
 template <class T>
 std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms,
                                                          const ChargedReduction<T>& how, SweepResult<T>& res,
-                                                         Reporter& reporter, const std::function<void()>& check_interrupt) {
+                                                         Reporter& reporter, const std::function<void()>& check_interrupt,
+                                                         RankExchange* dealt) {
   using Kind = typename ChargedReduction<T>::Kind;
-  const ChargedStack<T>& first = *terms.front().stack;
+  if (dealt && dealt->spread() && (how.kind != Kind::kSvd || !dealt->terms_dealt()))
+    throw std::logic_error("over ranks the charged reduction deals a sum's terms by sdc only");
+  const ChargedStack<T>* any = nullptr;
+  for (const auto& t : terms) any = any ? any : t.stack;
+  const ChargedStack<T>& first = *any;
   const std::size_t n = first.length(), nt = terms.size();
   std::vector<ChargedEnvironments<T>> out(nt);
   std::vector<BlockTensor<T>> carried(nt);  // each term's C_j, which the next cut starts from
   for (std::size_t k = 0; k < nt; ++k) {
+    if (!terms[k].stack) continue;  // another rank's
     carried[k] = first_environment(K, *terms[k].stack, 1);
     out[k].env.push_back(carried[k]);
     out[k].log_scale.push_back(0.0);
   }
   for (std::size_t j = 0; j + 1 < n; ++j) {
     const auto t0 = Clock::now();
-    std::vector<BlockTensor<T>> m;
-    for (std::size_t k = 0; k < nt; ++k) m.push_back(left_block(K, *terms[k].stack, j, carried[k], res.flops));
+    std::vector<BlockTensor<T>> m(nt);
+    for (std::size_t k = 0; k < nt; ++k)
+      if (terms[k].stack) m[k] = left_block(K, *terms[k].stack, j, carried[k], res.flops);
     BlockTensor<T> eta;
     if (how.kind == Kind::kCore) {
       eta = core_isometry(K, how.cores->at(j));
@@ -214,12 +230,14 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
       Rng rng(Rng::derive_seed(how.seed, j));
       eta = isometry_of(K, range_sketch(K, terms, m, first.rule, how.cap, rng, res.flops), first.rule, how.cap, how.cutoff, 0.0);
     } else {
-      eta = isometry_of(K, nt == 1 ? m[0] : stacked_r_factors(K, terms, m, first.rule), first.rule, how.cap, how.cutoff, how.tol);
+      eta = isometry_of(K, nt == 1 ? m[0] : stacked_r_factors(K, terms, m, first.rule, dealt, j), first.rule, how.cap,
+                        how.cutoff, how.tol, dealt, j);
     }
     const BlockTensor<T> bra = conj_of(K, eta);
-    double norm2 = 0;
-    std::vector<BlockTensor<T>> next;
+    std::vector<std::vector<double>> norms;  // this rank's terms' (all of them, alone), in term order
+    std::vector<BlockTensor<T>> next(nt);
     for (std::size_t k = 0; k < nt; ++k) {
+      if (!terms[k].stack) continue;
       const std::size_t depth = terms[k].stack->depth();
       std::vector<int> order{axis::kNew};
       const auto r = bond_labels(depth, axis::R);
@@ -228,14 +246,17 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
       c.labels = {axis::kSketch};
       const auto l = bond_labels(depth, axis::L);
       c.labels.insert(c.labels.end(), l.begin(), l.end());
-      const double norm = norm_of(K, c);
-      norm2 += norm * norm;
-      next.push_back(std::move(c));
+      norms.push_back({norm_of(K, c)});
+      next[k] = std::move(c);
     }
+    double norm2 = 0;  // over every term, in term order
+    for (const auto& v : dealt ? dealt->all_terms(norms, "environment norms", static_cast<std::int64_t>(j)) : norms)
+      norm2 += v[0] * v[0];
     if (!(norm2 > 0) || !std::isfinite(norm2))
       throw NumericalError("the product's environment vanished or overflowed at cut " + std::to_string(j + 1));
     const double factor = std::sqrt(static_cast<double>(eta.legs[0].size()) / norm2);
     for (std::size_t k = 0; k < nt; ++k) {
+      if (!terms[k].stack) continue;
       scale_by(K, next[k], factor);
       carried[k] = std::move(next[k]);
       out[k].env.push_back(how.whole_rows ? whole_rows(K, m[k], terms[k].stack->depth(), factor, first.rule) : carried[k]);
@@ -252,7 +273,8 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
   template BlockTensor<T> first_environment(Kernels<T>&, const ChargedStack<T>&, std::size_t);                    \
   template std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>&, const std::vector<ChargedTerm<T>>&, \
                                                                     const ChargedReduction<T>&, SweepResult<T>&,      \
-                                                                    Reporter&, const std::function<void()>&);
+                                                                    Reporter&, const std::function<void()>&,          \
+                                                                    RankExchange*);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

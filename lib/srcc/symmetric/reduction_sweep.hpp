@@ -24,6 +24,8 @@
 
 namespace srcc {
 
+class RankExchange;
+
 // One term's environments C_0 … C_{n−1}, each (kSketch, L(0) … L(k−1)); the stored C_j is
 // e^{log_scale[j]} times the true one (each is kept at norm √rows; the terms of a sum at one scale).
 template <class T> struct ChargedEnvironments {
@@ -46,10 +48,15 @@ template <class T> struct ChargedReduction {
 };
 
 // Every term's environments, reduced cut by cut as `how` says. Per-site seconds go to `res`, the
-// GEMMs' flops to res.flops.
+// GEMMs' flops to res.flops. Over MPI ranks (`dealt`: a sum's terms dealt; sdc only) a term whose
+// stack is null is another rank's and gets no environments here: each rank forms its own terms'
+// M_j and R factors, every term's R factor goes to all ranks (symmetric/block_exchange.hpp), which
+// stack them in term order and take η alike (the sectors' SVDs dealt), and the terms' norms meet
+// in the common scale.
 template <class T>
 std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms,
                                                          const ChargedReduction<T>& how, SweepResult<T>& res,
-                                                         Reporter& reporter, const std::function<void()>& check_interrupt);
+                                                         Reporter& reporter, const std::function<void()>& check_interrupt,
+                                                         RankExchange* dealt = nullptr);
 
 }  // namespace srcc

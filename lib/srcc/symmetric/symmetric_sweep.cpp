@@ -498,9 +498,11 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
                                  RankExchange* ranks) {
   if (o.method != Method::kSrc && !o.dense_left())
     throw UsageError("the symmetric sweep takes src, sdc or sdcr (with --fit-sweeps)");
-  if (ranks && ranks->spread() && (o.dense_left() || o.fit_sweep_cap() > 0 || (ranks->columns_split() && terms.size() != 1)))
-    throw std::logic_error("over ranks the symmetric sweep deals a sum's terms or splits a product's columns, by src "
-                           "without fit sweeps");
+  if (ranks && ranks->spread() &&
+      (o.fit_sweep_cap() > 0 || (ranks->columns_split() && (terms.size() != 1 || o.dense_left())) ||
+       (o.dense_left() && !method_row(o.method).svd_reduction)))
+    throw std::logic_error("over ranks the symmetric sweep deals a sum's terms (src, sdc) or splits a product's columns "
+                           "(src), without fit sweeps");
   RankExchange* dealt = ranks && ranks->terms_dealt() ? ranks : nullptr;
   const std::size_t n = own_stack(terms).length();
   const ChargeRule& rule = own_stack(terms).rule;
@@ -520,8 +522,8 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     how.cutoff = effective_cutoff<real_t<T>>(0.0, o.numerical_zeros);
     how.tol = o.tolerance_mode() ? kSketchTolFraction * o.tol : 0.0;
     how.seed = Rng::derive_seed(o.seed, kRangeStreams);
-    cores = right_sweep(terms, reduced_environments(K, terms, how, res, reporter, check_interrupt), {}, truncate ? 0 : o.chi,
-                        truncate ? 0.0 : o.cutoff, K, res, reporter, check_interrupt, nullptr);
+    cores = right_sweep(terms, reduced_environments(K, terms, how, res, reporter, check_interrupt, dealt), {},
+                        truncate ? 0 : o.chi, truncate ? 0.0 : o.cutoff, K, res, reporter, check_interrupt, dealt);
     res.estimated = false;
   } else if (!o.tolerance_mode()) {
     const std::size_t s = o.sketch_columns();
