@@ -193,10 +193,8 @@ template <class T> class Evolution {
     // split; every rank holds the state, rank 0 writes. One seed: rank 0's.
     const std::size_t terms = eo_.taylor > 0 ? eo_.taylor + 1 : 1;
     if (world_ranks().size() > 1 && why_not_spread(ro_, terms).empty()) {
-      const std::string charged_alone = sym_.keep ? why_charged_alone(ro_) : "";
-      share_ = share_ranks(terms, !charged_alone.empty(), check_interrupt_);
+      share_ = share_ranks(terms, check_interrupt_);
       if (share_.workers) share_.workers->broadcast(&seed_, sizeof seed_, 0, check_interrupt_);
-      if (!charged_alone.empty() && world_ranks().rank() == 0) reporter_.note(charged_alone + "; the other ranks wait");
     }
     // --profile-gemm: every GEMM of the evolution, sweeps and measurements.
     profiling_ = std::make_unique<GemmProfiling>(backend(), ro_.profile_gemm, reporter_);

@@ -26,21 +26,11 @@ std::string why_not_spread(const RunOptions& o, std::size_t terms) {
   return "";
 }
 
-std::string why_charged_alone(const RunOptions& o) {
-  if (o.sweep.method != Method::kSrc && !method_row(o.sweep.method).svd_reduction)
-    return method_name(o.sweep.method) + " on charges is rank 0's alone (src and sdc share a sum's terms)";
-  return "";
-}
-
-RankShare share_ranks(std::size_t terms, bool alone, const WaitCheck& wait) {
+RankShare share_ranks(std::size_t terms, const WaitCheck& wait) {
   Ranks& world = world_ranks();
   RankShare share;
   if (world.size() == 1) return share;
   checkpoint_ranks(wait);
-  if (alone) {
-    share.works = world.rank() == 0;
-    return share;
-  }
   share.workers = world.first(static_cast<int>(sweeping_ranks(terms, world.size())));
   share.works = share.workers != nullptr;
   if (share.workers) share.lockstep = std::make_unique<Lockstep>();

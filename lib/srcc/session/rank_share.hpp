@@ -1,9 +1,9 @@
 #pragma once
 // How the MPI ranks of an apply share its work (docs/USAGE.md, "Past one node"): with src (no
 // fit sweeps) a sum's terms are dealt over the ranks and one product's sketch columns split over
-// them, dense or on charges (sweep/rank_exchange.hpp); sdc deals a sum's terms, dense or on
-// charges, sdcr a dense sum's; anything else runs on rank 0 while the other ranks wait, and rank
-// 0 says why.
+// them, and sdc and sdcr deal a sum's terms, dense or on charges alike (sweep/rank_exchange.hpp,
+// symmetric/block_exchange.hpp); anything else runs on rank 0 while the other ranks wait, and
+// rank 0 says why.
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,10 +19,6 @@ namespace srcc {
 // K + 1 terms) can be spread at all, from its options alone (before any input is opened): "" if
 // so, else why not.
 std::string why_not_spread(const RunOptions& o, std::size_t terms);
-// The same for a run that keeps its inputs' charges: by src a sum's terms are dealt and one
-// product's sketch columns split, by sdc a sum's terms dealt (symmetric/symmetric_sweep.hpp);
-// sdcr is rank 0's. "" if spread.
-std::string why_charged_alone(const RunOptions& o);
 
 struct RankShare {
   bool works = true;               // this rank sweeps (rank 0 always)
@@ -32,11 +28,10 @@ struct RankShare {
   std::unique_ptr<Lockstep> lockstep;
 };
 
-// Every rank of a spreadable run, once its inputs are open (`terms` of them; `alone`: rank 0
-// computes it, as why_charged_alone says of a run on charges): agrees that every rank set up
-// (checkpoint_ranks), then makes the group of the ranks that sweep: min(R, terms) for a sum, all
-// R for a product.
-RankShare share_ranks(std::size_t terms, bool alone, const WaitCheck& wait);
+// Every rank of a spreadable run, once its inputs are open (`terms` of them), dense or on
+// charges alike: agrees that every rank set up (checkpoint_ranks), then makes the group of the
+// ranks that sweep: min(R, terms) for a sum, all R for a product.
+RankShare share_ranks(std::size_t terms, const WaitCheck& wait);
 
 // The dry run's view of R ranks (run.hpp's rank_plan): which rank sweeps what, its memory and
 // flops, and the bytes exchanged — or why the run is rank 0's alone.

@@ -322,10 +322,7 @@ std::vector<Plan> plan_terms(const RunOptions& given) {
 RankPlan rank_plan(const RunOptions& given, const std::vector<Plan>& plans, int ranks) {
   if (!why_not_spread(given, given.terms.size()).empty()) return rank_plan_of(given, {}, {}, ranks, "");
   std::vector<Inputs> ins = open_inputs(given);
-  const auto stacks = stacks_of(ins);
-  SymmetryChoice sym = choose_symmetry(given, stacks);
-  keep_within_budget(sym, plans);
-  return rank_plan_of(given, stacks, plans, ranks, sym.keep ? why_charged_alone(given) : "");
+  return rank_plan_of(given, stacks_of(ins), plans, ranks, "");
 }
 
 std::string symmetry_note(const RunOptions& given) {
@@ -375,9 +372,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   if (!sym.note.empty()) reporter.note(sym.note);
   RankShare share;
   if (world.size() > 1 && alone.empty()) {
-    const std::string charged_alone = sym.keep ? why_charged_alone(options) : "";
-    share = share_ranks(ins.size(), !charged_alone.empty(), check_interrupt);
-    if (!charged_alone.empty() && world.rank() == 0) reporter.note(charged_alone + "; the other ranks wait");
+    share = share_ranks(ins.size(), check_interrupt);
     if (!share.works) return RunSummary{};
     // One seed for all: every rank draws the same test tensors.
     if (share.workers) share.workers->broadcast(&options.sweep.seed, sizeof options.sweep.seed, 0, check_interrupt);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -73,17 +74,36 @@ BlockTensor<T> stacked_r_factors(Kernels<T>& K, const std::vector<ChargedTerm<T>
 // sector's rank is at most its rows (the distinct row combinations of that charge) and at most its
 // columns summed over the terms, and a Gaussian test that wide finds its whole range (almost
 // surely), so wider tests only cost.
+//
+// Over ranks (`dealt`) a rank holds its own terms' M_k: every term's blocks (their keys and sizes,
+// no elements) go to all, so that each rank makes every term's test leg and draws every G_k in
+// turn, the one process's numbers; it multiplies its own, and the products are added in term
+// order on every rank.
 template <class T>
-BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms, const std::vector<BlockTensor<T>>& m,
-                            const ChargeRule& rule, std::size_t width, Rng& rng, double& flops) {
+BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms, const std::vector<BlockTensor<T>>& own_m,
+                            const ChargeRule& rule, std::size_t width, Rng& rng, double& flops, RankExchange* dealt,
+                            std::size_t site) {
   constexpr int kTest = axis::kOut;  // the test columns: no other axis of M_j has this label
+  std::vector<BlockTensor<T>> shapes(terms.size());
+  std::vector<const BlockTensor<T>*> mine(terms.size(), nullptr);
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    if (!terms[k].stack) continue;
+    shapes[k] = own_m[k];
+    shapes[k].data = Buffer<T>();
+    shapes[k].elements = 0;
+    mine[k] = &shapes[k];
+  }
+  const std::vector<BlockTensor<T>> m = every_term_blocks(K, dealt, mine, "M shapes", static_cast<std::int64_t>(site));
   std::map<Charge, std::size_t, ChargeOrder> charges;
   std::vector<std::vector<std::size_t>> col_axes(terms.size());
   // Per column charge: its distinct row and column combinations (per term for the columns).
   std::map<Charge, std::set<BlockKey>, ChargeOrder> rows;
   std::map<Charge, std::size_t, ChargeOrder> row_dim, col_dim;
   for (std::size_t k = 0; k < terms.size(); ++k) {
-    for (std::size_t i = 0; i < terms[k].stack->depth(); ++i) col_axes[k].push_back(m[k].axis(axis::R(i)));
+    for (int label : m[k].labels)
+      if (label >= axis::R(0) && label < axis::R(0) + 1000) col_axes[k].push_back(m[k].axis(label));
+    std::sort(col_axes[k].begin(), col_axes[k].end(),
+              [&](std::size_t a, std::size_t b) { return m[k].labels[a] < m[k].labels[b]; });
     std::vector<std::size_t> row_axes;
     for (int label : row_labels()) row_axes.push_back(m[k].axis(label));
     std::map<Charge, std::set<BlockKey>, ChargeOrder> cols;
@@ -139,11 +159,18 @@ BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& te
       if (f != 1)
         for (std::size_t e = 0; e < b.size; ++e) draws[b.offset + e] *= f;
     }
+    if (!terms[k].stack) {  // another rank's: its draws taken, its product that rank's
+      y.emplace_back();
+      continue;
+    }
     g.data = K.adopt(std::move(draws));
-    y.push_back(permute_to(K, contract(K, m[k], g, bond_labels(terms[k].stack->depth(), axis::R), &flops), order));
+    y.push_back(permute_to(K, contract(K, own_m[k], g, bond_labels(terms[k].stack->depth(), axis::R), &flops), order));
   }
-  for (std::size_t k = 0; k < terms.size(); ++k) parts.emplace_back(&y[k], std::abs(terms[k].weight));
-  return terms.size() == 1 && std::abs(terms[0].weight) == 1 ? y[0] : add_blocks(K, parts);
+  std::vector<const BlockTensor<T>*> own_y;
+  for (std::size_t k = 0; k < terms.size(); ++k) own_y.push_back(terms[k].stack ? &y[k] : nullptr);
+  const std::vector<BlockTensor<T>> all = every_term_blocks(K, dealt, own_y, "range sketches", static_cast<std::int64_t>(site));
+  for (std::size_t k = 0; k < terms.size(); ++k) parts.emplace_back(&all[k], std::abs(terms[k].weight));
+  return terms.size() == 1 && std::abs(terms[0].weight) == 1 ? all[0] : add_blocks(K, parts);
 }
 
 // η (kNew, kSketch, X(0), kDown) from a tensor whose rows are those of M_j: its sectors' SVDs,
@@ -204,8 +231,8 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
                                                          Reporter& reporter, const std::function<void()>& check_interrupt,
                                                          RankExchange* dealt) {
   using Kind = typename ChargedReduction<T>::Kind;
-  if (dealt && dealt->spread() && (how.kind != Kind::kSvd || !dealt->terms_dealt()))
-    throw std::logic_error("over ranks the charged reduction deals a sum's terms by sdc only");
+  if (dealt && dealt->spread() && (how.kind == Kind::kCore || !dealt->terms_dealt()))
+    throw std::logic_error("over ranks the charged reduction deals a sum's terms by sdc or sdcr only");
   const ChargedStack<T>* any = nullptr;
   for (const auto& t : terms) any = any ? any : t.stack;
   const ChargedStack<T>& first = *any;
@@ -228,7 +255,8 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
       eta = core_isometry(K, how.cores->at(j));
     } else if (how.kind == Kind::kRange) {
       Rng rng(Rng::derive_seed(how.seed, j));
-      eta = isometry_of(K, range_sketch(K, terms, m, first.rule, how.cap, rng, res.flops), first.rule, how.cap, how.cutoff, 0.0);
+      eta = isometry_of(K, range_sketch(K, terms, m, first.rule, how.cap, rng, res.flops, dealt, j), first.rule, how.cap,
+                        how.cutoff, 0.0, dealt, j);
     } else {
       eta = isometry_of(K, nt == 1 ? m[0] : stacked_r_factors(K, terms, m, first.rule, dealt, j), first.rule, how.cap,
                         how.cutoff, how.tol, dealt, j);

@@ -48,11 +48,11 @@ template <class T> struct ChargedReduction {
 };
 
 // Every term's environments, reduced cut by cut as `how` says. Per-site seconds go to `res`, the
-// GEMMs' flops to res.flops. Over MPI ranks (`dealt`: a sum's terms dealt; sdc only) a term whose
+// GEMMs' flops to res.flops. Over MPI ranks (`dealt`: a sum's terms dealt; sdc, sdcr) a term whose
 // stack is null is another rank's and gets no environments here: each rank forms its own terms'
-// M_j and R factors, every term's R factor goes to all ranks (symmetric/block_exchange.hpp), which
-// stack them in term order and take η alike (the sectors' SVDs dealt), and the terms' norms meet
-// in the common scale.
+// M_j; sdc's R factors (sdcr's products with the tests) of every term go to all ranks
+// (symmetric/block_exchange.hpp), which combine them in term order and take η alike (the sectors'
+// SVDs dealt), and the terms' norms meet in the common scale.
 template <class T>
 std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const std::vector<ChargedTerm<T>>& terms,
                                                          const ChargedReduction<T>& how, SweepResult<T>& res,

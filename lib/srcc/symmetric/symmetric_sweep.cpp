@@ -498,11 +498,9 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
                                  RankExchange* ranks) {
   if (o.method != Method::kSrc && !o.dense_left())
     throw UsageError("the symmetric sweep takes src, sdc or sdcr (with --fit-sweeps)");
-  if (ranks && ranks->spread() &&
-      (o.fit_sweep_cap() > 0 || (ranks->columns_split() && (terms.size() != 1 || o.dense_left())) ||
-       (o.dense_left() && !method_row(o.method).svd_reduction)))
-    throw std::logic_error("over ranks the symmetric sweep deals a sum's terms (src, sdc) or splits a product's columns "
-                           "(src), without fit sweeps");
+  if (ranks && ranks->spread() && (o.fit_sweep_cap() > 0 || (ranks->columns_split() && (terms.size() != 1 || o.dense_left()))))
+    throw std::logic_error("over ranks the symmetric sweep deals a sum's terms or splits a product's columns (src), "
+                           "without fit sweeps");
   RankExchange* dealt = ranks && ranks->terms_dealt() ? ranks : nullptr;
   const std::size_t n = own_stack(terms).length();
   const ChargeRule& rule = own_stack(terms).rule;

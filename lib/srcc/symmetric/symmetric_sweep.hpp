@@ -40,8 +40,8 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, c
 // projected on the shared output core. The stacks may differ in depth but share their physical
 // legs and total charge (InputError when the totals differ: such a sum conserves no charge).
 //
-// Over MPI ranks (src, or a sum by sdc, without fit sweeps; symmetric/block_exchange.hpp, and
-// reduction_sweep.hpp for sdc): dealing a sum's terms,
+// Over MPI ranks (src, or a sum by sdc or sdcr, without fit sweeps; symmetric/block_exchange.hpp,
+// and reduction_sweep.hpp for sdc and sdcr): dealing a sum's terms,
 // a term whose stack is null is another rank's, each rank sweeps its own and every cut's sketch
 // is gathered from all and added in term order; splitting one product's sketch columns, each
 // rank sweeps its share of the columns' environments and computes those rows of each cut's
