@@ -8,6 +8,7 @@
 #   sum4q:   sum4 computed on the states' U(1) charges (each rank sweeps its terms' blocks; the
 #            cuts' block sketches are gathered); sum1q its first term alone, on charges;
 #   sum4qsdc: sum4q by --method sdc (each rank its terms' R factors to all at each cut);
+#   sum4qsdcr: sum4q by --method sdcr (every term's block shapes to all, its products gathered);
 #   productq: product on charges, its sketch columns split (each rank its columns' block
 #            environments and sketch rows; the rest of the right sweep on every rank);
 #   product: one H·ψ at χ̄ = 256 (bond-256 state), its sketch columns split over the ranks;
@@ -51,6 +52,7 @@ sum4sdc=("${sum4[@]}" --method sdc)
 sum4q=("${terms4[@]}")
 sum1q=(--term 1 "$in:/H" "$in:/psi0" --chi 128)
 sum4qsdc=("${terms4[@]}" --method sdc)
+sum4qsdcr=("${terms4[@]}" --method sdcr)
 
 run() {  # RANKS OUT ARGS…: the run's --json summary in OUT.json
   local n=$1 out=$2
