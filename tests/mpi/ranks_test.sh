@@ -195,37 +195,33 @@ grep -q "missing.h5" missing.out || fail "the message does not name the missing 
 [ ! -e bad.h5 ] || fail "an output was left after a rank failed"
 echo "ok missing input on one rank: exit 3"
 
-# An error on one rank alone in the middle of the sweep: its own term's file holds an Inf at site
-# 7, which it reads when its left sweep gets there, while rank 0 has swept its term and waits for
-# the exchange. Every rank ends with that error's status (through MPI_Abort), the message names
-# the file and site, nothing is written.
+# An error on one rank alone: rank 1's own term's file holds an Inf at site 7 (put there by
+# inf_on_rank1 FILE DATASET), which it reads while rank 0 has swept its term and waits for the
+# exchange. Every rank ends with that error's status (through MPI_Abort), the message names the
+# rank, file and site, nothing is written.
+inf_on_rank1() {  # WHAT FILE DATASET APPLY-ARGS…
+  local what=$1 file=$2 dataset=$3 code
+  shift 3
+  /usr/bin/python3 -c "import h5py, numpy; f = h5py.File('$file', 'r+'); d = f['$dataset'][...]; d.flat[0] = numpy.inf; f['$dataset'][...] = d"
+  set +e
+  mpirun -n 2 "$bin" apply "$@" --chi 8 --seed 1 -o inf_out.h5 -q > inf.out 2>&1
+  code=$?
+  set -e
+  [ "$code" = 3 ] || { cat inf.out; fail "$what: exit $code, expected 3"; }
+  grep -q "rank 1: $file:/$dataset: non-finite value" inf.out || { cat inf.out; fail "$what: the message does not name rank 1's file and site"; }
+  [ ! -e inf_out.h5 ] || fail "$what: an output was left after a rank failed"
+  echo "ok $what: exit 3"
+}
+# Dense: read when rank 1's left sweep gets to site 7.
 "$bin" generate random-mps -o mid.h5:/psi --sites 10 --bond 8 --seed 1 -q
 "$bin" generate random-mpo -o mid.h5:/H --sites 10 --bond 3 --seed 2 -q
 "$bin" generate random-mpo -o mid.h5:/Z --sites 10 --bond 3 --seed 3 -q
-/usr/bin/python3 -c "import h5py, numpy; f = h5py.File('mid.h5', 'r+'); d = f['Z/7'][...]; d[0, 0, 0, 0] = numpy.inf; f['Z/7'][...] = d"
-set +e
-mpirun -n 2 "$bin" apply --term 1 mid.h5:/H mid.h5:/psi --term 0.5 mid.h5:/Z mid.h5:/psi --chi 8 --seed 1 -o mid_out.h5 -q \
-  > mid.out 2>&1
-code=$?
-set -e
-[ "$code" = 3 ] || { cat mid.out; fail "an Inf read by rank 1 mid-sweep: exit $code, expected 3"; }
-grep -q "rank 1: mid.h5:/Z/7: non-finite value" mid.out || { cat mid.out; fail "the message does not name rank 1's file and site"; }
-[ ! -e mid_out.h5 ] || fail "an output was left after a rank failed mid-sweep"
-echo "ok an error on one rank mid-sweep: exit 3"
-# The same on charges: rank 1 alone reads its term's blocks, and finds the Inf.
+inf_on_rank1 "an Inf read by rank 1 mid-sweep" mid.h5 Z/7 --term 1 mid.h5:/H mid.h5:/psi --term 0.5 mid.h5:/Z mid.h5:/psi
+# On charges: rank 1 alone reads its term's blocks, and finds the Inf.
 "$bin" generate charged-random -o midq.h5:/a --sites 10 --bond 8 --seed 1 -q
 "$bin" generate charged-random -o midq.h5:/b --sites 10 --bond 8 --seed 2 -q
 "$bin" generate xxz -o midq.h5:/H --sites 10 -q
-/usr/bin/python3 -c "import h5py, numpy; f = h5py.File('midq.h5', 'r+'); d = f['b/7'][...]; d.flat[0] = numpy.inf; f['b/7'][...] = d"
-set +e
-mpirun -n 2 "$bin" apply --term 1 midq.h5:/H midq.h5:/a --term 0.5 midq.h5:/H midq.h5:/b --chi 8 --seed 1 -o midq_out.h5 -q \
-  > midq.out 2>&1
-code=$?
-set -e
-[ "$code" = 3 ] || { cat midq.out; fail "an Inf in rank 1's charged term: exit $code, expected 3"; }
-grep -q "rank 1: midq.h5:/b/7: non-finite value" midq.out || { cat midq.out; fail "the message does not name rank 1's charged file and site"; }
-[ ! -e midq_out.h5 ] || fail "an output was left after a rank failed on its charged term"
-echo "ok an error in one rank's charged term: exit 3"
+inf_on_rank1 "an Inf in rank 1's charged term" midq.h5 b/7 --term 1 midq.h5:/H midq.h5:/a --term 0.5 midq.h5:/H midq.h5:/b
 
 # A budget too small on one rank: exit 5 on all, nothing written.
 set +e

@@ -56,8 +56,9 @@ template <class T> struct SymmetricInput {
   SiteSource<T>* source = nullptr;
   T weight = T(1);
 };
-// Over MPI ranks (`ranks` dealing the terms of a sum by src): each rank reads and sweeps its own
-// terms (symmetric_sweep.hpp) and every rank holds the result.
+// Over MPI ranks (`ranks` dealing a sum's terms, or splitting one product's sketch columns):
+// dealt, each rank reads and sweeps only its own terms; every rank holds the result
+// (symmetric_sweep.hpp).
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,

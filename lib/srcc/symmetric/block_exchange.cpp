@@ -101,19 +101,17 @@ template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, const std::vect
 }
 
 template <class T>
-std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks, const std::vector<const BlockTensor<T>*>& own,
-                                              const std::string& what, std::int64_t site) {
-  std::vector<BlockTensor<T>> out(own.size());
-  std::vector<std::vector<std::byte>> mine;
-  for (std::size_t k = 0; k < own.size(); ++k) {
-    if (!own[k]) continue;
-    out[k] = *own[k];
-    if (ranks && ranks->spread()) mine.push_back(packed_blocks(K, *own[k]));
-  }
+std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks, const std::vector<ChargedTerm<T>>& terms,
+                                              const std::vector<BlockTensor<T>>& tensors, const std::string& what,
+                                              std::int64_t site) {
+  std::vector<BlockTensor<T>> out = tensors;  // shallow: the elements are shared
   if (!ranks || !ranks->spread()) return out;
+  std::vector<std::vector<std::byte>> mine;
+  for (std::size_t k = 0; k < terms.size(); ++k)
+    if (terms[k].stack) mine.push_back(packed_blocks(K, tensors[k]));
   const auto all = ranks->all_terms(mine, what, site);
-  for (std::size_t k = 0; k < own.size(); ++k)
-    if (!own[k]) out[k] = unpacked_blocks(K, all[k]);
+  for (std::size_t k = 0; k < terms.size(); ++k)
+    if (!terms[k].stack) out[k] = unpacked_blocks(K, all[k]);
   return out;
 }
 
@@ -230,7 +228,8 @@ SectorSvd<T> split_sector_svd(Kernels<T>& K, RankExchange& ranks, const BlockTen
   template std::vector<std::byte> packed_blocks(Kernels<T>&, const BlockTensor<T>&);                         \
   template BlockTensor<T> unpacked_blocks(Kernels<T>&, const std::vector<std::byte>&);                       \
   template std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>&, RankExchange*,                         \
-                                                         const std::vector<const BlockTensor<T>*>&,          \
+                                                         const std::vector<ChargedTerm<T>>&,                 \
+                                                         const std::vector<BlockTensor<T>>&,                 \
                                                          const std::string&, std::int64_t);                  \
   template SectorSvd<T> split_sector_svd(Kernels<T>&, RankExchange&, const BlockTensor<T>&, const std::vector<int>&, \
                                          const std::vector<int>&, const ChargeRule&, std::int64_t);              \

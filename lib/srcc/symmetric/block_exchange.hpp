@@ -10,6 +10,7 @@
 
 #include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/symmetric/block_tensor.hpp"
+#include "srcc/symmetric/charged_stack.hpp"
 #include "srcc/symmetric/sector_svd.hpp"
 
 namespace srcc {
@@ -20,11 +21,13 @@ template <class T> std::vector<std::byte> packed_blocks(Kernels<T>& K, const Blo
 // on bytes that are not a whole tensor.
 template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, const std::vector<std::byte>& bytes);
 
-// Every term's tensor in term order, on every rank: `own` holds this rank's terms' (null for the
-// terms of other ranks), which stay as they are; the others' arrive packed. Alone: `own` itself.
+// Every term's tensor in term order, on every rank: `tensors[k]` is this rank's term k's where
+// terms[k].stack is set (its own terms), and stays as it is; the other ranks' arrive packed.
+// Alone: `tensors` itself.
 template <class T>
-std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks, const std::vector<const BlockTensor<T>*>& own,
-                                              const std::string& what, std::int64_t site);
+std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks, const std::vector<ChargedTerm<T>>& terms,
+                                              const std::vector<BlockTensor<T>>& tensors, const std::string& what,
+                                              std::int64_t site);
 
 // The sector SVDs (U and σ, as sector_svd's kSvdLeft) of a tensor whose first axis the ranks
 // hold in shares (`mine`: this rank's rows of a product's sketch, its columns split; the axes

@@ -1,8 +1,8 @@
 #include "srcc/symmetric/reduction_sweep.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -61,9 +61,7 @@ BlockTensor<T> stacked_r_factors(Kernels<T>& K, const std::vector<ChargedTerm<T>
     r[k] = permute_to(K, right_factor(K, qr, axis::kNew, group_charges(qr, rule)), order);
     scale_by(K, r[k], std::abs(terms[k].weight));
   }
-  std::vector<const BlockTensor<T>*> own;
-  for (std::size_t k = 0; k < terms.size(); ++k) own.push_back(terms[k].stack ? &r[k] : nullptr);
-  const auto all = every_term_blocks(K, dealt, own, "R factors", static_cast<std::int64_t>(site));
+  const auto all = every_term_blocks(K, dealt, terms, r, "R factors", static_cast<std::int64_t>(site));
   std::vector<const BlockTensor<T>*> parts;
   for (const auto& t : all) parts.push_back(&t);
   return stack_first(K, parts);
@@ -84,16 +82,12 @@ BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& te
                             const ChargeRule& rule, std::size_t width, Rng& rng, double& flops, RankExchange* dealt,
                             std::size_t site) {
   constexpr int kTest = axis::kOut;  // the test columns: no other axis of M_j has this label
-  std::vector<BlockTensor<T>> shapes(terms.size());
-  std::vector<const BlockTensor<T>*> mine(terms.size(), nullptr);
-  for (std::size_t k = 0; k < terms.size(); ++k) {
-    if (!terms[k].stack) continue;
-    shapes[k] = own_m[k];
-    shapes[k].data = Buffer<T>();
-    shapes[k].elements = 0;
-    mine[k] = &shapes[k];
+  std::vector<BlockTensor<T>> shapes = own_m;
+  for (auto& shape : shapes) {
+    shape.data = Buffer<T>();
+    shape.elements = 0;
   }
-  const std::vector<BlockTensor<T>> m = every_term_blocks(K, dealt, mine, "M shapes", static_cast<std::int64_t>(site));
+  const std::vector<BlockTensor<T>> m = every_term_blocks(K, dealt, terms, shapes, "M shapes", static_cast<std::int64_t>(site));
   std::map<Charge, std::size_t, ChargeOrder> charges;
   std::vector<std::vector<std::size_t>> col_axes(terms.size());
   // Per column charge: its distinct row and column combinations (per term for the columns).
@@ -166,9 +160,7 @@ BlockTensor<T> range_sketch(Kernels<T>& K, const std::vector<ChargedTerm<T>>& te
     g.data = K.adopt(std::move(draws));
     y.push_back(permute_to(K, contract(K, own_m[k], g, bond_labels(terms[k].stack->depth(), axis::R), &flops), order));
   }
-  std::vector<const BlockTensor<T>*> own_y;
-  for (std::size_t k = 0; k < terms.size(); ++k) own_y.push_back(terms[k].stack ? &y[k] : nullptr);
-  const std::vector<BlockTensor<T>> all = every_term_blocks(K, dealt, own_y, "range sketches", static_cast<std::int64_t>(site));
+  const std::vector<BlockTensor<T>> all = every_term_blocks(K, dealt, terms, y, "range sketches", static_cast<std::int64_t>(site));
   for (std::size_t k = 0; k < terms.size(); ++k) parts.emplace_back(&all[k], std::abs(terms[k].weight));
   return terms.size() == 1 && std::abs(terms[0].weight) == 1 ? all[0] : add_blocks(K, parts);
 }

@@ -339,9 +339,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
   };
   // The sum of every term's part in term order (gathered from the ranks that hold them).
   auto summed = [&](const std::vector<BlockTensor<T>>& own, const std::string& what, std::size_t j) {
-    std::vector<const BlockTensor<T>*> mine;
-    for (std::size_t k = 0; k < nt; ++k) mine.push_back(t[k].st ? &own[k] : nullptr);
-    const auto all = every_term_blocks(K, ranks, mine, what, static_cast<std::int64_t>(j));
+    const auto all = every_term_blocks(K, ranks, terms, own, what, static_cast<std::int64_t>(j));
     if (nt == 1) return all[0];
     std::vector<std::pair<const BlockTensor<T>*, double>> parts;
     for (const auto& a : all) parts.emplace_back(&a, 1.0);
