@@ -108,8 +108,9 @@ Local local_operators(const StateRequest& r, const TrainInfo& ket) {
   return out;
 }
 
-template <class T>
-void measure_locally(Kernels<T>& K, const std::vector<Tensor<T>>& cores, const Local& local, const StateRequest& r,
+// `cores`: the state right-canonical, dense (Tensor) or in its blocks (BlockTensor).
+template <class T, class Core>
+void measure_locally(Kernels<T>& K, const std::vector<Core>& cores, const Local& local, const StateRequest& r,
                      ExpectResult& out) {
   const std::size_t n = cores.size();
   const std::size_t first = r.first, last = r.last == 0 ? n : r.last;
@@ -336,6 +337,7 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     std::vector<std::vector<SectorValues>> spectra;
     // The state whole, right-canonical (its scale carried aside), for what is measured of it alone.
     std::vector<Tensor<T>> cores;
+    std::vector<BlockTensor<T>> charged_cores;  // … or in its blocks, for a charged state
     auto canonical = [&] {
       CountingGemm<T> gemm(K);
       Mover<T> mover(K, &log, backend.name());
@@ -353,16 +355,11 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         for (const auto& t : trains) sites.push_back(t[j]);
         return sites;
       });
-      if (state.local()) {
-        for (const auto& site : trains[nops]) cores.push_back(dense_of_blocks(K, site));
-        canonical();
-      }
-      if (state.entropy) {
-        std::vector<BlockTensor<T>> blocks;
-        for (const auto& site : trains[nops])
-          blocks.push_back(relabelled(site, {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD}));
-        spectra = schmidt_spectra(K, std::move(blocks), (*charges)[nops].rule);
-      }
+      std::vector<BlockTensor<T>> blocks;
+      for (const auto& site : trains[nops])
+        blocks.push_back(relabelled(site, {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD}));
+      if (state.local()) charged_cores = right_canonical_blocks(K, blocks, (*charges)[nops].rule);
+      if (state.entropy) spectra = schmidt_spectra(K, std::move(blocks), (*charges)[nops].rule);
     } else {
       m = moments<Sandwich<T>>(K, n, nops, bra_ref.has_value(), variance, [&](std::size_t j) {
         std::vector<Tensor<T>> sites;
@@ -383,7 +380,8 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
         host = make_cpu_backend(1);
         H = &host->kernels<T>();
       }
-      measure_locally(*H, cores, local, state, out);
+      if (charges) measure_locally(*H, charged_cores, local, state, out);
+      else measure_locally(*H, cores, local, state, out);
     }
     if (state.entropy && !charges) {
       // The Schmidt values cut by cut.

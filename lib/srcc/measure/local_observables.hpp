@@ -14,6 +14,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/core/tensor.hpp"
+#include "srcc/symmetric/block_tensor.hpp"
 #include "srcc/train/site_type.hpp"
 
 namespace srcc {
@@ -29,5 +30,20 @@ template <class T>
 std::vector<std::complex<double>> correlation_matrix(Kernels<T>& K, const std::vector<Tensor<T>>& cores,
                                                      const SiteOperator& a, const SiteOperator& b,
                                                      const SiteOperator& parity, std::size_t first, std::size_t last);
+
+// The same of a charged state in its blocks (charged_local_observables.cpp): cores (l, r, u, d)
+// labelled kCoreL … kCoreD, right-canonical as right_canonical_blocks leaves them. Each value
+// equals the dense computation's to rounding at about the sectors' share of its work.
+template <class T>
+std::vector<std::complex<double>> site_expectations(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores,
+                                                    const SiteOperator& o, const SiteOperator& parity);
+template <class T>
+std::vector<std::complex<double>> correlation_matrix(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores,
+                                                     const SiteOperator& a, const SiteOperator& b,
+                                                     const SiteOperator& parity, std::size_t first, std::size_t last);
+// A charged state's cores (l, r, u, d) brought to that form: each scaled to unit norm (only
+// ratios are measured), then a QR per sector from the right, the norm in core 0.
+template <class T>
+std::vector<BlockTensor<T>> right_canonical_blocks(Kernels<T>& K, std::vector<BlockTensor<T>> cores, const ChargeRule& rule);
 
 }  // namespace srcc

@@ -94,6 +94,11 @@ void left_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, cons
 }
 
 template <class T>
+void right_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule) {
+  to_b_form(K, cores, rule);
+}
+
+template <class T>
 std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores,
                                                       const ChargeRule& rule, double cutoff, double& dropped2) {
   std::vector<std::vector<SectorValues>> out;
@@ -107,6 +112,7 @@ std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>& K, std::vector
                                                           double, double, bool, std::vector<double>&,            \
                                                           const ChargeRule&, bool);                               \
   template void left_orthonormalize(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);             \
+  template void right_orthonormalize(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);            \
   template std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>&, std::vector<BlockTensor<T>>&,      \
                                                                  const ChargeRule&, double, double&);           \
   template std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>&, std::vector<BlockTensor<T>>,     \

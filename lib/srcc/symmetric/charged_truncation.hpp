@@ -30,6 +30,11 @@ template <class T>
 std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>& K, std::vector<BlockTensor<T>> cores,
                                                        const ChargeRule& rule);
 
+// The cores brought to right-orthonormal form (cores 1 … n−1), the norm in core 0: a QR per
+// sector, site by site from the right, nothing truncated.
+template <class T>
+void right_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule);
+
 // The cores brought to left-orthonormal form (cores 0 … n−2), the norm in the last: a QR per
 // sector, site by site from the left, nothing truncated.
 template <class T>
