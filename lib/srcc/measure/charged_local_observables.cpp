@@ -111,9 +111,9 @@ template <class T> class BlockTransfers {
     return e;
   }
 
-  void through(const Env& e, std::size_t j, const SiteOperator& op, Y& y, Env* next) {
+  Y half(const Env& e, std::size_t j) {
     const SectorSite<T>& s = s_[j];
-    Y x;  // X_v = E·P[v] per (v, bra sector, right sector)
+    Y x;  // per (v, bra sector, right sector)
     for (const auto& [key, m] : e) {
       const auto [bra, ket] = key;
       const auto it = s.by_a.find(ket);
@@ -125,10 +125,13 @@ template <class T> class BlockTransfers {
               T(1), out.data(), s.rdim[p.b]);
       }
     }
+    return x;
+  }
+  void apply(const Y& x, std::size_t j, const SiteOperator& op, Y& y) const {
     y.clear();
-    for (auto& [key, m] : x) {
+    for (const auto& [key, m] : x) {
       const std::size_t v = key[0];
-      for (std::size_t u = 0; u < s.d; ++u) {
+      for (std::size_t u = 0; u < s_[j].d; ++u) {
         const cd w = op.at(u, v);
         if (w == cd(0)) continue;
         const T f = scalar_weight<T>(w);
@@ -136,18 +139,20 @@ template <class T> class BlockTransfers {
         for (std::size_t k = 0; k < m.size(); ++k) out[k] += f * m[k];
       }
     }
-    if (!next) return;
-    next->clear();
-    // E'(b', b) = Σ P[u](a', b')ᴴ Y_u(a', b).
+  }
+  // E'(b', b) = Σ P[u](a', b')ᴴ Y_u(a', b).
+  void next(std::size_t j, const Y& y, Env& out) {
+    const SectorSite<T>& s = s_[j];
+    out.clear();
     for (const auto& [key, m] : y) {
       const auto it = s.by_ua.find({key[0], key[1]});
       if (it == s.by_ua.end()) continue;
       const std::size_t rows = s.ldim[key[1]], b = key[2];
       for (const std::size_t i : it->second) {
         const auto& p = s.pieces[i];
-        auto& out = next->try_emplace({p.b, b}, s.rdim[p.b] * s.rdim[b], T(0)).first->second;
+        auto& o = out.try_emplace({p.b, b}, s.rdim[p.b] * s.rdim[b], T(0)).first->second;
         gemm_(Op::kConjTrans, Op::kNone, s.rdim[p.b], s.rdim[b], rows, T(1), p.m.data(), s.rdim[p.b], m.data(), s.rdim[b], T(1),
-              out.data(), s.rdim[b]);
+              o.data(), s.rdim[b]);
       }
     }
   }
@@ -169,7 +174,7 @@ template <class T> class BlockTransfers {
       unit.emplace(Pair{a, a}, std::move(id));
     }
     Y y;
-    through(unit, j, op, y, nullptr);
+    apply(half(unit, j), j, op, y);
     Close c;
     for (const auto& [key, m] : y) {
       const auto it = s.by_ub.find({key[0], key[2]});

@@ -40,26 +40,32 @@ template <class T> class DenseTransfers {
   std::size_t dim(std::size_t j) const { return s_[j].d; }
   Env unit() const { return {T(1)}; }
 
-  // E'[r', r] = Σ op[u, v] conj(P[u][l', r']) E[l', l] P[v][l, r].
-  void through(const Env& e, std::size_t j, const SiteOperator& op, Y& y, Env* next) {
+  // X_v = E·P[v]: one batched GEMM over v.
+  Y half(const Env& e, std::size_t j) {
     const Slices<T>& s = s_[j];
     const std::size_t d = s.d, l = s.l, r = s.r;
-    std::vector<T> x(d * l * r);
-    gemm_(Op::kNone, Op::kNone, l, r, l, T(1), e.data(), l, l * l * 0, s.p.data(), r, l * r, T(0), x.data(), r, l * r, d);
-    y.assign(d * l * r, T(0));
+    Y x(d * l * r);
+    gemm_(Op::kNone, Op::kNone, l, r, l, T(1), e.data(), l, 0, s.p.data(), r, l * r, T(0), x.data(), r, l * r, d);
+    return x;
+  }
+  void apply(const Y& x, std::size_t j, const SiteOperator& op, Y& y) const {
+    const std::size_t d = s_[j].d, lr = s_[j].l * s_[j].r;
+    y.assign(d * lr, T(0));
     for (std::size_t u = 0; u < d; ++u)
       for (std::size_t v = 0; v < d; ++v) {
         const cd w = op.at(u, v);
         if (w == cd(0)) continue;
         const T f = scalar_weight<T>(w);
-        T* out = y.data() + u * l * r;
-        const T* in = x.data() + v * l * r;
-        for (std::size_t k = 0; k < l * r; ++k) out[k] += f * in[k];
+        T* out = y.data() + u * lr;
+        const T* in = x.data() + v * lr;
+        for (std::size_t k = 0; k < lr; ++k) out[k] += f * in[k];
       }
-    if (!next) return;
-    next->assign(r * r, T(0));
-    // E' = Σ_u P[u]ᴴ Y_u: one GEMM over the stacked (u, l) rows.
-    gemm_(Op::kConjTrans, Op::kNone, r, r, d * l, T(1), s.p.data(), r, y.data(), r, T(0), next->data(), r);
+  }
+  // E' = Σ_u P[u]ᴴ Y_u: one GEMM over the stacked (u, l) rows.
+  void next(std::size_t j, const Y& y, Env& out) {
+    const Slices<T>& s = s_[j];
+    out.assign(s.r * s.r, T(0));
+    gemm_(Op::kConjTrans, Op::kNone, s.r, s.r, s.d * s.l, T(1), s.p.data(), s.r, y.data(), s.r, T(0), out.data(), s.r);
   }
   cd closed(std::size_t j, const Y& y) const { return observable_loops::conj_dot(s_[j].p.data(), y.data(), y.size()); }
   // C = Σ_u P[u]·Y_uᴴ with Y_u = Σ_v op[u, v] P[v], so that an environment E's value there is
@@ -68,7 +74,7 @@ template <class T> class DenseTransfers {
     const Slices<T>& s = s_[j];
     std::vector<T> unit(s.l * s.l, T(0)), y, c(s.l * s.l);
     for (std::size_t k = 0; k < s.l; ++k) unit[k * s.l + k] = T(1);
-    through(unit, j, op, y, nullptr);
+    apply(half(unit, j), j, op, y);
     for (std::size_t u = 0; u < s.d; ++u)
       gemm_(Op::kNone, Op::kConjTrans, s.l, s.l, s.r, T(1), s.at(u), s.r, y.data() + u * s.l * s.r, s.r, u == 0 ? T(0) : T(1),
             c.data(), s.l);

@@ -6,7 +6,9 @@
 //   std::size_t size()                 the sites
 //   std::size_t dim(j)                 site j's physical dimension
 //   Env unit()                         the environment left of site 0 (the number 1)
-//   void through(e, j, op, y, next)    Y_u = Σ_v op[u, v] E·P_j[v]; with next, E' = Σ_u P_j[u]ᴴ Y_u
+//   Y half(e, j)                       X_v = E·P_j[v] for every v
+//   void apply(x, j, op, y)            Y_u = Σ_v op[u, v] X_v
+//   void next(j, y, out)               E' = Σ_u P_j[u]ᴴ Y_u
 //   cd closed(j, y)                    Σ conj(P_j) ⊙ Y: the value with the identity to the right
 //   Close closing(j, op)               site j closed from the right for op, over its left bond
 //   cd value(c, g)                     an environment g's value against a closing c
@@ -36,12 +38,6 @@ template <class T> cd conj_dot(const T* a, const T* b, std::size_t count) {
   return sum;
 }
 
-inline SiteOperator identity_like(const SiteOperator& parity) {
-  SiteOperator id{"Id", parity.dim, std::vector<cd>(parity.dim * parity.dim), false};
-  for (std::size_t i = 0; i < parity.dim; ++i) id.m[i * parity.dim + i] = 1;
-  return id;
-}
-
 template <class Tr> void check_dims(const Tr& tr, const SiteOperator& o) {
   for (std::size_t j = 0; j < tr.size(); ++j)
     if (tr.dim(j) != o.dim)
@@ -50,10 +46,8 @@ template <class Tr> void check_dims(const Tr& tr, const SiteOperator& o) {
 }
 
 // ⟨ψ|ψ⟩ from core 0 (the norm's home), refused where it is not positive.
-template <class Tr> cd norm_of(Tr& tr, const SiteOperator& id, const std::string& what) {
-  typename Tr::Y y;
-  tr.through(tr.unit(), 0, id, y, nullptr);
-  const cd norm = tr.closed(0, y);
+template <class Tr> cd norm_of(Tr& tr, const std::string& what) {
+  const cd norm = tr.closed(0, tr.half(tr.unit(), 0));
   if (!(norm.real() > 0)) throw NumericalError("the state has norm 0: its " + what + " are undefined");
   return norm;
 }
@@ -62,16 +56,17 @@ template <class Tr> std::vector<cd> site_values(Tr& tr, const SiteOperator& o, c
   if (o.fermionic)
     throw UsageError(o.name + " is odd in fermions: its expectation in a state of definite parity is 0 (measure an even product)");
   check_dims(tr, o);
-  const SiteOperator id = identity_like(parity);
-  const cd norm = norm_of(tr, id, "local values");
+  const cd norm = norm_of(tr, "local values");
   typename Tr::Env e = tr.unit(), next;
   typename Tr::Y y;
   std::vector<cd> out;
   for (std::size_t j = 0; j < tr.size(); ++j) {
     poll_interrupt();  // a SIGTERM ends the run between sites
-    tr.through(e, j, o, y, nullptr);
+    // E·P[v] once: with O for the value, as it is (the identity) for the next environment.
+    const typename Tr::Y x = tr.half(e, j);
+    tr.apply(x, j, o, y);
     out.push_back(tr.closed(j, y) / norm);
-    tr.through(e, j, id, y, &next);
+    tr.next(j, x, next);
     std::swap(e, next);
   }
   return out;
@@ -85,14 +80,12 @@ std::vector<cd> correlations(Tr& tr, const SiteOperator& a, const SiteOperator& 
   check_dims(tr, a);
   check_dims(tr, b);
   const std::size_t m = last - first;
-  const SiteOperator id = identity_like(parity);
   const bool odd = a.fermionic;  // then both are
-  const SiteOperator& string = odd ? parity : id;
-  const cd norm = norm_of(tr, id, "correlations");
+  const cd norm = norm_of(tr, "correlations");
   typename Tr::Env e = tr.unit(), next;
   typename Tr::Y y;
   for (std::size_t j = 0; j < first; ++j) {
-    tr.through(e, j, id, y, &next);
+    tr.next(j, tr.half(e, j), next);
     std::swap(e, next);
   }
   std::vector<cd> out(m * m);
@@ -105,13 +98,15 @@ std::vector<cd> correlations(Tr& tr, const SiteOperator& a, const SiteOperator& 
   // Row i: the left operator X at i (with F when odd), strings, then Y at each j > i. Both
   // orders: (A at i, B at j) fills [i][j], (B at i, A at j) fills [j][i] with the exchange sign.
   for (std::size_t i = first; i < last; ++i) {
-    tr.through(e, i, product(a, b), y, nullptr);
+    const typename Tr::Y x = tr.half(e, i);  // E·P[v], shared by every operator at i
+    tr.apply(x, i, product(a, b), y);
     out[(i - first) * m + (i - first)] = tr.closed(i, y) / norm;
     for (int order = 0; order < (same ? 1 : 2); ++order) {
-      const SiteOperator& x = order == 0 ? a : b;
+      const SiteOperator& op = order == 0 ? a : b;
       const cd sign = order == 1 && odd ? -1.0 : 1.0;
       typename Tr::Env g;
-      tr.through(e, i, odd ? product(x, parity) : x, y, &g);
+      tr.apply(x, i, odd ? product(op, parity) : op, y);
+      tr.next(i, y, g);
       for (std::size_t j = i + 1; j < last; ++j) {
         poll_interrupt();  // a SIGTERM ends the run between sites: m² transfers take a while
         const cd v = sign * tr.value((order == 0 ? close_b : close_a)[j - first], g) / norm;
@@ -119,12 +114,17 @@ std::vector<cd> correlations(Tr& tr, const SiteOperator& a, const SiteOperator& 
         else out[(j - first) * m + (i - first)] = v;
         if (same) out[(j - first) * m + (i - first)] = odd ? -v : v;
         if (j + 1 < last) {
-          tr.through(g, j, string, y, &next);
+          if (odd) {  // the string F
+            tr.apply(tr.half(g, j), j, parity, y);
+            tr.next(j, y, next);
+          } else {
+            tr.next(j, tr.half(g, j), next);
+          }
           std::swap(g, next);
         }
       }
     }
-    tr.through(e, i, id, y, &next);
+    tr.next(i, x, next);
     std::swap(e, next);
   }
   return out;

@@ -205,6 +205,13 @@ template <class T> class Evolution {
 
   Backend& backend() { return *backends_.front(); }
   SymmetryChoice sym_;  // whether the steps compute on the charges (--symmetry)
+  std::vector<BlockTensor<T>> step_blocks_;  // the last step's result in its blocks (on charges)
+
+  // A step on charges: its result, its blocks kept for the measurements.
+  SweepResult<T> kept_blocks(SymmetricOutcome<T> outcome) {
+    step_blocks_ = std::move(outcome.blocks);
+    return std::move(outcome.result);
+  }
 
   // The steps to come at the first one's cost (its bonds grow or shrink from there): the warning
   // apply gives before a run that would outlast --max-time or an hour.
@@ -238,9 +245,8 @@ template <class T> class Evolution {
         MemorySiteSource<T> source(data_.sites);
         std::optional<RankExchange> split;  // over ranks: the sketch's columns split
         if (share_.workers) split.emplace(share_.workers.get(), RankExchange::Mode::kColumns, 1, check_interrupt_, log_);
-        result = symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
-                                  check_interrupt_, split ? &*split : nullptr)
-                     .result;
+        result = kept_blocks(symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
+                                              check_interrupt_, split ? &*split : nullptr));
       } else {
         result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan,
                            share_.workers.get());
@@ -283,8 +289,8 @@ template <class T> class Evolution {
       }
       std::optional<RankExchange> dealt;  // over ranks: the terms dealt
       if (share_.workers) dealt.emplace(share_.workers.get(), RankExchange::Mode::kTerms, inputs.size(), check_interrupt_, log_);
-      return symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_, dealt ? &*dealt : nullptr)
-          .result;
+      return kept_blocks(
+          symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_, dealt ? &*dealt : nullptr));
     }
     return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_, {}, share_.workers.get());
   }
@@ -302,6 +308,7 @@ template <class T> class Evolution {
       for (const auto& c : state_) norm.add(c, c);
       previous_log_norm = 0.5 * norm.value().log_abs() + state_scale_;
     }
+    step_blocks_.clear();
     SweepResult<T> result = eo_.taylor > 0 ? taylor_step(k) : product_step(k);
     const double sweep_seconds = since(t0);
     std::vector<Tensor<T>> next = std::move(result.cores);
@@ -386,7 +393,11 @@ template <class T> class Evolution {
         values.resize(values.size() + o->columns().size(), std::numeric_limits<double>::quiet_NaN());
         continue;
       }
-      for (double v : o->measure(state, scale, backend().template kernels<T>())) values.push_back(v);
+      Kernels<T>& K = backend().template kernels<T>();
+      const std::vector<double> v = step_blocks_.empty()
+                                        ? o->measure(state, scale, K)
+                                        : o->measure_charged(state, scale, {step_blocks_, sym_.terms.front().front().rule}, K);
+      values.insert(values.end(), v.begin(), v.end());
     }
     sum_.measure_flops = 0;
     for (const auto& o : observables_) sum_.measure_flops += o->flops();

@@ -10,8 +10,16 @@
 #include "srcc/backend/backend.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/session/evolve_record.hpp"
+#include "srcc/symmetric/block_tensor.hpp"
 
 namespace srcc {
+
+// The state a step computed on charges, in its blocks as well: the same cores (B form, core 0
+// carrying the norm, up to a scale), labelled kCoreL … kCoreD, and the rule of their charges.
+template <class T> struct ChargedState {
+  const std::vector<BlockTensor<T>>& cores;
+  const ChargeRule& rule;
+};
 
 template <class T> class Observable {
  public:
@@ -23,6 +31,12 @@ template <class T> class Observable {
   // The columns' values for the state e^{scale}·cores (cores 1 … n−1 right-orthonormal, core 0
   // carrying the norm), contracted exactly on `K`.
   virtual std::vector<double> measure(const std::vector<Tensor<T>>& cores, double scale, Kernels<T>& K) = 0;
+  // The same where the step computed on charges: an observable that can measures the state in
+  // its blocks (about the sectors' share of the work); by default the dense cores.
+  virtual std::vector<double> measure_charged(const std::vector<Tensor<T>>& cores, double scale,
+                                              const ChargedState<T>& /*blocks*/, Kernels<T>& K) {
+    return measure(cores, scale, K);
+  }
   // What the step's line shows of those values ("  H 0.25").
   virtual std::string shown(const std::vector<double>& values) const = 0;
   double flops() const { return flops_; }  // real flops of its GEMMs so far

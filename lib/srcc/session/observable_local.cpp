@@ -8,6 +8,7 @@
 #include "srcc/measure/entanglement.hpp"
 #include "srcc/measure/local_observables.hpp"
 #include "srcc/movement/mover.hpp"
+#include "srcc/symmetric/charged_truncation.hpp"
 #include "srcc/sweep/truncation_sweep.hpp"
 
 namespace srcc {
@@ -52,12 +53,11 @@ template <class T> class SiteOp final : public Observable<T> {
       host = make_cpu_backend(1);
       H = &host->kernels<T>();
     }
-    std::vector<double> out;
-    for (const auto& v : site_expectations(*H, cores, op_, parity_)) {
-      out.push_back(v.real());
-      if (!real_) out.push_back(v.imag());
-    }
-    return out;
+    return columns_of(site_expectations(*H, cores, op_, parity_));
+  }
+  std::vector<double> measure_charged(const std::vector<Tensor<T>>& /*cores*/, double /*scale*/,
+                                      const ChargedState<T>& blocks, Kernels<T>& K) override {
+    return columns_of(site_expectations(K, blocks.cores, op_, parity_));
   }
   std::string shown(const std::vector<double>& values) const override {
     double sum = 0;
@@ -68,6 +68,16 @@ template <class T> class SiteOp final : public Observable<T> {
   }
 
  private:
+  // The values as columns: the real parts, and the imaginary ones beside them where O is not
+  // Hermitian.
+  std::vector<double> columns_of(const std::vector<std::complex<double>>& values) const {
+    std::vector<double> out;
+    for (const auto& v : values) {
+      out.push_back(v.real());
+      if (!real_) out.push_back(v.imag());
+    }
+    return out;
+  }
   SiteOperator op_, parity_;
   std::string name_;
   std::size_t n_;
@@ -93,9 +103,12 @@ template <class T> class Entropy final : public Observable<T> {
     this->flops_ += gemm.flops();
     std::vector<std::vector<SectorValues>> spectra;
     for (auto& v : sigma) spectra.push_back({SectorValues{Charge{}, std::move(v)}});
-    std::vector<double> out;
-    for (const auto& b : entanglement_of(spectra, std::nullopt)) out.push_back(b.von_neumann);
-    return out;
+    return entropies(spectra);
+  }
+  // On charges: the Schmidt values by an SVD per sector, from the step's B form.
+  std::vector<double> measure_charged(const std::vector<Tensor<T>>& /*cores*/, double /*scale*/,
+                                      const ChargedState<T>& blocks, Kernels<T>& K) override {
+    return entropies(schmidt_spectra(K, blocks.cores, blocks.rule, true));
   }
   std::string shown(const std::vector<double>& values) const override {
     double most = 0;
@@ -106,6 +119,11 @@ template <class T> class Entropy final : public Observable<T> {
   }
 
  private:
+  static std::vector<double> entropies(const std::vector<std::vector<SectorValues>>& spectra) {
+    std::vector<double> out;
+    for (const auto& b : entanglement_of(spectra, std::nullopt)) out.push_back(b.von_neumann);
+    return out;
+  }
   std::size_t n_;
 };
 

@@ -81,9 +81,9 @@ std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockT
 
 template <class T>
 std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>& K, std::vector<BlockTensor<T>> cores,
-                                                       const ChargeRule& rule) {
+                                                       const ChargeRule& rule, bool from_b_form) {
   std::vector<std::vector<SectorValues>> out;
-  to_b_form(K, cores, rule);
+  if (!from_b_form) to_b_form(K, cores, rule);
   left_to_right(K, cores, rule, Factorization::kSvd, 0, 0.0, 0.0, nullptr, &out);
   return out;
 }
@@ -116,7 +116,7 @@ std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>& K, std::vector
   template std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>&, std::vector<BlockTensor<T>>&,      \
                                                                  const ChargeRule&, double, double&);           \
   template std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>&, std::vector<BlockTensor<T>>,     \
-                                                                  const ChargeRule&);
+                                                                  const ChargeRule&, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

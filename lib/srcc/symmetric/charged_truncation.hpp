@@ -24,11 +24,11 @@ struct SectorValues {
   std::vector<double> values;
 };
 // The Schmidt values of a charged train (cores (l, r, u, d) of any form) at cuts 1 … n−1, by
-// sector: to B form, then left to right by an SVD per sector, nothing truncated (the cores are
-// changed, the train they represent is not).
+// sector: to B form (unless `from_b_form`: the cores are in it already), then left to right by
+// an SVD per sector, nothing truncated (the cores are changed, the train they represent is not).
 template <class T>
 std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>& K, std::vector<BlockTensor<T>> cores,
-                                                       const ChargeRule& rule);
+                                                       const ChargeRule& rule, bool from_b_form = false);
 
 // The cores brought to right-orthonormal form (cores 1 … n−1), the norm in core 0: a QR per
 // sector, site by site from the right, nothing truncated.
