@@ -284,8 +284,8 @@ TEST(CliModel, EvolveWarnsWhenTheStepChangesTheNorm) {
   EXPECT_FALSE(has(tau.err, "norm has changed")) << tau.err;
 }
 
-// evolve's --measure-site-op and --measure-entropy columns are what expect says of the states it
-// saved (expect's own values are TeNPy's, tests above), a complex operator measured on a real
+// evolve's --measure, --measure-site-op and --measure-entropy columns are what expect says of the
+// states it saved (expect's own values are TeNPy's, tests above), a complex operator measured on a real
 // state making the run complex.
 TEST(CliModel, EvolveMeasuresSiteOperatorsAndEntropiesAsExpectDoes) {
   TempDir dir;
@@ -297,12 +297,16 @@ TEST(CliModel, EvolveMeasuresSiteOperatorsAndEntropiesAsExpectDoes) {
   // after an oversampled run's truncation); expect measures the saved states dense.
   for (const std::string flags : {"", " --oversample"}) {
     const auto r = run_cli(dir, "evolve u.h5 neel.h5 --steps 4 --dt 0.05 --chi 32 -o t.h5 --force --save-every 2 "
-                                "--measure-site-op Sz --measure-site-op Sp --measure-entropy -q --json" + flags);
+                                "--measure h.h5 --measure-site-op Sz --measure-site-op Sp --measure-entropy -q --json" + flags);
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "\"symmetry\": \"U(1)\"")) << r.out;
     const auto t = read_columns(dir / "t.h5", "/trajectory");
-    ASSERT_TRUE(t.count("Sz_11") && t.count("Sp_3_im") && t.count("S_11")) << "columns";
+    ASSERT_TRUE(t.count("Sz_11") && t.count("Sp_3_im") && t.count("S_11") && t.count("h_re")) << "columns";
     for (int k : {2, 4}) {
+      const auto h = run_cli(dir, "expect t.h5:/states/" + std::to_string(k) + " h.h5 --json --symmetry off");
+      ASSERT_EQ(h.code, 0) << h.err;
+      EXPECT_NEAR(t.at("h_re")[k - 1], json_number(h.out, "re"), 1e-12) << k << flags;
+      EXPECT_NEAR(t.at("h_im")[k - 1], json_number(h.out, "im"), 1e-12) << k << flags;
       const auto e = run_cli(dir, "expect t.h5:/states/" + std::to_string(k) + " --site-op Sz --site-op Sp --entropy --json --symmetry off");
       ASSERT_EQ(e.code, 0) << e.err;
       std::size_t at = 0;

@@ -396,7 +396,7 @@ template <class T> class Evolution {
       Kernels<T>& K = backend().template kernels<T>();
       const std::vector<double> v = step_blocks_.empty()
                                         ? o->measure(state, scale, K)
-                                        : o->measure_charged(state, scale, {step_blocks_, sym_.terms.front().front().rule}, K);
+                                        : o->measure_charged(state, scale, {step_blocks_, sym_.terms.front().back()}, K);
       values.insert(values.end(), v.begin(), v.end());
     }
     sum_.measure_flops = 0;

@@ -11,14 +11,16 @@
 #include "srcc/core/tensor.hpp"
 #include "srcc/session/evolve_record.hpp"
 #include "srcc/symmetric/block_tensor.hpp"
+#include "srcc/train/sectors.hpp"
 
 namespace srcc {
 
 // The state a step computed on charges, in its blocks as well: the same cores (B form, core 0
-// carrying the norm, up to a scale), labelled kCoreL … kCoreD, and the rule of their charges.
+// carrying the norm, up to a scale), labelled kCoreL … kCoreD, and the charges of its physical
+// legs (with their rule).
 template <class T> struct ChargedState {
   const std::vector<BlockTensor<T>>& cores;
-  const ChargeRule& rule;
+  const PhysicalCharges& charges;
 };
 
 template <class T> class Observable {

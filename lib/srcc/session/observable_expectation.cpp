@@ -2,8 +2,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
+#include "srcc/io/train_reader.hpp"
+#include "srcc/measure/charged_sandwich.hpp"
 #include "srcc/measure/sandwich.hpp"
+#include "srcc/symmetric/charged_stack.hpp"
 
 namespace srcc {
 
@@ -13,7 +17,7 @@ template <class T> class ExpectationValue final : public Observable<T> {
  public:
   ExpectationValue(std::vector<Tensor<T>> op, const TrainInfo& info, std::string label, std::size_t index)
       : op_(std::move(op)), where_(info.where()), label_(std::move(label)),
-        fingerprint_{"measure " + std::to_string(index), fingerprint_of(info, op_)} {}
+        fingerprint_{"measure " + std::to_string(index), fingerprint_of(info, op_)}, charges_(train_charges(info)) {}
 
   std::vector<TrajectoryColumn> columns() const override {
     return {{label_ + "_re", "as the operator", "Re ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ of " + where_},
@@ -26,10 +30,22 @@ template <class T> class ExpectationValue final : public Observable<T> {
     const double log_norm2 = 2 * std::log(frobenius_norm(cores.front()));
     Sandwich<T> s(K, 1);
     for (std::size_t j = 0; j < cores.size(); ++j) s.add(cores[j], {&op_[j]}, cores[j]);
-    const Scaled v = s.value();
     this->flops_ += s.flops();
-    const cdouble value = std::isfinite(log_norm2) ? v.value * std::exp(v.log_scale - log_norm2) : cdouble(0);
-    return {value.real(), value.imag()};
+    return ratio(s.value(), Scaled{1, log_norm2});
+  }
+
+  // On charges, where the operator carries charges that meet the state's: in their blocks (the
+  // operator's made once), else dense.
+  std::vector<double> measure_charged(const std::vector<Tensor<T>>& cores, double scale, const ChargedState<T>& state,
+                                      Kernels<T>& K) override {
+    if (!charges_ || !charges_compatible({*charges_, state.charges}).empty()) return measure(cores, scale, K);
+    if (op_blocks_.empty()) op_blocks_ = charged_layer(K, op_, *charges_, 0, where_);
+    ChargedSandwich<T> s(K, 1), norm(K, 0);
+    for (std::size_t j = 0; j < state.cores.size(); ++j) {
+      s.add(state.cores[j], {&op_blocks_[j]}, state.cores[j]);
+      norm.add(state.cores[j], {}, state.cores[j]);
+    }
+    return ratio(s.value(), norm.value());
   }
 
   std::string shown(const std::vector<double>& values) const override {
@@ -39,9 +55,17 @@ template <class T> class ExpectationValue final : public Observable<T> {
   }
 
  private:
+  // ⟨ψ|O|ψ⟩ / ⟨ψ|ψ⟩ with the scales apart; 0 for a state of norm 0.
+  static std::vector<double> ratio(const Scaled& v, const Scaled& norm2) {
+    const double log_norm2 = std::log(std::abs(norm2.value)) + norm2.log_scale;
+    const cdouble value = std::isfinite(log_norm2) ? v.value * std::exp(v.log_scale - log_norm2) : cdouble(0);
+    return {value.real(), value.imag()};
+  }
   std::vector<Tensor<T>> op_;
   std::string where_, label_;
   std::pair<std::string, std::string> fingerprint_;
+  std::optional<PhysicalCharges> charges_;  // the operator's, where its file gives them
+  std::vector<BlockTensor<T>> op_blocks_;   // … and its sites in their blocks, once measured on charges
 };
 
 }  // namespace

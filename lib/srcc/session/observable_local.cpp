@@ -108,7 +108,7 @@ template <class T> class Entropy final : public Observable<T> {
   // On charges: the Schmidt values by an SVD per sector, from the step's B form.
   std::vector<double> measure_charged(const std::vector<Tensor<T>>& /*cores*/, double /*scale*/,
                                       const ChargedState<T>& blocks, Kernels<T>& K) override {
-    return entropies(schmidt_spectra(K, blocks.cores, blocks.rule, true));
+    return entropies(schmidt_spectra(K, blocks.cores, blocks.charges.rule, true));
   }
   std::string shown(const std::vector<double>& values) const override {
     double most = 0;
