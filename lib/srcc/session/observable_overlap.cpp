@@ -3,8 +3,13 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <optional>
 
+#include "srcc/io/train_reader.hpp"
+#include "srcc/measure/charged_sandwich.hpp"
 #include "srcc/measure/sandwich.hpp"
+#include "srcc/symmetric/block_ops.hpp"
+#include "srcc/symmetric/charged_stack.hpp"
 
 namespace srcc {
 
@@ -13,7 +18,8 @@ namespace {
 template <class T> class Overlap final : public Observable<T> {
  public:
   Overlap(std::vector<Tensor<T>> reference, const TrainInfo& info)
-      : ref_(std::move(reference)), where_(info.where()), fingerprint_{"overlap", fingerprint_of(info, ref_)} {}
+      : ref_(std::move(reference)), where_(info.where()), fingerprint_{"overlap", fingerprint_of(info, ref_)},
+        charges_(train_charges(info)) {}
 
   std::vector<TrajectoryColumn> columns() const override {
     return {{"overlap_re", "1", "Re ⟨ref|ψ⟩ with ref " + where_}, {"overlap_im", "1", "Im ⟨ref|ψ⟩"}};
@@ -24,10 +30,24 @@ template <class T> class Overlap final : public Observable<T> {
   std::vector<double> measure(const std::vector<Tensor<T>>& cores, double scale, Kernels<T>& K) override {
     Sandwich<T> s(K, 0);
     for (std::size_t j = 0; j < cores.size(); ++j) s.add(ref_[j], {}, cores[j]);
-    const Scaled v = s.value();
     this->flops_ += s.flops();
-    const cdouble value = v.value * std::exp(v.log_scale + scale);
-    return {value.real(), value.imag()};
+    return scaled(s.value(), scale);
+  }
+
+  // On charges, where the reference's charges are the state's: in their blocks (the reference's
+  // made once). The blocks are the step's result before the evolution rescaled core 0: the ratio
+  // of the two cores 0 brings the value to the state e^{scale}·cores.
+  std::vector<double> measure_charged(const std::vector<Tensor<T>>& cores, double scale, const ChargedState<T>& state,
+                                      Kernels<T>& K) override {
+    if (!charges_ || charges_->rule.moduli != state.charges.rule.moduli || charges_->up != state.charges.up ||
+        !charges_compatible({*charges_}).empty())
+      return measure(cores, scale, K);
+    if (ref_blocks_.empty()) ref_blocks_ = charged_layer(K, ref_, *charges_, 0, where_);
+    const double blocks_norm = norm_of(K, state.cores.front());
+    if (!(blocks_norm > 0)) return measure(cores, scale, K);
+    ChargedSandwich<T> s(K, 0);
+    for (std::size_t j = 0; j < cores.size(); ++j) s.add(ref_blocks_[j], {}, state.cores[j]);
+    return scaled(s.value(), scale + std::log(frobenius_norm(cores.front()) / blocks_norm));
   }
 
   std::string shown(const std::vector<double>& values) const override {
@@ -37,9 +57,15 @@ template <class T> class Overlap final : public Observable<T> {
   }
 
  private:
+  static std::vector<double> scaled(const Scaled& v, double scale) {
+    const cdouble value = v.value * std::exp(v.log_scale + scale);
+    return {value.real(), value.imag()};
+  }
   std::vector<Tensor<T>> ref_;
   std::string where_;
   std::pair<std::string, std::string> fingerprint_;
+  std::optional<PhysicalCharges> charges_;  // the reference's, where its file gives them
+  std::vector<BlockTensor<T>> ref_blocks_;  // … and its sites in their blocks, once measured on charges
 };
 
 }  // namespace
