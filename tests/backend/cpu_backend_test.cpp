@@ -245,6 +245,52 @@ TYPED_TEST(CpuKernelsTyped, SvdReadsNothingPastTheEndOfItsArrays) {
   }
 }
 
+// qr and qr_r at every size the kernel treats differently — LAPACK's geqrf below 16 columns,
+// the blocked geqrt (and Q from its blocks) from 16 to 127 for real types, geqrf's own blocking
+// from 128, wide matrices — against what a QR is: Q's columns orthonormal, Q·R = Y, R upper
+// triangular, and qr_r's R qr's (to rounding: complex double's qr is our own, small_qr.hpp).
+TYPED_TEST(CpuKernelsTyped, QrIsAQrAtEverySize) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  auto backend = make_cpu_backend(1);
+  auto& K = backend->kernels<T>();
+  std::mt19937_64 g(5);
+  for (auto [m, n] : {std::pair<std::size_t, std::size_t>{40, 9}, {200, 16}, {384, 100}, {130, 127}, {300, 140},
+                      {50, 90}, {20, 20}}) {
+    const std::size_t k = std::min(m, n);
+    std::vector<T> y(m * n), q, r(k * n), r2(k * n);
+    for (auto& x : y) x = value<T>(g);
+    q = y;
+    K.qr(m, n, q.data(), r.data());
+    std::vector<T> y2 = y;
+    K.qr_r(m, n, y2.data(), r2.data());
+    double worst = 0, orth = 0, below = 0, same = 0, scale = 0;
+    for (std::size_t i = 0; i < m; ++i)  // column-major: Y[i, j] = Σ_l Q[i, l] R[l, j]
+      for (std::size_t j = 0; j < n; ++j) {
+        std::complex<double> sum = 0;
+        for (std::size_t l = 0; l < k; ++l) sum += std::complex<double>(q[l * m + i]) * std::complex<double>(r[j * k + l]);
+        worst = std::max(worst, std::abs(sum - std::complex<double>(y[j * m + i])));
+        scale = std::max(scale, std::abs(std::complex<double>(y[j * m + i])));
+      }
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = 0; b < k; ++b) {
+        std::complex<double> dot = 0;
+        for (std::size_t i = 0; i < m; ++i) dot += std::conj(std::complex<double>(q[a * m + i])) * std::complex<double>(q[b * m + i]);
+        orth = std::max(orth, std::abs(dot - (a == b ? 1.0 : 0.0)));
+      }
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < k; ++i) {
+        if (i > j) below = std::max(below, std::abs(std::complex<double>(r[j * k + i])));
+        same = std::max(same, std::abs(std::complex<double>(r[j * k + i]) - std::complex<double>(r2[j * k + i])));
+      }
+    const double eps = std::numeric_limits<R>::epsilon() * std::sqrt(double(m));
+    EXPECT_LT(worst, 50 * eps * scale * std::sqrt(double(k))) << m << " × " << n;
+    EXPECT_LT(orth, 50 * eps) << m << " × " << n;
+    EXPECT_EQ(below, 0.0) << m << " × " << n;
+    EXPECT_LT(same, 50 * eps * scale * std::sqrt(double(m))) << m << " × " << n << ": qr_r's R is qr's";
+  }
+}
+
 TEST(CpuKernels, ScaleAndTasksCoverEveryElement) {
   auto backend = make_cpu_backend(3);
   auto& K = backend->kernels<double>();

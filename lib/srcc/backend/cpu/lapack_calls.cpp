@@ -55,6 +55,36 @@ lapack_int geqrf(lapack_int m, lapack_int n, cdouble* a, cdouble* tau) {
                         reinterpret_cast<lapack_complex_double*>(tau));
 }
 
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, float* a, float* t) {
+  return LAPACKE_sgeqrt(LAPACK_COL_MAJOR, m, n, nb, a, m, t, nb);
+}
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, double* a, double* t) {
+  return LAPACKE_dgeqrt(LAPACK_COL_MAJOR, m, n, nb, a, m, t, nb);
+}
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, cfloat* a, cfloat* t) {
+  return LAPACKE_cgeqrt(LAPACK_COL_MAJOR, m, n, nb, reinterpret_cast<lapack_complex_float*>(a), m,
+                        reinterpret_cast<lapack_complex_float*>(t), nb);
+}
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, cdouble* a, cdouble* t) {
+  return LAPACKE_zgeqrt(LAPACK_COL_MAJOR, m, n, nb, reinterpret_cast<lapack_complex_double*>(a), m,
+                        reinterpret_cast<lapack_complex_double*>(t), nb);
+}
+
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const float* v, const float* t, float* q) {
+  return LAPACKE_sgemqrt(LAPACK_COL_MAJOR, 'L', 'N', m, k, k, nb, v, m, t, nb, q, m);
+}
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const double* v, const double* t, double* q) {
+  return LAPACKE_dgemqrt(LAPACK_COL_MAJOR, 'L', 'N', m, k, k, nb, v, m, t, nb, q, m);
+}
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const cfloat* v, const cfloat* t, cfloat* q) {
+  return LAPACKE_cgemqrt(LAPACK_COL_MAJOR, 'L', 'N', m, k, k, nb, reinterpret_cast<const lapack_complex_float*>(v), m,
+                         reinterpret_cast<const lapack_complex_float*>(t), nb, reinterpret_cast<lapack_complex_float*>(q), m);
+}
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const cdouble* v, const cdouble* t, cdouble* q) {
+  return LAPACKE_zgemqrt(LAPACK_COL_MAJOR, 'L', 'N', m, k, k, nb, reinterpret_cast<const lapack_complex_double*>(v), m,
+                         reinterpret_cast<const lapack_complex_double*>(t), nb, reinterpret_cast<lapack_complex_double*>(q), m);
+}
+
 lapack_int orgqr(lapack_int m, lapack_int k, float* a, const float* tau) {
   return LAPACKE_sorgqr(LAPACK_COL_MAJOR, m, k, k, a, m, tau);
 }

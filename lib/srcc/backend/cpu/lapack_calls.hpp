@@ -36,6 +36,18 @@ lapack_int geqrf(lapack_int m, lapack_int n, float* a, float* tau);
 lapack_int geqrf(lapack_int m, lapack_int n, double* a, double* tau);
 lapack_int geqrf(lapack_int m, lapack_int n, cfloat* a, cfloat* tau);
 lapack_int geqrf(lapack_int m, lapack_int n, cdouble* a, cdouble* tau);
+// geqrt: the same factorisation blocked nb columns at a time (R and the reflectors as geqrf
+// leaves them; each block's triangular factor in t, nb × min(m, n), whose diagonal is τ).
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, float* a, float* t);
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, double* a, double* t);
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, cfloat* a, cfloat* t);
+lapack_int geqrt(lapack_int m, lapack_int n, lapack_int nb, cdouble* a, cdouble* t);
+// Q (m × k, into q, which holds the identity's first k columns) from geqrt's reflectors v and
+// their blocks' factors t: the blocked counterpart of orgqr.
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const float* v, const float* t, float* q);
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const double* v, const double* t, double* q);
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const cfloat* v, const cfloat* t, cfloat* q);
+lapack_int gemqrt_q(lapack_int m, lapack_int k, lapack_int nb, const cdouble* v, const cdouble* t, cdouble* q);
 lapack_int orgqr(lapack_int m, lapack_int k, float* a, const float* tau);
 lapack_int orgqr(lapack_int m, lapack_int k, double* a, const double* tau);
 lapack_int orgqr(lapack_int m, lapack_int k, cfloat* a, const cfloat* tau);
