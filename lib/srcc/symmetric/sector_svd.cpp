@@ -12,18 +12,18 @@ namespace srcc {
 
 namespace {
 
-// Each group's matrix, made by gather(group), factorised as `how` says. The sectors are
-// independent: one task each — its matrix gathered, factorised and let go — the largest first,
-// so that threads share the many small SVDs of a cut (inside a task LAPACK runs on its one
-// thread; the same calls, so the same numbers, on any number of threads).
-template <class T, class Gather>
-void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Factorization how,
-                      const std::vector<bool>& mine) {
+// Each group's matrix, made by gather(group) (A) or gather_adjoint(group) (Aᴴ), factorised as
+// `how` says. The sectors are independent: one task each — its matrix gathered, factorised and
+// let go — the largest first, so that threads share the many small SVDs of a cut (inside a task
+// LAPACK runs on its one thread; the same calls, so the same numbers, on any number of threads).
+template <class T, class Gather, class GatherAdjoint>
+void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, const GatherAdjoint& gather_adjoint,
+                      Factorization how, const std::vector<bool>& mine) {
   auto one = [&](std::size_t i) {
     auto& g = out.groups[i];
-    Buffer<T> a = gather(i);
     const std::size_t k = std::min(g.m, g.n);
     if (how == Factorization::kQr) {
+      Buffer<T> a = gather(i);
       g.vt = K.allocate(k * g.n);
       g.sigma.assign(k, real_t<T>(1));
       K.qr(g.m, g.n, a.data(), g.vt.data());
@@ -34,15 +34,13 @@ void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, Fa
       // matrix, cheaper still, loses every σ below √ε·σ_max: the very values a truncation of a
       // physical state decides on).
       const std::size_t rows = std::min(g.n, g.m);
-      Buffer<T> ah = K.allocate(g.n * g.m), r = K.allocate(rows * g.m);
-      K.swap_axes(1, g.n, 1, g.m, 1, a.data(), ah.data());  // Aᵀ, column-major n × m
-      a = Buffer<T>();
-      K.conj(g.n * g.m, ah.data(), ah.data());
+      Buffer<T> ah = gather_adjoint(i), r = K.allocate(rows * g.m);
       K.qr_r(g.n, g.m, ah.data(), r.data());
       ah = Buffer<T>();
       if (how == Factorization::kAdjointR) g.vt = std::move(r);
       else left_svd_of_adjoint(K, g, r, rows);
     } else {
+      Buffer<T> a = gather(i);
       g.u = K.allocate(g.m * k);
       g.vt = K.allocate(k * g.n);
       g.sigma.resize(k);
@@ -83,18 +81,32 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
   for (std::size_t k = 0; k < t.rank(); ++k)
     if (std::find(row_labels.begin(), row_labels.end(), t.labels[k]) == row_labels.end())
       out.col_labels.push_back(t.labels[k]);
-  // Each block, columns first, is a column-major (rows × columns) piece of its sector's matrix.
+  // Each block, columns first, is a column-major (rows × columns) piece of its sector's matrix;
+  // rows first, a piece of its adjoint's. A tensor that lies rows first stays so where the
+  // adjoints are factorised (kSvdLeft, kAdjointR: the sweep's sketches lie so), else it is
+  // permuted columns first.
+  std::vector<int> rows_first = row_labels;
+  rows_first.insert(rows_first.end(), out.col_labels.begin(), out.col_labels.end());
+  const bool adjoint_layout = (how == Factorization::kSvdLeft || how == Factorization::kAdjointR) && t.labels == rows_first;
   std::vector<int> order = out.col_labels;
   order.insert(order.end(), row_labels.begin(), row_labels.end());
-  const BlockTensor<T> p = permute_to(K, t, order);
-  const std::size_t nc = out.col_labels.size();
-  for (std::size_t k = 0; k < p.rank(); ++k) (k < nc ? out.col_legs : out.row_legs).push_back(p.legs[k]);
+  const BlockTensor<T> p = adjoint_layout ? t : permute_to(K, t, order);
+  const std::size_t nc = out.col_labels.size(), nr = row_labels.size();
+  // Block keys as (columns…, rows…), whichever way p lies.
+  auto cols_rows = [&](const BlockKey& key) {
+    if (!adjoint_layout) return key;
+    BlockKey out_key(key.begin() + static_cast<std::ptrdiff_t>(nr), key.end());
+    out_key.insert(out_key.end(), key.begin(), key.begin() + static_cast<std::ptrdiff_t>(nr));
+    return out_key;
+  };
+  for (std::size_t k = 0; k < nc; ++k) out.col_legs.push_back(p.legs[adjoint_layout ? nr + k : k]);
+  for (std::size_t k = 0; k < nr; ++k) out.row_legs.push_back(p.legs[adjoint_layout ? k : nc + k]);
 
   const std::size_t nq = rule.count();
   std::map<Charge, std::size_t, ChargeOrder> index;
   std::vector<std::vector<std::size_t>> members;
   for (std::size_t i = 0; i < p.blocks.size(); ++i) {
-    const BlockKey& key = p.blocks[i].key;
+    const BlockKey key = cols_rows(p.blocks[i].key);
     Charge q(nq, 0);
     for (std::size_t r = 0; r < row_labels.size(); ++r)
       q = add_charge(rule, q, out.row_legs[r].charges[key[nc + r]], row_signs[r]);
@@ -112,7 +124,7 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     g.charge = q;
     std::map<BlockKey, std::size_t> rows, cols;
     for (std::size_t i : members[gi]) {
-      const BlockKey& key = p.blocks[i].key;
+      const BlockKey key = cols_rows(p.blocks[i].key);
       cols.emplace(BlockKey(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(nc)), 0);
       rows.emplace(BlockKey(key.begin() + static_cast<std::ptrdiff_t>(nc), key.end()), 0);
     }
@@ -133,27 +145,52 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     g.n = lay_out(cols, out.col_legs, g.col_keys, g.col_offset);
     auto& list = pieces.emplace_back();
     for (std::size_t i : members[gi]) {
-      const auto& b = p.blocks[i];
-      const BlockKey ck(b.key.begin(), b.key.begin() + static_cast<std::ptrdiff_t>(nc));
-      const BlockKey rk(b.key.begin() + static_cast<std::ptrdiff_t>(nc), b.key.end());
+      const BlockKey key = cols_rows(p.blocks[i].key);
+      const BlockKey ck(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(nc));
+      const BlockKey rk(key.begin() + static_cast<std::ptrdiff_t>(nc), key.end());
       std::size_t rb = 1;
       for (std::size_t k = 0; k < rk.size(); ++k) rb *= out.row_legs[k].dims[rk[k]];
       list.push_back({i, rows.at(rk), cols.at(ck), rb});
     }
     out.groups.push_back(std::move(g));
   }
-  // A group's column-major m × n matrix from its blocks (absent ones zero).
-  auto gather = [&](std::size_t gi) {
+  // A group's column-major matrix from its blocks (absent ones zero) as p lies: A (m × n) from
+  // columns-first blocks, Aᵀ (n × m) from rows-first ones.
+  auto gather_as_lies = [&](std::size_t gi) {
     const auto& g = out.groups[gi];
     Buffer<T> a = K.allocate(g.m * g.n);
     K.zero(g.m * g.n, a.data());
     for (const Piece& x : pieces[gi]) {
       const auto& b = p.blocks[x.block];
-      K.copy_runs(b.size / x.rows, x.rows, p.at(b), x.rows, a.data() + x.col * g.m + x.row, g.m);
+      if (adjoint_layout) {
+        const std::size_t cols = b.size / x.rows;
+        K.copy_runs(x.rows, cols, p.at(b), cols, a.data() + x.row * g.n + x.col, g.n);
+      } else {
+        K.copy_runs(b.size / x.rows, x.rows, p.at(b), x.rows, a.data() + x.col * g.m + x.row, g.m);
+      }
     }
     return a;
   };
-  factorize_groups(K, out, gather, how, share ? share(out) : std::vector<bool>{});
+  // The other of A and Aᵀ from the one gathered: a transposition.
+  auto transposed = [&](std::size_t gi, Buffer<T> a, bool from_adjoint_layout) {
+    const auto& g = out.groups[gi];
+    Buffer<T> at = K.allocate(g.m * g.n);
+    if (from_adjoint_layout) K.swap_axes(1, g.m, 1, g.n, 1, a.data(), at.data());  // Aᵀ (n × m) → A
+    else K.swap_axes(1, g.n, 1, g.m, 1, a.data(), at.data());                      // A → Aᵀ, column-major n × m
+    return at;
+  };
+  auto gather = [&](std::size_t gi) {
+    Buffer<T> a = gather_as_lies(gi);
+    return adjoint_layout ? transposed(gi, std::move(a), true) : a;
+  };
+  auto gather_adjoint = [&](std::size_t gi) {
+    const auto& g = out.groups[gi];
+    Buffer<T> a = gather_as_lies(gi);
+    if (!adjoint_layout) a = transposed(gi, std::move(a), false);
+    K.conj(g.n * g.m, a.data(), a.data());
+    return a;
+  };
+  factorize_groups(K, out, gather, gather_adjoint, how, share ? share(out) : std::vector<bool>{});
   return out;
 }
 

@@ -201,7 +201,7 @@ ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, cons
   return out;
 }
 
-// The relative norm of the part of the held-out sketch y (kSketch, X(0), kDown, kOut) outside the
+// The relative norm of the part of the held-out sketch y (X(0), kDown, kOut, kSketch) outside the
 // rows of eta: an unbiased estimate of the cut's relative error (those columns chose nothing).
 template <class T> double held_out_error(Kernels<T>& K, const BlockTensor<T>& y, const BlockTensor<T>& eta, double& flops) {
   using namespace axis;
@@ -212,14 +212,16 @@ template <class T> double held_out_error(Kernels<T>& K, const BlockTensor<T>& y,
   return norm_of(K, add_blocks<T>(K, {{&y, 1.0}, {&back, -1.0}})) / total;
 }
 
-// One term's sketch at cut j, (kSketch, X(0), kDown, kOut), at the sum's common scale.
+// One term's sketch at cut j, (X(0), kDown, kOut, kSketch), at the sum's common scale: its rows
+// (the cut's left side) first, so that each block is a piece of the sector matrices' adjoints,
+// which the sector factorisations take their QR of (sector_svd gathers them as they lie).
 template <class T>
 BlockTensor<T> term_sketch(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& z, std::size_t depth, double scale,
                            double& flops) {
   using namespace axis;
   std::vector<int> ls;
   for (std::size_t i = 0; i < depth; ++i) ls.push_back(L(i));
-  BlockTensor<T> y = relabelled(contract(K, env, z, ls, &flops), {kSketch, X(0), kDown, kOut});
+  BlockTensor<T> y = relabelled(contract(K, z, env, ls, &flops), {X(0), kDown, kOut, kSketch});
   if (scale != 1) scale_by(K, y, scale);
   return y;
 }
@@ -380,7 +382,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
     }
     choose_ranks(svd, keep_cap.at(j), cutoff, 0.0, total, caps);
-    res.sites[j].sketch_columns = static_cast<std::int64_t>(split ? split_columns : sketch.legs[0].size());
+    res.sites[j].sketch_columns = static_cast<std::int64_t>(split ? split_columns : sketch.legs[sketch.axis(kSketch)].size());
     const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
     // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
     // columns); the held-out columns do not.
