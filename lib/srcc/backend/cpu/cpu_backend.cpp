@@ -248,8 +248,13 @@ template <class T> class CpuKernels final : public Kernels<T> {
     }
     const std::size_t k = std::min(m, n);
     const Reflectors f = factor_r(m, n, y, r);
-    if (f.block == 0) {
-      check_lapack(orgqr(bi(m), bi(k), y, f.t.data()), "orgqr/ungqr", m, k);
+    if (f.block == 0 || k >= 128) {  // from 128 columns orgqr blocks itself, and is the faster
+      std::vector<T> tau = f.t;
+      if (f.block > 0) {
+        tau.resize(k);
+        for (std::size_t i = 0; i < k; ++i) tau[i] = f.t[i * f.block + i % f.block];
+      }
+      check_lapack(orgqr(bi(m), bi(k), y, tau.data()), "orgqr/ungqr", m, k);
       return;
     }
     // Q from the blocks of reflectors, applied to the identity's first k columns.
@@ -280,20 +285,20 @@ template <class T> class CpuKernels final : public Kernels<T> {
     std::size_t block = 0;
   };
   // The QR of y, R copied out (column-major k × n, k = min(m, n)). LAPACK's geqrf factorises
-  // fewer than 128 columns unblocked, column after column in level-2 BLAS; geqrt blocks them (a
-  // block of reflectors applied at once) and leaves the same reflectors and R to rounding: for
-  // real matrices of 16–127 columns 1.6–2.7× faster on the development VM, and Q formed from
-  // the blocks 1.3–1.5× faster than orgqr. Complex ones gain too little (docs/PERFORMANCE.md,
-  // "Charges"), and from 128 columns geqrf blocks itself.
+  // fewer than 128 columns unblocked, column after column in level-2 BLAS, and larger ones in
+  // panels factorised so; geqrt blocks them (a block of reflectors applied at once, each block
+  // by a recursive QR) and leaves the same reflectors and R to rounding: for real matrices of
+  // 16–127 columns 1.6–2.7× faster on the development VM, 1.3× at 200 columns, and below 128
+  // columns Q formed from the blocks 1.3–1.5× faster than orgqr. Complex ones gain too little
+  // (docs/PERFORMANCE.md, "Measured and not kept" and the levers of "At equal accuracy").
   Reflectors factor_r(std::size_t m, std::size_t n, T* y, T* r) {
     const std::size_t k = std::min(m, n);
     BlasThreadsFor blas(work_->threads(), static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
-    constexpr std::size_t kBlock = 16;
     Reflectors f;
-    if (!is_complex_v<T> && k >= kBlock && k < 128) {
-      f.block = kBlock;
-      f.t.resize(kBlock * k);
-      check_lapack(geqrt(bi(m), bi(n), bi(kBlock), y, f.t.data()), "geqrt", m, n);
+    if (!is_complex_v<T> && k >= 16) {
+      f.block = k < 128 ? 16 : 32;
+      f.t.resize(f.block * k);
+      check_lapack(geqrt(bi(m), bi(n), bi(f.block), y, f.t.data()), "geqrt", m, n);
     } else {
       f.t.resize(k);
       check_lapack(geqrf(bi(m), bi(n), y, f.t.data()), "geqrf", m, n);
