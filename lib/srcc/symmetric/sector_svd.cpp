@@ -82,15 +82,14 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     if (std::find(row_labels.begin(), row_labels.end(), t.labels[k]) == row_labels.end())
       out.col_labels.push_back(t.labels[k]);
   // Each block, columns first, is a column-major (rows × columns) piece of its sector's matrix;
-  // rows first, a piece of its adjoint's. A tensor that lies rows first stays so where the
-  // adjoints are factorised (kSvdLeft, kAdjointR: the sweep's sketches lie so), else it is
-  // permuted columns first.
-  std::vector<int> rows_first = row_labels;
-  rows_first.insert(rows_first.end(), out.col_labels.begin(), out.col_labels.end());
-  const bool adjoint_layout = (how == Factorization::kSvdLeft || how == Factorization::kAdjointR) && t.labels == rows_first;
-  std::vector<int> order = out.col_labels;
-  order.insert(order.end(), row_labels.begin(), row_labels.end());
-  const BlockTensor<T> p = adjoint_layout ? t : permute_to(K, t, order);
+  // rows first, a piece of its adjoint's. Where the adjoints are factorised (kSvdLeft — mostly
+  // sectors with fewer rows than columns — and kAdjointR) the tensor is laid out rows first
+  // (the sweep's sketches already lie so), else columns first.
+  const bool adjoint_layout = how == Factorization::kSvdLeft || how == Factorization::kAdjointR;
+  std::vector<int> order = adjoint_layout ? row_labels : out.col_labels;
+  const std::vector<int>& then = adjoint_layout ? out.col_labels : row_labels;
+  order.insert(order.end(), then.begin(), then.end());
+  const BlockTensor<T> p = permute_to(K, t, order);
   const std::size_t nc = out.col_labels.size(), nr = row_labels.size();
   // Block keys as (columns…, rows…), whichever way p lies.
   auto cols_rows = [&](const BlockKey& key) {
