@@ -27,18 +27,12 @@ using cd = std::complex<double>;
 using Pair = std::pair<std::size_t, std::size_t>;
 using Triple = std::array<std::size_t, 3>;
 
-// The dense index of each (sector, place) of a leg, sector by sector.
-std::vector<std::vector<std::size_t>> dense_indices(const Leg& leg) {
-  std::vector<std::vector<std::size_t>> out(leg.sectors());
-  for (std::size_t q = 0; q < leg.sectors(); ++q) out[q].assign(leg.dims[q], 0);
-  if (leg.sector_of.empty()) {
-    std::size_t at = 0;
-    for (auto& v : out)
-      for (auto& i : v) i = at++;
-    return out;
-  }
-  for (std::size_t i = 0; i < leg.sector_of.size(); ++i)
-    if (leg.sector_of[i] != Leg::kDropped) out[leg.sector_of[i]][leg.position_of[i]] = i;
+// The dense index of each place of a leg, its sectors one after another: where the leg knows its
+// dense indices (Leg::dense_order), else in that order itself (dense_of_blocks' layout).
+std::vector<std::size_t> dense_places(const Leg& leg) {
+  if (!leg.sector_of.empty()) return leg.dense_order();
+  std::vector<std::size_t> out(leg.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = i;
   return out;
 }
 
@@ -65,7 +59,9 @@ template <class T> SectorSite<T> sector_site(const BlockTensor<T>& core) {
   s.rdim = core.legs[ar].dims;
   const Leg& up = core.legs[au];
   s.d = up.sector_of.empty() ? up.size() : up.sector_of.size();
-  const auto dense_u = dense_indices(up);
+  const auto dense_u = dense_places(up);
+  std::vector<std::size_t> first_u(up.sectors(), 0);  // where each sector's places start
+  for (std::size_t q = 1; q < up.sectors(); ++q) first_u[q] = first_u[q - 1] + up.dims[q - 1];
   for (const auto& b : core.blocks) {
     const Shape shape = core.block_shape(b.key);
     std::vector<std::size_t> stride(shape.size(), 1);
@@ -73,7 +69,7 @@ template <class T> SectorSite<T> sector_site(const BlockTensor<T>& core) {
     const std::size_t l = shape[al], r = shape[ar];
     const T* data = core.at(b);
     for (std::size_t k = 0; k < shape[au]; ++k) {
-      typename SectorSite<T>::Piece p{dense_u[b.key[au]][k], b.key[al], b.key[ar], std::vector<T>(l * r)};
+      typename SectorSite<T>::Piece p{dense_u[first_u[b.key[au]] + k], b.key[al], b.key[ar], std::vector<T>(l * r)};
       for (std::size_t x = 0; x < l; ++x)
         for (std::size_t y = 0; y < r; ++y) p.m[x * r + y] = data[x * stride[al] + y * stride[ar] + k * stride[au]];
       const std::size_t i = s.pieces.size();

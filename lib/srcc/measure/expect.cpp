@@ -74,8 +74,7 @@ std::optional<std::vector<PhysicalCharges>> common_charges(const std::vector<Tra
     if (!charges_compatible({q[i], ket}).empty()) return std::nullopt;
     if (variance && !charges_compatible({q[i], q[i], ket}).empty()) return std::nullopt;
   }
-  if (q.size() > nops + 1 && !charges_compatible({q[nops + 1]}).empty()) return std::nullopt;
-  if (q.size() > nops + 1 && (q[nops + 1].rule.moduli != ket.rule.moduli || q[nops + 1].up != ket.up)) return std::nullopt;
+  if (q.size() > nops + 1 && !same_state_charges(q[nops + 1], ket)) return std::nullopt;
   return q;
 }
 

@@ -39,9 +39,7 @@ template <class T> class Overlap final : public Observable<T> {
   // of the two cores 0 brings the value to the state e^{scale}·cores.
   std::vector<double> measure_charged(const std::vector<Tensor<T>>& cores, double scale, const ChargedState<T>& state,
                                       Kernels<T>& K) override {
-    if (!charges_ || charges_->rule.moduli != state.charges.rule.moduli || charges_->up != state.charges.up ||
-        !charges_compatible({*charges_}).empty())
-      return measure(cores, scale, K);
+    if (!charges_ || !same_state_charges(*charges_, state.charges)) return measure(cores, scale, K);
     if (ref_blocks_.empty()) ref_blocks_ = charged_layer(K, ref_, *charges_, 0, where_);
     const double blocks_norm = norm_of(K, state.cores.front());
     if (!(blocks_norm > 0)) return measure(cores, scale, K);

@@ -191,6 +191,10 @@ std::string charges_compatible(const std::vector<PhysicalCharges>& layers) {
   return "";
 }
 
+bool same_state_charges(const PhysicalCharges& a, const PhysicalCharges& b) {
+  return a.rule.moduli == b.rule.moduli && a.up == b.up;
+}
+
 #define SRCC_INSTANTIATE(T)                                                                                      \
   template std::vector<BlockTensor<T>> charged_layer(Kernels<T>&, const std::vector<Tensor<T>>&,                \
                                                      const PhysicalCharges&, std::size_t, const std::string&);   \

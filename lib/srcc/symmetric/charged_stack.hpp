@@ -63,4 +63,8 @@ ChargedStack<T> charged_stack(Kernels<T>& K, SiteSource<T>& source, std::size_t 
 // agree: what a stack of charged trains needs. Returns "" when they do, else why not.
 std::string charges_compatible(const std::vector<PhysicalCharges>& layers);
 
+// Whether two states (a bra and a ket, a reference and the state) carry the same physical charges
+// under the same rule: what their overlap in blocks needs.
+bool same_state_charges(const PhysicalCharges& a, const PhysicalCharges& b);
+
 }  // namespace srcc

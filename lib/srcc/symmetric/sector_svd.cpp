@@ -170,22 +170,22 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     }
     return a;
   };
-  // The other of A and Aᵀ from the one gathered: a transposition.
-  auto transposed = [&](std::size_t gi, Buffer<T> a, bool from_adjoint_layout) {
+  // The other of A and Aᵀ from the one gathered: a transposition (Aᵀ, n × m, to A, or A to Aᵀ).
+  auto transposed = [&](std::size_t gi, const Buffer<T>& a) {
     const auto& g = out.groups[gi];
     Buffer<T> at = K.allocate(g.m * g.n);
-    if (from_adjoint_layout) K.swap_axes(1, g.m, 1, g.n, 1, a.data(), at.data());  // Aᵀ (n × m) → A
-    else K.swap_axes(1, g.n, 1, g.m, 1, a.data(), at.data());                      // A → Aᵀ, column-major n × m
+    if (adjoint_layout) K.swap_axes(1, g.m, 1, g.n, 1, a.data(), at.data());
+    else K.swap_axes(1, g.n, 1, g.m, 1, a.data(), at.data());
     return at;
   };
   auto gather = [&](std::size_t gi) {
     Buffer<T> a = gather_as_lies(gi);
-    return adjoint_layout ? transposed(gi, std::move(a), true) : a;
+    return adjoint_layout ? transposed(gi, a) : a;
   };
   auto gather_adjoint = [&](std::size_t gi) {
     const auto& g = out.groups[gi];
     Buffer<T> a = gather_as_lies(gi);
-    if (!adjoint_layout) a = transposed(gi, std::move(a), false);
+    if (!adjoint_layout) a = transposed(gi, a);
     K.conj(g.n * g.m, a.data(), a.data());
     return a;
   };
