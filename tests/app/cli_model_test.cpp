@@ -287,12 +287,18 @@ TEST(CliModel, EvolveWarnsWhenTheStepChangesTheNorm) {
 // evolve's --measure, --measure-site-op and --measure-entropy columns are what expect says of the
 // states it saved (expect's own values are TeNPy's, tests above), a complex operator measured on a real
 // state making the run complex.
-TEST(CliModel, EvolveMeasuresWhatExpectMeasures) {
-  TempDir dir;
+// An XXZ chain of 12 spins (U(1) charges from opsum), its W^II step at dt = 0.05 and the Néel
+// state: h.h5, u.h5, neel.h5.
+void write_xxz12(const TempDir& dir) {
   ASSERT_EQ(run_cli(dir, "generate opsum --sites 12 --translate --term '0.5 Sp 0 Sm 1' --term '0.5 Sm 0 Sp 1' "
                          "--term '0.7 Sz 0 Sz 1' -o h.h5 -q").code, 0);
   ASSERT_EQ(run_cli(dir, "generate step --from h.h5 --dt 0.05 -o u.h5 -q").code, 0);
   ASSERT_EQ(run_cli(dir, "generate neel --sites 12 -o neel.h5 -q").code, 0);
+}
+
+TEST(CliModel, EvolveMeasuresWhatExpectMeasures) {
+  TempDir dir;
+  write_xxz12(dir);
   // The steps compute on the charges and measure in the blocks (the sweep's B form, plain and
   // after an oversampled run's truncation); expect measures the saved states dense.
   for (const std::string flags : {"", " --oversample"}) {
@@ -343,6 +349,33 @@ TEST(CliModel, EvolveMeasuresWhatExpectMeasures) {
     }
   }
   expect_clean_failure(run_cli(dir, "evolve u.h5 neel.h5 --steps 1 --chi 8 -o x.h5 --measure-site-op Sq"), 2, "no operator 'Sq'", dir);
+}
+
+// An evolution on charges holds its state in the step's blocks between steps: resumed from its
+// checkpoint (the dense state on file, split by charges again) it goes on as the uninterrupted
+// run, and its --taylor steps are the same steps computed dense (χ̄ at the exact bond here).
+TEST(CliModel, AChargedEvolutionResumesAndTakesTaylorStepsAsTheDenseOne) {
+  TempDir dir;
+  write_xxz12(dir);
+  const std::string args = "evolve u.h5 neel.h5 --chi 20 --seed 3 --measure-site-op Sz --measure h.h5 -q";
+  auto r = run_cli(dir, args + " --steps 6 -o whole.h5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"symmetry\": \"U(1)\"")) << r.out;
+  ASSERT_EQ(run_cli(dir, args + " --steps 3 -o part.h5").code, 0);
+  r = run_cli(dir, args + " --steps 6 -o part.h5 --resume --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"resumed_from\": 3")) << r.out;
+  EXPECT_LT(relative_distance(dir, "part.h5:/result", "whole.h5:/result"), 1e-13);
+  const auto whole = read_columns(dir / "whole.h5", "/trajectory"), part = read_columns(dir / "part.h5", "/trajectory");
+  for (const std::string c : {"norm", "h_re", "Sz_0", "Sz_5", "Sz_11"})
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_NEAR(part.at(c)[k], whole.at(c)[k], 1e-13) << c << " " << k;
+  EXPECT_GT(std::abs(whole.at("Sz_5")[5] - whole.at("Sz_5")[0]), 1e-3) << "the state has moved";
+  for (const std::string sym : {"auto", "off"})
+    ASSERT_EQ(run_cli(dir, "evolve h.h5 neel.h5 --taylor 4 --dt 0.05 --steps 3 --chi 64 --seed 3 --measure-site-op Sz -q "
+                           "--symmetry " + sym + " -o taylor_" + sym + ".h5").code, 0);
+  EXPECT_LT(relative_distance(dir, "taylor_auto.h5:/result", "taylor_off.h5:/result"), 1e-12);
+  const auto a = read_columns(dir / "taylor_auto.h5", "/trajectory"), d = read_columns(dir / "taylor_off.h5", "/trajectory");
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_NEAR(a.at("Sz_4")[k], d.at("Sz_4")[k], 1e-12) << k;
 }
 
 // ⟨O_i⟩ and ⟨A_i B_j⟩ of TeNPy's own states against TeNPy's expectation_value and

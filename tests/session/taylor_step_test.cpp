@@ -2,6 +2,8 @@
 // (−dt)^m/m!, term m's stack H^m ψ, and its sites served from memory in that order.
 #include "srcc/session/taylor_step.hpp"
 
+#include "srcc/backend/cpu/cpu_backend.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -44,14 +46,16 @@ TEST(TaylorStep, TermMIsTheOperatorsMTimesOverTheState) {
   // The source serves site j of each layer of H^2 ψ, then the state's.
   const std::vector<std::vector<Tensor<double>>> op = {{Tensor<double>({1, 1, 2, 2}, {1, 0, 0, 1})},
                                                        {Tensor<double>({1, 1, 2, 2}, {2, 0, 0, 2})}};
-  const std::vector<Tensor<double>> state = {Tensor<double>({1, 1, 2, 1}, {3, 4})};
-  RepeatedLayers<double> source(op, 2, state);
+  EvolutionState<double> state;
+  state.dense = {Tensor<double>({1, 1, 2, 1}, {3, 4})};
+  auto cpu = make_cpu_backend(1);
+  RepeatedLayers<double> source(op, 2, state, cpu->kernels<double>());
   const auto site = source.site(0);
   ASSERT_EQ(site.size(), 5u);
   EXPECT_EQ(site[0].data, op[0][0].data);
   EXPECT_EQ(site[1].data, op[1][0].data);
   EXPECT_EQ(site[2].data, op[0][0].data);
-  EXPECT_EQ(site[4].data, state[0].data);
+  EXPECT_EQ(site[4].data, state.dense[0].data);
 }
 
 }  // namespace

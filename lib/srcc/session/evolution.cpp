@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -23,6 +24,7 @@
 #include "srcc/memory/policy.hpp"
 #include "srcc/memory/resident.hpp"
 #include "srcc/session/checkpoints.hpp"
+#include "srcc/session/evolution_state.hpp"
 #include "srcc/session/evolve_record.hpp"
 #include "srcc/session/observables.hpp"
 #include "srcc/session/rank_share.hpp"
@@ -123,7 +125,7 @@ template <class T> class Evolution {
   void load() {
     for (std::size_t i = 0; i < nstep_; ++i) data_.sites.push_back(read_whole<T>(readers_[i], log_));
     observables_ = make_observables<T>(eo_, readers_, nstep_ + 1, log_);
-    state_ = read_whole<T>(readers_[nstep_], log_);
+    state_.dense = read_whole<T>(readers_[nstep_], log_);
     for (const auto& r : readers_) r.check_unchanged();
     history_.add_setup(log_.take_from(0));
   }
@@ -132,7 +134,7 @@ template <class T> class Evolution {
   void describe() {
     for (std::size_t i = 0; i <= nstep_; ++i)
       fp_.emplace_back(i < nstep_ ? "step " + std::to_string(i + 1) : "state",
-                       fingerprint_of(readers_[i].info(), i < nstep_ ? data_.sites[i] : state_));
+                       fingerprint_of(readers_[i].info(), i < nstep_ ? data_.sites[i] : state_.dense));
     columns_ = trajectory_columns(eo_);
     for (const auto& o : observables_) {
       fp_.push_back(o->fingerprint());
@@ -150,10 +152,10 @@ template <class T> class Evolution {
     TrainInfo raw = last.info();
     state_scale_ = raw.log_scale;
     raw.log_scale = 0;
-    state_.clear();
-    for (std::size_t j = 0; j < raw.length(); ++j) state_.push_back(to_internal<T>(last.read_site(j, log_), raw, j, log_));
+    state_ = {};
+    for (std::size_t j = 0; j < raw.length(); ++j) state_.dense.push_back(to_internal<T>(last.read_site(j, log_), raw, j, log_));
     check_resumed_state(readers_[nstep_].info(), last.info(),
-                        (std::log(frobenius_norm(state_.front())) + state_scale_) / std::log(10.0), rows_, done_,
+                        (std::log(frobenius_norm(state_.dense.front())) + state_scale_) / std::log(10.0), rows_, done_,
                         eo_.normalize, ro_.output);
     history_.add_setup(log_.take_from(0));
     checkpoints_.resume(done_, rec.log.evolve->run_id, rec.states);
@@ -167,8 +169,9 @@ template <class T> class Evolution {
     TrainInfo info = readers_[nstep_].info();
     info.dims.clear();
     info.dtypes.clear();
-    for (const auto& c : state_) {
-      info.dims.push_back({c.shape[kLegL], c.shape[kLegR], c.shape[kLegU], c.shape[kLegD]});
+    for (std::size_t j = 0; j < state_.length(); ++j) {
+      const auto d = state_.dims(j);
+      info.dims.push_back({d[kLegL], d[kLegR], d[kLegU], d[kLegD]});
       info.dtypes.push_back(dtype_of<T>);
     }
     return info;
@@ -187,7 +190,10 @@ template <class T> class Evolution {
     keep_within_budget(sym_, {plan0_});
     if (!sym_.note.empty()) reporter_.note(sym_.note);
     sum_.symmetry = sym_.keep ? sym_.name : "";
-    if (sym_.keep) checkpoints_.set_charges(sym_.terms.front().back());
+    if (sym_.keep) {
+      checkpoints_.set_charges(sym_.terms.front().back());
+      state_.split(kernels(), sym_.terms.front().back(), readers_[nstep_].info().where());
+    }
     checkpoints_.set_basis(uniform_basis(readers_[nstep_].info()));
     // Under MPI: a --taylor step's terms dealt to the ranks, a product step's sketch columns
     // split; every rank holds the state, rank 0 writes. One seed: rank 0's.
@@ -204,10 +210,11 @@ template <class T> class Evolution {
   }
 
   Backend& backend() { return *backends_.front(); }
+  Kernels<T>& kernels() { return backend().template kernels<T>(); }
   SymmetryChoice sym_;  // whether the steps compute on the charges (--symmetry)
   std::vector<BlockTensor<T>> step_blocks_;  // the last step's result in its blocks (on charges)
 
-  // A step on charges: its result, its blocks kept for the measurements.
+  // A step on charges: its result, its blocks kept as the next state.
   SweepResult<T> kept_blocks(SymmetricOutcome<T> outcome) {
     step_blocks_ = std::move(outcome.blocks);
     return std::move(outcome.result);
@@ -233,24 +240,23 @@ template <class T> class Evolution {
     const Plan plan = make_plan(data_.stack, step_options.sweep, dtype_of<T>, ro_.exec.threads, plan0_.budgets, ro_.exec.device.gpu);
     last_plan_ = plan.to_json();
     data_.sites.resize(nstep_);
-    data_.sites.push_back(std::move(state_));
+    if (sym_.keep) {
+      // The state as it is held (in blocks after a charged step), under the step's MPOs.
+      RepeatedLayers<T> source(data_.sites, 1, state_, kernels());
+      std::optional<RankExchange> split;  // over ranks: the sketch's columns split
+      if (share_.workers) split.emplace(share_.workers.get(), RankExchange::Mode::kColumns, 1, check_interrupt_, log_);
+      return kept_blocks(symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
+                                          check_interrupt_, split ? &*split : nullptr, false));
+    }
+    data_.sites.push_back(std::move(state_.dense));
     // The state back in its place whatever happens: a step stopped midway leaves it as it was.
     const auto put_back = [&] {
-      state_ = std::move(data_.sites.back());
+      state_.dense = std::move(data_.sites.back());
       data_.sites.pop_back();
     };
     try {
-      SweepResult<T> result;
-      if (sym_.keep) {
-        MemorySiteSource<T> source(data_.sites);
-        std::optional<RankExchange> split;  // over ranks: the sketch's columns split
-        if (share_.workers) split.emplace(share_.workers.get(), RankExchange::Mode::kColumns, 1, check_interrupt_, log_);
-        result = kept_blocks(symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
-                                              check_interrupt_, split ? &*split : nullptr));
-      } else {
-        result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan,
-                           share_.workers.get());
-      }
+      SweepResult<T> result = run_sweep(data_, step_options.sweep, backend(), log_, quiet_, check_interrupt_, &plan,
+                                        share_.workers.get());
       put_back();
       return result;
     } catch (...) {
@@ -270,7 +276,7 @@ template <class T> class Evolution {
     std::vector<SweepTerm<T>> sum;
     const std::vector<std::complex<double>> weights = taylor_weights(eo_.taylor, eo_.dt, eo_.imaginary_time);
     for (std::size_t m = 0; m < t.stacks.size(); ++m) {
-      sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_));
+      sources.push_back(std::make_unique<RepeatedLayers<T>>(data_.sites, m, state_, kernels()));
       sum.push_back({&t.stacks[m], sources.back().get(), scalar_weight<T>(weights[m]), &t.plans[m]});
     }
     last_plan_ = plans_json(t.plans);
@@ -289,8 +295,8 @@ template <class T> class Evolution {
       }
       std::optional<RankExchange> dealt;  // over ranks: the terms dealt
       if (share_.workers) dealt.emplace(share_.workers.get(), RankExchange::Mode::kTerms, inputs.size(), check_interrupt_, log_);
-      return kept_blocks(
-          symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_, dealt ? &*dealt : nullptr));
+      return kept_blocks(symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_,
+                                       dealt ? &*dealt : nullptr, false));
     }
     return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_, {}, share_.workers.get());
   }
@@ -302,33 +308,32 @@ template <class T> class Evolution {
     const auto t0 = Clock::now();
     // The state before the step: after a step its norm sits in core 0; the state read at the
     // start of the run may be in any form, so its norm is contracted once.
-    double previous_log_norm = std::log(frobenius_norm(state_.front())) + state_scale_;
-    if (steps_watched_ == 0) {
-      InnerProduct<T> norm(backend().template kernels<T>());
-      for (const auto& c : state_) norm.add(c, c);
-      previous_log_norm = 0.5 * norm.value().log_abs() + state_scale_;
-    }
+    const double previous_log_norm =
+        (steps_watched_ == 0 ? state_.log_norm(kernels()) : std::log(state_.core0_norm(kernels()))) + state_scale_;
     step_blocks_.clear();
     SweepResult<T> result = eo_.taylor > 0 ? taylor_step(k) : product_step(k);
     const double sweep_seconds = since(t0);
-    std::vector<Tensor<T>> next = std::move(result.cores);
+    // On charges the next state stays in the step's blocks (its dense cores were not made).
+    EvolutionState<T> next;
+    if (step_blocks_.empty()) next.dense = std::move(result.cores);
+    else next.blocks = std::move(step_blocks_);
     // The state's norm sits in core 0 (the others are right-orthonormal), times the scales the
     // state and the step's product carry beyond their cores: in logarithms, since the norm of
     // an imaginary-time evolution leaves a double's range.
-    const double core_norm = frobenius_norm(next.front());
+    const double core_norm = next.core0_norm(kernels());
     double scale = state_scale_ + result.log_scale;
     const double log_norm = std::log(core_norm) + scale;
     const double norm = std::exp(log_norm);
     // With --normalize the state goes back to norm 1; a state that carries a scale keeps its
     // core 0 at unit norm too (the scale takes the rest), as a sweep's result beyond the type does.
     if ((eo_.normalize || scale != 0) && core_norm > 0) {
-      const auto inv = static_cast<real_t<T>>(1.0 / core_norm);
-      for (auto& v : next.front().data) v *= inv;
+      next.scale_core0(kernels(), 1.0 / core_norm);
       scale = eo_.normalize ? 0 : log_norm;
     }
     const double budget = budget_ + result.error_estimate;
     std::int64_t max_bond = 1;
-    for (const auto& c : next) max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(c.shape[kLegR]));
+    for (std::size_t j = 0; j < next.length(); ++j)
+      max_bond = std::max<std::int64_t>(max_bond, static_cast<std::int64_t>(next.dims(j)[kLegR]));
     const bool measured = k % eo_.measure_every == 0 || k == eo_.steps;
     const std::vector<double> values = measure(next, scale, measured);
     const StepValues sv{.step = k, .steps = eo_.steps,
@@ -341,7 +346,7 @@ template <class T> class Evolution {
     // The step is done: from here on it counts.
     state_ = std::move(next);
     state_scale_ = scale;
-    if (eo_.save_every > 0 && k % eo_.save_every == 0) checkpoints_.hold(k, state_, state_scale_);
+    if (eo_.save_every > 0 && k % eo_.save_every == 0) checkpoints_.hold(k, state_.dense_cores(kernels()), state_scale_);
     for (std::size_t c = 0; c < rows_.size(); ++c) rows_[c].values.push_back(row[c]);
     done_ = k;
     budget_ = budget;
@@ -385,18 +390,24 @@ template <class T> class Evolution {
 
   // The observables' values of the state e^{scale}·cores, in the trajectory's order; NaN at a
   // step that is not measured.
-  std::vector<double> measure(const std::vector<Tensor<T>>& state, double scale, bool measured) {
+  std::vector<double> measure(const EvolutionState<T>& state, double scale, bool measured) {
     const auto tm = Clock::now();
     std::vector<double> values;
+    // Dense cores of a state in blocks only for an observable that has no charged form, once.
+    std::optional<std::vector<Tensor<T>>> made;
+    const std::function<const std::vector<Tensor<T>>&()> dense = [&]() -> const std::vector<Tensor<T>>& {
+      if (!state.in_blocks()) return state.dense;
+      if (!made) made = state.dense_cores(kernels());
+      return *made;
+    };
     for (auto& o : observables_) {
       if (!measured) {
         values.resize(values.size() + o->columns().size(), std::numeric_limits<double>::quiet_NaN());
         continue;
       }
-      Kernels<T>& K = backend().template kernels<T>();
-      const std::vector<double> v = step_blocks_.empty()
-                                        ? o->measure(state, scale, K)
-                                        : o->measure_charged(state, scale, {step_blocks_, sym_.terms.front().back()}, K);
+      const std::vector<double> v = state.in_blocks()
+                                        ? o->measure_charged({state.blocks, sym_.terms.front().back(), dense}, scale, kernels())
+                                        : o->measure(state.dense, scale, kernels());
       values.insert(values.end(), v.begin(), v.end());
     }
     sum_.measure_flops = 0;
@@ -411,7 +422,8 @@ template <class T> class Evolution {
     sum_.wall_seconds = since(wall0_);
     sum_.peak_rss_bytes = memory::peak_resident_bytes();
     if (world_ranks().rank() != 0) return;  // rank 0 writes for the ranks
-    checkpoints_.write(rows_, columns_json(columns_), state_, state_scale_, record(), history_, finished, done_);
+    checkpoints_.write(rows_, columns_json(columns_), state_.dense_cores(kernels()), state_scale_, record(), history_,
+                       finished, done_);
     sum_.checkpoint_seconds += checkpoints_.last_seconds();
     ++sum_.checkpoints;
   }
@@ -463,7 +475,7 @@ template <class T> class Evolution {
   EvolveSummary sum_;
   StackData<T> data_;
   std::vector<std::unique_ptr<Observable<T>>> observables_;
-  std::vector<Tensor<T>> state_;
+  EvolutionState<T> state_;
   double state_scale_ = 0;  // the state is e^{state_scale_}·state_ (see apply_log_scale)
   Fingerprint fp_;
   std::vector<TrajectoryColumn> columns_;

@@ -36,9 +36,8 @@ template <class T> class ExpectationValue final : public Observable<T> {
 
   // On charges, where the operator carries charges that meet the state's: in their blocks (the
   // operator's made once), else dense.
-  std::vector<double> measure_charged(const std::vector<Tensor<T>>& cores, double scale, const ChargedState<T>& state,
-                                      Kernels<T>& K) override {
-    if (!charges_ || !charges_compatible({*charges_, state.charges}).empty()) return measure(cores, scale, K);
+  std::vector<double> measure_charged(const ChargedState<T>& state, double scale, Kernels<T>& K) override {
+    if (!charges_ || !charges_compatible({*charges_, state.charges}).empty()) return measure(state.dense(), scale, K);
     if (op_blocks_.empty()) op_blocks_ = charged_layer(K, op_, *charges_, 0, where_);
     ChargedSandwich<T> s(K, 1), norm(K, 0);
     for (std::size_t j = 0; j < state.cores.size(); ++j) {

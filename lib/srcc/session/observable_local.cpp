@@ -55,9 +55,8 @@ template <class T> class SiteOp final : public Observable<T> {
     }
     return columns_of(site_expectations(*H, cores, op_, parity_));
   }
-  std::vector<double> measure_charged(const std::vector<Tensor<T>>& /*cores*/, double /*scale*/,
-                                      const ChargedState<T>& blocks, Kernels<T>& K) override {
-    return columns_of(site_expectations(K, blocks.cores, op_, parity_));
+  std::vector<double> measure_charged(const ChargedState<T>& state, double /*scale*/, Kernels<T>& K) override {
+    return columns_of(site_expectations(K, state.cores, op_, parity_));
   }
   std::string shown(const std::vector<double>& values) const override {
     double sum = 0;
@@ -106,9 +105,8 @@ template <class T> class Entropy final : public Observable<T> {
     return entropies(spectra);
   }
   // On charges: the Schmidt values by an SVD per sector, from the step's B form.
-  std::vector<double> measure_charged(const std::vector<Tensor<T>>& /*cores*/, double /*scale*/,
-                                      const ChargedState<T>& blocks, Kernels<T>& K) override {
-    return entropies(schmidt_spectra(K, blocks.cores, blocks.charges.rule, true));
+  std::vector<double> measure_charged(const ChargedState<T>& state, double /*scale*/, Kernels<T>& K) override {
+    return entropies(schmidt_spectra(K, state.cores, state.charges.rule, true));
   }
   std::string shown(const std::vector<double>& values) const override {
     double most = 0;

@@ -35,17 +35,13 @@ template <class T> class Overlap final : public Observable<T> {
   }
 
   // On charges, where the reference's charges are the state's: in their blocks (the reference's
-  // made once). The blocks are the step's result before the evolution rescaled core 0: the ratio
-  // of the two cores 0 brings the value to the state e^{scale}·cores.
-  std::vector<double> measure_charged(const std::vector<Tensor<T>>& cores, double scale, const ChargedState<T>& state,
-                                      Kernels<T>& K) override {
-    if (!charges_ || !same_state_charges(*charges_, state.charges)) return measure(cores, scale, K);
+  // made once).
+  std::vector<double> measure_charged(const ChargedState<T>& state, double scale, Kernels<T>& K) override {
+    if (!charges_ || !same_state_charges(*charges_, state.charges)) return measure(state.dense(), scale, K);
     if (ref_blocks_.empty()) ref_blocks_ = charged_layer(K, ref_, *charges_, 0, where_);
-    const double blocks_norm = norm_of(K, state.cores.front());
-    if (!(blocks_norm > 0)) return measure(cores, scale, K);
     ChargedSandwich<T> s(K, 0);
-    for (std::size_t j = 0; j < cores.size(); ++j) s.add(ref_blocks_[j], {}, state.cores[j]);
-    return scaled(s.value(), scale + std::log(frobenius_norm(cores.front()) / blocks_norm));
+    for (std::size_t j = 0; j < state.cores.size(); ++j) s.add(ref_blocks_[j], {}, state.cores[j]);
+    return scaled(s.value(), scale);
   }
 
   std::string shown(const std::vector<double>& values) const override {

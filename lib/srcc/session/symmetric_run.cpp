@@ -120,7 +120,7 @@ void keep_within_budget(SymmetryChoice& c, const std::vector<Plan>& plans) {
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
-                                  const std::function<void()>& check_interrupt, RankExchange* ranks) {
+                                  const std::function<void()>& check_interrupt, RankExchange* ranks, bool dense_result) {
   Kernels<T>& K = backend.kernels<T>();
   // Over ranks a rank reads only its own terms' sites.
   std::vector<ChargedStack<T>> stacks(inputs.size());
@@ -145,14 +145,13 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
     SweepResult<T>& r = out.result;
     r.kind = first.result_kind();
     r.sites.assign(cores.size(), SiteStats{});
-    for (const auto& c : cores) r.cores.push_back(dense_of_blocks(K, c));
     for (std::size_t j = 1; j < cores.size(); ++j) r.sites[j].truncation_error = r.sites[j].error_estimate = truncated[j];
-    r.finish_sites();
+    finish_result(r, cores, K, dense_result);
   } else {
     std::vector<ChargedTerm<T>> terms;
     for (std::size_t k = 0; k < inputs.size(); ++k)
       terms.push_back({ranks && !ranks->mine(k) ? nullptr : &stacks[k], inputs[k].weight});
-    ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt, ranks);
+    ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt, ranks, dense_result);
     out.result = std::move(res.sweep);
     cores = std::move(res.cores);
   }
@@ -164,7 +163,7 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>&, const SymmetryChoice&,  \
                                              const SweepOptions&, Backend&, Reporter&,                       \
-                                             const std::function<void()>&, RankExchange*);
+                                             const std::function<void()>&, RankExchange*, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

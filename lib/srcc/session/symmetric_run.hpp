@@ -58,10 +58,12 @@ template <class T> struct SymmetricInput {
 };
 // Over MPI ranks (`ranks` dealing a sum's terms, or splitting one product's sketch columns):
 // dealt, each rank reads and sweeps only its own terms; every rank holds the result
-// (symmetric_sweep.hpp).
+// (symmetric_sweep.hpp). `dense_result` false: the result's dense cores are not made (a caller
+// that keeps the blocks).
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
-                                  const std::function<void()>& check_interrupt, RankExchange* ranks = nullptr);
+                                  const std::function<void()>& check_interrupt, RankExchange* ranks = nullptr,
+                                  bool dense_result = true);
 
 }  // namespace srcc

@@ -8,6 +8,7 @@
 
 #include "srcc/core/tensor.hpp"
 #include "srcc/plan/plan.hpp"
+#include "srcc/session/evolution_state.hpp"
 #include "srcc/session/run_options.hpp"
 #include "srcc/train/site_source.hpp"
 #include "srcc/train/train.hpp"
@@ -32,24 +33,37 @@ TaylorPlan plan_taylor_step(const Stack& step, std::size_t order, const RunOptio
 // c_0 … c_K: c_m = c_{m−1}·(−i dt)/m, or (−dt)/m in imaginary time.
 std::vector<std::complex<double>> taylor_weights(std::size_t order, double dt, bool imaginary_time);
 
-// Term m of a --taylor step, H^m ψ: the Hamiltonian's layers m times over, then the state, served
-// site by site from the evolution's memory (no copy of a whole train per term).
+// Term m of a --taylor step, H^m ψ (a product step: m = 1): the Hamiltonian's layers m times
+// over, then the state, served site by site from the evolution's memory (no copy of a whole
+// train per term); a state held in blocks goes to a charged run as boxes, never dense.
 template <class T> class RepeatedLayers final : public SiteSource<T> {
  public:
-  RepeatedLayers(const std::vector<std::vector<Tensor<T>>>& op, std::size_t times, const std::vector<Tensor<T>>& state)
-      : op_(op), times_(times), state_(state) {}
+  RepeatedLayers(const std::vector<std::vector<Tensor<T>>>& op, std::size_t times, const EvolutionState<T>& state,
+                 Kernels<T>& K)
+      : op_(op), times_(times), state_(state), K_(K) {}
   std::vector<Tensor<T>> site(std::size_t j) override {
-    std::vector<Tensor<T>> out;
-    for (std::size_t r = 0; r < times_; ++r)
-      for (const auto& layer : op_) out.push_back(layer[j]);
-    out.push_back(state_[j]);
+    std::vector<Tensor<T>> out = operators(j);
+    out.push_back(state_.dense_site(K_, j));
+    return out;
+  }
+  std::vector<StoredSite<T>> stored_site(std::size_t j) override {
+    std::vector<StoredSite<T>> out;
+    for (auto& t : operators(j)) out.emplace_back(std::move(t));
+    out.push_back(state_.stored_site(K_, j));
     return out;
   }
 
  private:
+  std::vector<Tensor<T>> operators(std::size_t j) const {
+    std::vector<Tensor<T>> out;
+    for (std::size_t r = 0; r < times_; ++r)
+      for (const auto& layer : op_) out.push_back(layer[j]);
+    return out;
+  }
   const std::vector<std::vector<Tensor<T>>>& op_;
   std::size_t times_;
-  const std::vector<Tensor<T>>& state_;
+  const EvolutionState<T>& state_;
+  Kernels<T>& K_;
 };
 
 }  // namespace srcc

@@ -48,13 +48,16 @@ template <class T> struct SweepResult {
 
   // Once the cores and each site's error estimate are final: each site's index and bonds from
   // the cores, and the global estimate from the per-cut ones.
+  // The sites' bonds from the cores (a result held only in blocks has set them itself).
   void finish_sites() {
     double err2 = 0;
-    for (std::size_t j = 0; j < cores.size(); ++j) {
+    for (std::size_t j = 0; j < sites.size(); ++j) {
       auto& s = sites[j];
       s.site = static_cast<std::int64_t>(j);
-      s.bond_left = static_cast<std::int64_t>(cores[j].shape[kLegL]);
-      s.bond_right = static_cast<std::int64_t>(cores[j].shape[kLegR]);
+      if (j < cores.size()) {
+        s.bond_left = static_cast<std::int64_t>(cores[j].shape[kLegL]);
+        s.bond_right = static_cast<std::int64_t>(cores[j].shape[kLegR]);
+      }
       if (std::isfinite(s.error_estimate)) err2 += s.error_estimate * s.error_estimate;
     }
     error_estimate = estimated ? std::sqrt(err2) : std::numeric_limits<double>::quiet_NaN();

@@ -100,8 +100,6 @@ std::vector<std::vector<std::vector<std::size_t>>> dense_indices(const std::vect
   return out;
 }
 
-std::size_t dense_dim(const Leg& l) { return l.sector_of.empty() ? l.size() : l.sector_of.size(); }
-
 // Calls f(block element e, dense offset) for every element of the block `key`.
 template <class F>
 void for_each_element(const std::vector<std::vector<std::vector<std::size_t>>>& idx, const Shape& dense_shape,
@@ -128,7 +126,7 @@ template <class T>
 BlockTensor<T> blocks_of_dense(Kernels<T>& K, const Tensor<T>& dense, std::vector<Leg> legs,
                                std::vector<int> labels, const std::function<bool(const BlockKey&)>& keep) {
   Shape dense_shape;
-  for (const auto& l : legs) dense_shape.push_back(dense_dim(l));
+  for (const auto& l : legs) dense_shape.push_back(l.dense_size());
   if (dense_shape != dense.shape)
     throw std::logic_error("blocks_of_dense: legs of " + shape_string(dense_shape) + " for a tensor of " +
                            shape_string(dense.shape));
@@ -188,7 +186,7 @@ BlockTensor<T> blocks_of_boxes(Kernels<T>& K, const SiteBoxes<T>& site, std::vec
 
 template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>& t) {
   Shape dense_shape;
-  for (const auto& l : t.legs) dense_shape.push_back(dense_dim(l));
+  for (const auto& l : t.legs) dense_shape.push_back(l.dense_size());
   Tensor<T> out(dense_shape);
   std::fill(out.data.begin(), out.data.end(), T(0));
   const std::vector<T> host = K.download(t.data, t.elements);
@@ -199,6 +197,22 @@ template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>
   return out;
 }
 
+template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor<T>& t) {
+  if (t.rank() != kSiteRank) throw std::logic_error("boxes_of_blocks: a site has four legs");
+  SiteBoxes<T> out;
+  for (std::size_t k = 0; k < kSiteRank; ++k) out.dims[k] = t.legs[k].dense_size();
+  const std::vector<T> host = K.download(t.data, t.elements);
+  const auto idx = dense_indices(t.legs);
+  for (const auto& b : t.blocks) {
+    typename SiteBoxes<T>::Box box;
+    for (std::size_t k = 0; k < kSiteRank; ++k) box.index[k] = idx[k][b.key[k]];
+    box.data.assign(host.begin() + static_cast<std::ptrdiff_t>(b.offset),
+                    host.begin() + static_cast<std::ptrdiff_t>(b.offset + b.size));
+    out.boxes.push_back(std::move(box));
+  }
+  return out;
+}
+
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template struct BlockTensor<T>;                                                                            \
   template BlockTensor<T> allocate_blocks(Kernels<T>&, std::vector<Leg>, std::vector<int>, std::vector<BlockKey>); \
@@ -206,7 +220,8 @@ template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>
                                           const std::function<bool(const BlockKey&)>&);                         \
   template BlockTensor<T> blocks_of_boxes(Kernels<T>&, const SiteBoxes<T>&, std::vector<Leg>, std::vector<int>,      \
                                           const std::function<bool(const BlockKey&)>&);                         \
-  template Tensor<T> dense_of_blocks(Kernels<T>&, const BlockTensor<T>&);
+  template Tensor<T> dense_of_blocks(Kernels<T>&, const BlockTensor<T>&);                                    \
+  template SiteBoxes<T> boxes_of_blocks(Kernels<T>&, const BlockTensor<T>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

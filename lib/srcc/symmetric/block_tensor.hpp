@@ -79,4 +79,9 @@ BlockTensor<T> blocks_of_boxes(Kernels<T>& K, const SiteBoxes<T>& site, std::vec
 // indices, else its sectors one after another; absent blocks are zero.
 template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>& t);
 
+// A site's blocks (legs l, r, u, d) as boxes of its dense form: one box per block, at the dense
+// indices dense_of_blocks gives its sectors, its data as the block lies. blocks_of_boxes with
+// the same legs gives the blocks back; nothing dense is formed.
+template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor<T>& t);
+
 }  // namespace srcc

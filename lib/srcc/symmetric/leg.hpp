@@ -20,6 +20,8 @@ struct Leg {
 
   std::size_t sectors() const { return charges.size(); }
   std::size_t size() const;  // Σ dims
+  // Indices of the leg's dense form: as many as it maps, else its sectors one after another.
+  std::size_t dense_size() const { return sector_of.empty() ? size() : sector_of.size(); }
   // The sector of charge q, or kDropped.
   std::size_t find(const Charge& q) const;
   // The dense indices in sector order (the inverse of sector_of/position_of).

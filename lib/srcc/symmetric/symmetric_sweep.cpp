@@ -493,9 +493,19 @@ template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& ter
 }  // namespace
 
 template <class T>
+void finish_result(SweepResult<T>& r, const std::vector<BlockTensor<T>>& cores, Kernels<T>& K, bool dense) {
+  for (std::size_t j = 0; j < cores.size(); ++j) {
+    if (dense) r.cores.push_back(dense_of_blocks(K, cores[j]));
+    r.sites[j].bond_left = static_cast<std::int64_t>(cores[j].legs[0].dense_size());
+    r.sites[j].bond_right = static_cast<std::int64_t>(cores[j].legs[1].dense_size());
+  }
+  r.finish_sites();
+}
+
+template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
-                                 RankExchange* ranks) {
+                                 RankExchange* ranks, bool dense_result) {
   if (o.method != Method::kSrc && !o.dense_left())
     throw UsageError("the symmetric sweep takes src, sdc or sdcr (with --fit-sweeps)");
   if (ranks && ranks->spread() && (o.fit_sweep_cap() > 0 || (ranks->columns_split() && (terms.size() != 1 || o.dense_left()))))
@@ -592,8 +602,7 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     res.estimated = false;  // the per-cut figures of the last sweep are not error estimates
     fit_estimate = ledger.left();
   }
-  for (auto& c : cores) res.cores.push_back(dense_of_blocks(K, c));
-  res.finish_sites();
+  finish_result(res, cores, K, dense_result);
   if (!res.fit.empty()) res.error_estimate = fit_estimate;
   out.cores = std::move(cores);
   return out;
@@ -609,7 +618,8 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, cons
   template ChargedResult<T> symmetric_sweep(const ChargedStack<T>&, TrainKind, const SweepOptions&, Kernels<T>&, \
                                             Reporter&, const std::function<void()>&);                            \
   template ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>&, TrainKind, const SweepOptions&,   \
-                                            Kernels<T>&, Reporter&, const std::function<void()>&, RankExchange*);
+                                            Kernels<T>&, Reporter&, const std::function<void()>&, RankExchange*, bool); \
+  template void finish_result(SweepResult<T>&, const std::vector<BlockTensor<T>>&, Kernels<T>&, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -22,7 +22,8 @@ class RankExchange;
 // A result with its bonds' charges: cores as block tensors (l, r, u, d), labels as the result's.
 template <class T> struct ChargedResult {
   std::vector<BlockTensor<T>> cores;
-  SweepResult<T> sweep;  // the same cores dense (sectors one after another on each bond), figures
+  SweepResult<T> sweep;  // the same cores dense (sectors one after another on each bond; none
+                         // where the caller keeps only the blocks), figures
 };
 
 // The product of the stack on `K` by the options' method: src (its sketch as above), sdc or sdcr
@@ -31,6 +32,11 @@ template <class T> struct ChargedResult {
 // sweeps (--fit-sweeps: two-site, the right sweep over the product's two-site blocks between the
 // result's own left environments and the new right part; each cut keeps its bond, shared out
 // among the sectors afresh).
+// `r`'s cores and per-site figures from the result's blocks: the cores made dense (`dense`), else
+// only their bonds recorded.
+template <class T>
+void finish_result(SweepResult<T>& r, const std::vector<BlockTensor<T>>& cores, Kernels<T>& K, bool dense);
+
 template <class T>
 ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, const SweepOptions& o, Kernels<T>& K,
                                  Reporter& reporter, const std::function<void()>& check_interrupt);
@@ -51,6 +57,6 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, c
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
-                                 RankExchange* ranks = nullptr);
+                                 RankExchange* ranks = nullptr, bool dense_result = true);
 
 }  // namespace srcc
