@@ -30,6 +30,7 @@
 #include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/sweep/svd_truncate.hpp"
 #include "srcc/sweep/sweep.hpp"
+#include "srcc/symmetric/block_ops.hpp"
 #include "srcc/train/term_sum.hpp"
 
 namespace srcc {
@@ -99,8 +100,11 @@ std::string terms_json(const std::vector<Inputs>& terms) {
   return "[" + rows + "]";
 }
 
-// The result's bonds, norm and the sweep's own figures in the summary.
-template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum, Reporter& reporter) {
+// The result's bonds, norm and the sweep's own figures in the summary: from its dense cores, or
+// from its blocks where a run on charges kept only those.
+template <class T>
+void summarize(const SweepResult<T>& result, const std::vector<BlockTensor<T>>& blocks, Kernels<T>& K, RunSummary& sum,
+               Reporter& reporter) {
   sum.flops = result.flops;
   sum.error_estimate = result.error_estimate;
   sum.capped_cuts = result.capped_cuts;
@@ -117,13 +121,15 @@ template <class T> void summarize(const SweepResult<T>& result, RunSummary& sum,
     reporter.warning(std::to_string(result.capped_cuts) +
                      " cut(s) reached the --chi cap before the tolerance; raise --chi or --tol");
   sum.kind = result.kind;
-  sum.sites = result.cores.size();
+  const bool dense = !result.cores.empty();
+  sum.sites = dense ? result.cores.size() : blocks.size();
   for (std::size_t j = 0; j + 1 < sum.sites; ++j) {
-    sum.bonds.push_back(static_cast<std::int64_t>(result.cores[j].shape[kLegR]));
+    sum.bonds.push_back(static_cast<std::int64_t>(dense ? result.cores[j].shape[kLegR] : blocks[j].legs[1].dense_size()));
     sum.max_bond = std::max(sum.max_bond, sum.bonds.back());
   }
   // The norm is ‖core 0‖ · e^{log_scale}: in logarithms, since it may lie beyond a double.
-  sum.log10_norm = (std::log(frobenius_norm(result.cores.front())) + result.log_scale) / std::log(10.0);
+  const double core0 = dense ? frobenius_norm(result.cores.front()) : norm_of(K, blocks.front());
+  sum.log10_norm = (std::log(core0) + result.log_scale) / std::log(10.0);
   sum.norm = std::pow(10.0, sum.log10_norm);
 }
 
@@ -150,11 +156,14 @@ TrainInfo write_template(const RunOptions& o, const TrainInfo& state) {
 // block structure may drop or truncate a little weight: that joins the error estimate.
 template <class T>
 void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& result, const PhysicalCharges* charges,
-                  std::vector<BlockTensor<T>> blocks, ResultWriter& out, TransferLog& log, RunSummary& sum,
-                  Reporter& reporter) {
+                  std::vector<BlockTensor<T>> blocks, Kernels<T>& kernels, ResultWriter& out, TransferLog& log,
+                  RunSummary& sum, Reporter& reporter) {
   const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
   sum.output_format = std::string(train_format_name(format));
   if (format == TrainFormat::kSrcc) {
+    // A run on charges kept only its blocks: its dense cores now, the sweep's memory let go.
+    if (result.cores.empty())
+      for (const auto& b : blocks) result.cores.push_back(dense_of_blocks(kernels, b));
     out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
     if (result.log_scale != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, result.log_scale);
     if (charges) out.write_charges(h5names::kResult, *charges);
@@ -227,8 +236,9 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
     std::optional<RankExchange> dealt;  // over ranks: a sum's terms dealt, a product's columns split
     if (workers) dealt.emplace(workers, ins.size() > 1 ? RankExchange::Mode::kTerms : RankExchange::Mode::kColumns, ins.size(),
                                check_interrupt, log);
+    // Only the blocks: the writer makes what its format needs from them.
     SymmetricOutcome<T> so =
-        symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr);
+        symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr, false);
     result = std::move(so.result);
     charges = std::move(so.charges);
     blocks = std::move(so.blocks);
@@ -254,13 +264,13 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   for (const auto& in : ins)
     for (const auto& r : in.readers) r.check_unchanged();
   sum.gemm_profile = profiling.finish();
-  summarize(result, sum, reporter);
+  summarize(result, blocks, backend->kernels<T>(), sum, reporter);
   check_interrupt();
 
   t0 = Clock::now();
   ResultWriter out(o.output, o.force);
   write_result(o, write_template(o, ins.front().stack.layers.back()), result, charges ? &*charges : nullptr,
-               std::move(blocks), out, log, sum, reporter);
+               std::move(blocks), backend->kernels<T>(), out, log, sum, reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);
