@@ -36,6 +36,11 @@ TEST(ProcessTag, HashIsFnv1a) {
   EXPECT_EQ(hash_hex(""), "cbf29ce484222325");  // the FNV-1a offset basis
   EXPECT_EQ(hash_hex("a"), "af63dc4c8601ec8c");
   EXPECT_NE(hash_hex("ab"), hash_hex("ba"));
+  // Fed in pieces: the hash of the whole (a train's fingerprint hashes its sites one by one).
+  ContentHash h;
+  for (std::string_view piece : {"srcc ", "", "finger", "print"}) h.add(piece);
+  EXPECT_EQ(h.hex(), hash_hex("srcc fingerprint"));
+  EXPECT_NE(h.hex(), hash_hex("srcc fingerprin"));
 }
 
 }  // namespace

@@ -11,15 +11,25 @@
 
 namespace srcc {
 
-std::string hash_hex(std::string_view bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
+void ContentHash::add(std::string_view bytes) {
+  std::uint64_t h = h_;
   for (unsigned char c : bytes) {
     h ^= c;
     h *= 0x100000001b3ULL;
   }
+  h_ = h;
+}
+
+std::string ContentHash::hex() const {
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
   return buf;
+}
+
+std::string hash_hex(std::string_view bytes) {
+  ContentHash h;
+  h.add(bytes);
+  return h.hex();
 }
 
 namespace {

@@ -31,5 +31,15 @@ bool owner_is_gone(const Owner& o);
 
 // 64-bit FNV-1a of some bytes, as 16 hex digits (short stable names, not security).
 std::string hash_hex(std::string_view bytes);
+// The same hash fed in pieces: hex() is hash_hex of their concatenation, which need not be
+// formed (a train's sites, hundreds of MB).
+class ContentHash {
+ public:
+  void add(std::string_view bytes);
+  std::string hex() const;
+
+ private:
+  std::uint64_t h_ = 0xcbf29ce484222325ULL;
+};
 
 }  // namespace srcc

@@ -91,11 +91,11 @@ Fingerprint fingerprint_from_text(const std::string& text) {
   return out;
 }
 
-std::string fingerprint_entry(const TrainInfo& t, const std::string& content) {
+std::string fingerprint_entry(const TrainInfo& t, const std::string& content_hash) {
   std::ostringstream out;
   out << t.where() << " " << train_kind_name(t.kind) << " " << dtype_name(t.dtype()) << " bonds";
   for (std::size_t j = 0; j + 1 < t.length(); ++j) out << " " << t.dims[j][kLegR];
-  return out.str() + " content " + hash_hex(content);
+  return out.str() + " content " + content_hash;
 }
 
 void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "srcc/core/dtype.hpp"
+#include "srcc/core/process_tag.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/io/h5/h5_writer.hpp"
 #include "srcc/io/result_reader.hpp"
@@ -32,14 +33,14 @@ inline constexpr std::size_t kNormColumn = 2, kBudgetColumn = 4, kMaxBondColumn 
 using Fingerprint = std::vector<std::pair<std::string, std::string>>;
 std::string to_text(const Fingerprint& f);
 Fingerprint fingerprint_from_text(const std::string& text);
-// A train as a fingerprint names it: where it is, its kind, type and bonds, and a hash of the
-// values it holds (`content`, the bytes of its sites).
-std::string fingerprint_entry(const TrainInfo& t, const std::string& content);
+// A train as a fingerprint names it: where it is, its kind, type and bonds, and `content_hash`,
+// the hash of the values it holds (the bytes of its sites one after another).
+std::string fingerprint_entry(const TrainInfo& t, const std::string& content_hash);
 // The same for a train held in memory as `sites`.
 template <class T> std::string fingerprint_of(const TrainInfo& t, const std::vector<Tensor<T>>& sites) {
-  std::string bytes;
-  for (const auto& s : sites) bytes.append(reinterpret_cast<const char*>(s.data.data()), s.bytes());
-  return fingerprint_entry(t, bytes);
+  ContentHash h;
+  for (const auto& s : sites) h.add({reinterpret_cast<const char*>(s.data.data()), s.bytes()});
+  return fingerprint_entry(t, h.hex());
 }
 // The options part: accuracy controls, seed, working type, dt, normalisation.
 void add_options(Fingerprint& f, const EvolveOptions& eo, DType dtype);
