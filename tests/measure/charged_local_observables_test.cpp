@@ -71,7 +71,7 @@ TYPED_TEST(ChargedLocalObservables, AreTheDenseVectorsForEveryRuleAndOperator) {
   for (Rule rule : {Rule::kU1, Rule::kZ2, Rule::kU1Z2}) {
     const auto cores = canonical_blocks(K, train, rule);
     for (const auto& o : ops) {
-      const auto got = site_expectations(K, cores, o, id);
+      const auto got = site_expectations(K, cores, o);
       ASSERT_EQ(got.size(), n);
       for (std::size_t i = 0; i < n; ++i)
         EXPECT_NEAR(std::abs(got[i] - test::inner(v, applied(o, i, n, v)) / vv), 0.0, 1e-12)
@@ -102,7 +102,7 @@ TYPED_TEST(ChargedLocalObservables, AZeroStateIsRefused) {
   const auto train = random_charged<T>(n, 6, 1, 3);
   const auto cores = canonical_blocks(K, train, Rule::kU1, 2);
   const SiteType spin = site_type_for("", 2, "test");
-  EXPECT_THROW(site_expectations(K, cores, spin.op("Sz"), spin.parity()), NumericalError);
+  EXPECT_THROW(site_expectations(K, cores, spin.op("Sz")), NumericalError);
 }
 
 }  // namespace

@@ -214,10 +214,9 @@ std::vector<BlockTensor<T>> right_canonical_blocks(Kernels<T>& K, std::vector<Bl
 }
 
 template <class T>
-std::vector<cd> site_expectations(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores, const SiteOperator& o,
-                                  const SiteOperator& parity) {
+std::vector<cd> site_expectations(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores, const SiteOperator& o) {
   BlockTransfers<T> tr(K, cores);
-  return observable_loops::site_values(tr, o, parity);
+  return observable_loops::site_values(tr, o);
 }
 
 template <class T>
@@ -230,8 +229,7 @@ std::vector<cd> correlation_matrix(Kernels<T>& K, const std::vector<BlockTensor<
 #define SRCC_INSTANTIATE(T)                                                                                            \
   template std::vector<BlockTensor<T>> right_canonical_blocks(Kernels<T>&, std::vector<BlockTensor<T>>,                \
                                                               const ChargeRule&);                                       \
-  template std::vector<cd> site_expectations(Kernels<T>&, const std::vector<BlockTensor<T>>&, const SiteOperator&,     \
-                                             const SiteOperator&);                                                      \
+  template std::vector<cd> site_expectations(Kernels<T>&, const std::vector<BlockTensor<T>>&, const SiteOperator&); \
   template std::vector<cd> correlation_matrix(Kernels<T>&, const std::vector<BlockTensor<T>>&, const SiteOperator&,    \
                                               const SiteOperator&, const SiteOperator&, std::size_t, std::size_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

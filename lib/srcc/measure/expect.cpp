@@ -118,13 +118,13 @@ void measure_locally(Kernels<T>& K, const std::vector<Core>& cores, const Local&
                      ": give sites within 0:" + std::to_string(n) + ", the first below the last");
   out.site_type = local.type.name;
   for (std::size_t i = 0; i < local.site_ops.size(); ++i)
-    out.site_values.push_back({r.site_ops[i], site_expectations(K, cores, local.site_ops[i], local.parity)});
+    out.site_values.push_back({r.site_ops[i], site_expectations(K, cores, local.site_ops[i])});
   for (std::size_t i = 0; i < local.pairs.size(); ++i) {
     const auto& [a, b] = local.pairs[i];
     CorrelationTable t{r.correlations[i].first, r.correlations[i].second, first, last - first, r.connected,
                        correlation_matrix(K, cores, a, b, local.parity, first, last)};
     if (r.connected) {
-      const auto ea = site_expectations(K, cores, a, local.parity), eb = site_expectations(K, cores, b, local.parity);
+      const auto ea = site_expectations(K, cores, a), eb = site_expectations(K, cores, b);
       for (std::size_t x = 0; x < t.count; ++x)
         for (std::size_t y = 0; y < t.count; ++y) t.values[x * t.count + y] -= ea[first + x] * eb[first + y];
     }

@@ -90,10 +90,9 @@ template <class T> class DenseTransfers {
 }  // namespace
 
 template <class T>
-std::vector<cd> site_expectations(Kernels<T>& K, const std::vector<Tensor<T>>& cores, const SiteOperator& o,
-                                  const SiteOperator& parity) {
+std::vector<cd> site_expectations(Kernels<T>& K, const std::vector<Tensor<T>>& cores, const SiteOperator& o) {
   DenseTransfers<T> tr(K, cores);
-  return observable_loops::site_values(tr, o, parity);
+  return observable_loops::site_values(tr, o);
 }
 
 template <class T>
@@ -104,8 +103,7 @@ std::vector<cd> correlation_matrix(Kernels<T>& K, const std::vector<Tensor<T>>& 
 }
 
 #define SRCC_INSTANTIATE(T)                                                                                            \
-  template std::vector<cd> site_expectations(Kernels<T>&, const std::vector<Tensor<T>>&, const SiteOperator&,          \
-                                             const SiteOperator&);                                                      \
+  template std::vector<cd> site_expectations(Kernels<T>&, const std::vector<Tensor<T>>&, const SiteOperator&); \
   template std::vector<cd> correlation_matrix(Kernels<T>&, const std::vector<Tensor<T>>&, const SiteOperator&,         \
                                               const SiteOperator&, const SiteOperator&, std::size_t, std::size_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

@@ -22,7 +22,7 @@ namespace srcc {
 // ⟨O_i⟩ / ⟨ψ|ψ⟩ for i = 0 … n−1. Cores (l, r, u, 1) on the host, right-canonical.
 template <class T>
 std::vector<std::complex<double>> site_expectations(Kernels<T>& K, const std::vector<Tensor<T>>& cores,
-                                                    const SiteOperator& o, const SiteOperator& parity);
+                                                    const SiteOperator& o);
 
 // ⟨A_i B_j⟩ / ⟨ψ|ψ⟩ for first ≤ i, j < last, row-major ((last − first)², row i − first).
 // `parity` is the sites' F (the identity on sites without fermions).
@@ -36,7 +36,7 @@ std::vector<std::complex<double>> correlation_matrix(Kernels<T>& K, const std::v
 // equals the dense computation's to rounding at about the sectors' share of its work.
 template <class T>
 std::vector<std::complex<double>> site_expectations(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores,
-                                                    const SiteOperator& o, const SiteOperator& parity);
+                                                    const SiteOperator& o);
 template <class T>
 std::vector<std::complex<double>> correlation_matrix(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores,
                                                      const SiteOperator& a, const SiteOperator& b,

@@ -52,7 +52,7 @@ template <class Tr> cd norm_of(Tr& tr, const std::string& what) {
   return norm;
 }
 
-template <class Tr> std::vector<cd> site_values(Tr& tr, const SiteOperator& o, const SiteOperator& parity) {
+template <class Tr> std::vector<cd> site_values(Tr& tr, const SiteOperator& o) {
   if (o.fermionic)
     throw UsageError(o.name + " is odd in fermions: its expectation in a state of definite parity is 0 (measure an even product)");
   check_dims(tr, o);

@@ -24,8 +24,8 @@ bool hermitian(const SiteOperator& o) {
 
 template <class T> class SiteOp final : public Observable<T> {
  public:
-  SiteOp(SiteOperator op, SiteOperator parity, std::string name, std::size_t sites)
-      : op_(std::move(op)), parity_(std::move(parity)), name_(std::move(name)), n_(sites), real_(hermitian(op_)) {}
+  SiteOp(SiteOperator op, std::string name, std::size_t sites)
+      : op_(std::move(op)), name_(std::move(name)), n_(sites), real_(hermitian(op_)) {}
 
   std::vector<TrajectoryColumn> columns() const override {
     std::vector<TrajectoryColumn> c;
@@ -53,10 +53,10 @@ template <class T> class SiteOp final : public Observable<T> {
       host = make_cpu_backend(1);
       H = &host->kernels<T>();
     }
-    return columns_of(site_expectations(*H, cores, op_, parity_));
+    return columns_of(site_expectations(*H, cores, op_));
   }
   std::vector<double> measure_charged(const ChargedState<T>& state, double /*scale*/, Kernels<T>& K) override {
-    return columns_of(site_expectations(K, state.cores, op_, parity_));
+    return columns_of(site_expectations(K, state.cores, op_));
   }
   std::string shown(const std::vector<double>& values) const override {
     double sum = 0;
@@ -77,7 +77,7 @@ template <class T> class SiteOp final : public Observable<T> {
     }
     return out;
   }
-  SiteOperator op_, parity_;
+  SiteOperator op_;
   std::string name_;
   std::size_t n_;
   bool real_;
@@ -128,13 +128,13 @@ template <class T> class Entropy final : public Observable<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<Observable<T>> site_operator(SiteOperator op, SiteOperator parity, std::string name, std::size_t sites) {
-  return std::make_unique<SiteOp<T>>(std::move(op), std::move(parity), std::move(name), sites);
+std::unique_ptr<Observable<T>> site_operator(SiteOperator op, std::string name, std::size_t sites) {
+  return std::make_unique<SiteOp<T>>(std::move(op), std::move(name), sites);
 }
 template <class T> std::unique_ptr<Observable<T>> bond_entropy(std::size_t sites) { return std::make_unique<Entropy<T>>(sites); }
 
 #define SRCC_INSTANTIATE(T)                                                                                      \
-  template std::unique_ptr<Observable<T>> site_operator<T>(SiteOperator, SiteOperator, std::string, std::size_t); \
+  template std::unique_ptr<Observable<T>> site_operator<T>(SiteOperator, std::string, std::size_t); \
   template std::unique_ptr<Observable<T>> bond_entropy<T>(std::size_t);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE

@@ -11,9 +11,8 @@
 
 namespace srcc {
 
-// `op` and `parity` in the state's basis; `name` as the user wrote it.
-template <class T>
-std::unique_ptr<Observable<T>> site_operator(SiteOperator op, SiteOperator parity, std::string name, std::size_t sites);
+// `op` (even in fermions: no string) in the state's basis; `name` as the user wrote it.
+template <class T> std::unique_ptr<Observable<T>> site_operator(SiteOperator op, std::string name, std::size_t sites);
 template <class T> std::unique_ptr<Observable<T>> bond_entropy(std::size_t sites);
 
 }  // namespace srcc

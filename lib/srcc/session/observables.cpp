@@ -45,7 +45,7 @@ std::vector<std::unique_ptr<Observable<T>>> make_observables(const EvolveOptions
     for (std::size_t i = 0; i < ops.ops.size(); ++i) {
       if (ops.ops[i].fermionic)
         throw UsageError(eo.measure_site_ops[i] + " is odd in fermions: its expectation in a state of definite parity is 0");
-      out.push_back(site_operator<T>(ops.ops[i], ops.parity, column_label(TrainRef{"", eo.measure_site_ops[i]}, labels),
+      out.push_back(site_operator<T>(ops.ops[i], column_label(TrainRef{"", eo.measure_site_ops[i]}, labels),
                                      state.length()));
     }
   }
