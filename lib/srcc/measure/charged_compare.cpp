@@ -129,27 +129,34 @@ double log_norm_of_difference(Kernels<T>& K, const std::vector<BlockTensor<T>>& 
   return norm > 0 ? std::log(norm) + log_scale : -std::numeric_limits<double>::infinity();
 }
 
+// Every site at unit scale (its norm's power of two taken out: exact), the logs of the factors
+// summed into `log_f`.
+template <class T> std::vector<BlockTensor<T>> unit_sites(Kernels<T>& K, const std::vector<BlockTensor<T>>& t, double& log_f) {
+  std::vector<BlockTensor<T>> out;
+  log_f = 0;
+  for (const auto& site : t) {
+    int e = 0;
+    std::frexp(norm_of(K, site), &e);
+    out.push_back(scaled_copy(K, site, std::ldexp(1.0, -e)));
+    log_f -= e * std::log(2.0);
+  }
+  return out;
+}
+
 }  // namespace
+
+template <class T> double charged_log_norm(Kernels<T>& K, const std::vector<BlockTensor<T>>& a) {
+  double log_f = 0;
+  const std::vector<BlockTensor<T>> x = unit_sites(K, a, log_f);
+  return 0.5 * inner(K, x, x).log_abs() - log_f;
+}
 
 template <class T>
 ChargedComparison charged_comparison(Kernels<T>& K, const std::vector<BlockTensor<T>>& a,
                                      const std::vector<BlockTensor<T>>& b, const ChargeRule& rule) {
   const std::size_t n = a.size();
-  // Every site at unit scale (its norm's power of two taken out: exact), the logs of the factors
-  // summed per train.
-  auto unit = [&](const std::vector<BlockTensor<T>>& t, double& log_f) {
-    std::vector<BlockTensor<T>> out;
-    log_f = 0;
-    for (const auto& site : t) {
-      int e = 0;
-      std::frexp(norm_of(K, site), &e);
-      out.push_back(scaled_copy(K, site, std::ldexp(1.0, -e)));
-      log_f -= e * std::log(2.0);
-    }
-    return out;
-  };
   double log_fa = 0, log_fb = 0;
-  std::vector<BlockTensor<T>> x = unit(a, log_fa), y = unit(b, log_fb);
+  std::vector<BlockTensor<T>> x = unit_sites(K, a, log_fa), y = unit_sites(K, b, log_fb);
   auto rescaled = [](Scaled v, double log_f) {
     v.log_scale -= log_f;
     return v;
@@ -180,7 +187,8 @@ ChargedComparison charged_comparison(Kernels<T>& K, const std::vector<BlockTenso
 
 #define SRCC_INSTANTIATE(T)                                                                                   \
   template ChargedComparison charged_comparison(Kernels<T>&, const std::vector<BlockTensor<T>>&,              \
-                                                const std::vector<BlockTensor<T>>&, const ChargeRule&);
+                                                const std::vector<BlockTensor<T>>&, const ChargeRule&);   \
+  template double charged_log_norm(Kernels<T>&, const std::vector<BlockTensor<T>>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

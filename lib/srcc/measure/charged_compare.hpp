@@ -23,4 +23,7 @@ template <class T>
 ChargedComparison charged_comparison(Kernels<T>& K, const std::vector<BlockTensor<T>>& a,
                                      const std::vector<BlockTensor<T>>& b, const ChargeRule& rule);
 
+// log ‖a‖ for cores as above (any form, sites of any size); −∞ for a zero train.
+template <class T> double charged_log_norm(Kernels<T>& K, const std::vector<BlockTensor<T>>& a);
+
 }  // namespace srcc

@@ -1,9 +1,6 @@
 #include "srcc/session/evolution_state.hpp"
 
-#include <cmath>
-#include <limits>
-
-#include "srcc/measure/charged_sandwich.hpp"
+#include "srcc/measure/charged_compare.hpp"
 #include "srcc/measure/overlap.hpp"
 #include "srcc/symmetric/block_ops.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
@@ -37,20 +34,7 @@ template <class T> double EvolutionState<T>::core0_norm(Kernels<T>& K) const {
 }
 
 template <class T> double EvolutionState<T>::log_norm(Kernels<T>& K) const {
-  if (in_blocks()) {
-    // Each core at unit norm first, its norm's logarithm aside: a core of any size (a state read
-    // from a file need not be in a canonical form) meets its conjugate within a double's range.
-    ChargedSandwich<T> norm(K, 0);
-    double log_cores = 0;
-    for (const auto& c : blocks) {
-      const double n = norm_of(K, c);
-      if (!(n > 0)) return -std::numeric_limits<double>::infinity();
-      const BlockTensor<T> unit = add_blocks(K, {{&c, 1 / n}});
-      norm.add(unit, {}, unit);
-      log_cores += std::log(n);
-    }
-    return 0.5 * norm.value().log_abs() + log_cores;
-  }
+  if (in_blocks()) return charged_log_norm(K, blocks);
   InnerProduct<T> norm(K);
   for (const auto& c : dense) norm.add(c, c);
   return 0.5 * norm.value().log_abs();
