@@ -88,6 +88,19 @@ void ResultWriter::write_train(const std::string& group, TrainKind kind,
                                const std::vector<Tensor<T>>& cores, TransferLog& log,
                                const std::string& what) {
   h5_->write_train(group, kind, cores, log, what);
+  train_written();
+}
+
+template <class T>
+void ResultWriter::write_train(const std::string& group, TrainKind kind, std::size_t sites,
+                               const std::function<Tensor<T>(std::size_t)>& site, TransferLog& log,
+                               const std::string& what) {
+  h5_->begin_train(group, kind, sites);
+  for (std::size_t j = 0; j < sites; ++j) h5_->write_site(group, kind, j, sites, site(j), log, what);
+  train_written();
+}
+
+void ResultWriter::train_written() {
   // The train is most of the file: its blocks go to the disk while the log is written, so
   // that commit()'s fsync waits for little.
   h5_->flush();
@@ -203,6 +216,9 @@ void ResultWriter::commit() {
   template void ResultWriter::write_train(const std::string&, TrainKind,                  \
                                           const std::vector<Tensor<T>>&, TransferLog&,    \
                                           const std::string&);     \
+  template void ResultWriter::write_train(const std::string&, TrainKind, std::size_t,         \
+                                          const std::function<Tensor<T>(std::size_t)>&,      \
+                                          TransferLog&, const std::string&);                  \
   template void ResultWriter::write_site(const std::string&, TrainKind, std::size_t,         \
                                          std::size_t, const Tensor<T>&, TransferLog&,      \
                                          const std::string&);     \

@@ -6,6 +6,7 @@
 // under /log, the flag /log@complete written last; `generate` adds a train to a new or an
 // existing file.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,12 @@ class ResultWriter {
   template <class T>
   void write_train(const std::string& group, TrainKind kind, const std::vector<Tensor<T>>& cores,
                    TransferLog& log, const std::string& what);
+
+  // The same with site j made by `site(j)` as it is written, sites 0 … n−1 in order: a train
+  // held in another form (blocks) is never dense all at once.
+  template <class T>
+  void write_train(const std::string& group, TrainKind kind, std::size_t sites,
+                   const std::function<Tensor<T>(std::size_t)>& site, TransferLog& log, const std::string& what);
 
   // The same one site at a time (sites 0 … n−1 in order after begin_train), for trains that
   // need not be in memory all at once.
@@ -94,6 +101,7 @@ class ResultWriter {
 
  private:
   // copy_from of this run's own output, refused with `refusal` when another run wrote it last.
+  void train_written();  // its blocks sent to the disk (write_train)
   std::optional<std::uint64_t> copy_owned_from(const std::string& file, const std::string& path,
                                                const std::string& run_id, const std::string& refusal);
   std::unique_ptr<FileLock> lock_;  // kAddGroup: held until after the rename

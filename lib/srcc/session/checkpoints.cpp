@@ -39,9 +39,19 @@ template <class T> void Checkpoints<T>::resume(std::size_t steps, std::string ow
   saved_steps_ = steps;
 }
 
-template <class T> void Checkpoints<T>::hold(std::size_t step, const std::vector<Tensor<T>>& cores, double scale) {
-  held_.push_back({step, cores, scale});
-  for (const auto& c : cores) held_bytes_ += c.size() * sizeof(T);
+template <class T> void Checkpoints<T>::hold(std::size_t step, EvolutionState<T> state, double scale) {
+  held_bytes_ += state.bytes();
+  held_.push_back({step, std::move(state), scale});
+}
+
+template <class T>
+void Checkpoints<T>::write_state(ResultWriter& out, const std::string& group, const EvolutionState<T>& state,
+                                 double scale, Kernels<T>& K, TransferLog& log, const std::string& what) const {
+  out.write_train<T>(group, TrainKind::kMps, state.length(), [&](std::size_t j) { return state.dense_site(K, j); },
+                     log, what);
+  if (scale != 0) out.double_attr(group, h5names::kAttrLogScale, scale);
+  if (charges_) out.write_charges(group, *charges_);
+  out.write_basis(group, basis_);
 }
 
 template <class T> bool Checkpoints<T>::due(std::size_t since_last, std::size_t every) const {
@@ -69,8 +79,8 @@ template <class T> void Checkpoints<T>::copy_saved_states(ResultWriter& out, Tra
 
 template <class T>
 void Checkpoints<T>::write(const std::vector<TableColumn>& rows, const std::string& columns_json,
-                           const std::vector<Tensor<T>>& state, double scale, RunRecord record, FoldedLog& history,
-                           bool finished, std::size_t steps) {
+                           const EvolutionState<T>& state, double scale, Kernels<T>& K, RunRecord record,
+                           FoldedLog& history, bool finished, std::size_t steps) {
   const auto t0 = Clock::now();
   ResultWriter out(output_, written_ || force_, ResultWriter::Mode::kNewFile, h5names::kTrajectory);
   TransferLog log;
@@ -78,17 +88,10 @@ void Checkpoints<T>::write(const std::vector<TableColumn>& rows, const std::stri
   const std::size_t mark = log.size();
   if (written_) copy_saved_states(out, log);
   out.write_table(h5names::kTrajectory, rows, columns_json);
-  for (const auto& h : held_) {
-    const std::string group = std::string(h5names::kStates) + "/" + std::to_string(h.step);
-    out.write_train(group, TrainKind::kMps, h.cores, log, "saved state");
-    if (h.scale != 0) out.double_attr(group, h5names::kAttrLogScale, h.scale);
-    if (charges_) out.write_charges(group, *charges_);
-    out.write_basis(group, basis_);
-  }
-  out.write_train(h5names::kResult, TrainKind::kMps, state, log, "result site");
-  if (scale != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, scale);
-  if (charges_) out.write_charges(h5names::kResult, *charges_);
-  out.write_basis(h5names::kResult, basis_);
+  for (const auto& h : held_)
+    write_state(out, std::string(h5names::kStates) + "/" + std::to_string(h.step), h.state, h.scale, K, log,
+                "saved state");
+  write_state(out, h5names::kResult, state, scale, K, log, "result site");
   record.evolve->run_id = run_id_;
   record.evolve->saved_states = saved_text();
   out.write_log(record, log, finished);

@@ -15,6 +15,7 @@
 #include "srcc/io/h5/h5_writer.hpp"
 #include "srcc/io/result_writer.hpp"
 #include "srcc/log/folded_log.hpp"
+#include "srcc/session/evolution_state.hpp"
 #include "srcc/train/sectors.hpp"
 
 namespace srcc {
@@ -32,19 +33,21 @@ template <class T> class Checkpoints {
   void set_basis(std::vector<std::string> names) { basis_ = std::move(names); }
   // States held for the next checkpoint bring it forward once they reach `bytes`.
   void limit_held(std::uint64_t bytes) { held_limit_ = bytes; }
-  // State `step` (e^{scale}·cores), saved as /states/step at the next checkpoint.
-  void hold(std::size_t step, const std::vector<Tensor<T>>& cores, double scale);
+  // State `step` (e^{scale}·state), saved as /states/step at the next checkpoint. Held as the
+  // evolution holds it — on charges in its blocks, sharing them: an evolution never writes into
+  // a finished step's tensors — and made dense a site at a time as it is written.
+  void hold(std::size_t step, EvolutionState<T> state, double scale);
   // Whether to write one now, `since_last` steps after the last: every `every` steps, or with
   // `every` 0 after kCheckpointSeconds (or later where one takes more than kCheckpointShare of
   // that); held states bring one forward.
   bool due(std::size_t since_last, std::size_t every) const;
 
   // Writes the output holding `steps` steps: the trajectory (`rows`, described by
-  // `columns_json`), the held states, the state e^{scale}·cores as /result and `record` (its
+  // `columns_json`), the held states, the state e^{scale}·state as /result and `record` (its
   // run id and saved states filled in here), with the transfer rows of `history`, to which this
-  // write's rows are added.
-  void write(const std::vector<TableColumn>& rows, const std::string& columns_json, const std::vector<Tensor<T>>& state,
-             double scale, RunRecord record, FoldedLog& history, bool finished, std::size_t steps);
+  // write's rows are added. States in blocks are made dense on `K` one site at a time.
+  void write(const std::vector<TableColumn>& rows, const std::string& columns_json, const EvolutionState<T>& state,
+             double scale, Kernels<T>& K, RunRecord record, FoldedLog& history, bool finished, std::size_t steps);
 
   bool written() const { return written_; }             // an output of this evolution exists
   std::size_t saved_steps() const { return saved_steps_; }  // the steps it holds
@@ -53,9 +56,12 @@ template <class T> class Checkpoints {
  private:
   struct Held {
     std::size_t step;
-    std::vector<Tensor<T>> cores;
-    double scale;  // the state is e^{scale}·cores
+    EvolutionState<T> state;
+    double scale;  // the state is e^{scale}·state
   };
+  // A state as a train at `group` (its log scale, charges and basis with it).
+  void write_state(ResultWriter& out, const std::string& group, const EvolutionState<T>& state, double scale,
+                   Kernels<T>& K, TransferLog& log, const std::string& what) const;
   void copy_saved_states(ResultWriter& out, TransferLog& log) const;
   std::string saved_text() const;  // the states the output holds once the write in progress is in place
 

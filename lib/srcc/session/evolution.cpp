@@ -346,7 +346,7 @@ template <class T> class Evolution {
     // The step is done: from here on it counts.
     state_ = std::move(next);
     state_scale_ = scale;
-    if (eo_.save_every > 0 && k % eo_.save_every == 0) checkpoints_.hold(k, state_.dense_cores(kernels()), state_scale_);
+    if (eo_.save_every > 0 && k % eo_.save_every == 0) checkpoints_.hold(k, state_, state_scale_);
     for (std::size_t c = 0; c < rows_.size(); ++c) rows_[c].values.push_back(row[c]);
     done_ = k;
     budget_ = budget;
@@ -422,8 +422,8 @@ template <class T> class Evolution {
     sum_.wall_seconds = since(wall0_);
     sum_.peak_rss_bytes = memory::peak_resident_bytes();
     if (world_ranks().rank() != 0) return;  // rank 0 writes for the ranks
-    checkpoints_.write(rows_, columns_json(columns_), state_.dense_cores(kernels()), state_scale_, record(), history_,
-                       finished, done_);
+    checkpoints_.write(rows_, columns_json(columns_), state_, state_scale_, kernels(), record(), history_, finished,
+                       done_);
     sum_.checkpoint_seconds += checkpoints_.last_seconds();
     ++sum_.checkpoints;
   }

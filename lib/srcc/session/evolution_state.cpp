@@ -29,6 +29,13 @@ template <class T> std::vector<Tensor<T>> EvolutionState<T>::dense_cores(Kernels
   return out;
 }
 
+template <class T> std::size_t EvolutionState<T>::bytes() const {
+  std::size_t elements = 0;
+  for (const auto& b : blocks) elements += b.elements;
+  for (const auto& c : dense) elements += c.size();
+  return elements * sizeof(T);
+}
+
 template <class T> double EvolutionState<T>::core0_norm(Kernels<T>& K) const {
   return in_blocks() ? norm_of(K, blocks.front()) : frobenius_norm(dense.front());
 }

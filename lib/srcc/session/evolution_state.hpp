@@ -29,6 +29,7 @@ template <class T> struct EvolutionState {
   StoredSite<T> stored_site(Kernels<T>& K, std::size_t j) const;
   Tensor<T> dense_site(Kernels<T>& K, std::size_t j) const;
   std::vector<Tensor<T>> dense_cores(Kernels<T>& K) const;
+  std::size_t bytes() const;  // what its cores hold
   double core0_norm(Kernels<T>& K) const;  // ‖core 0‖ (the state's norm in B form)
   double log_norm(Kernels<T>& K) const;    // log ‖state‖ in any form, contracted
   // Dense → blocks by the physical charges `pc` (checked; `where` names the train in errors).

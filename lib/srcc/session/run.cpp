@@ -161,10 +161,16 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
   const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
   sum.output_format = std::string(train_format_name(format));
   if (format == TrainFormat::kSrcc) {
-    // A run on charges kept only its blocks: its dense cores now, the sweep's memory let go.
+    // A run on charges kept only its blocks: each site made dense as it is written and its
+    // blocks let go, so the result is never held twice, nor dense all at once.
     if (result.cores.empty())
-      for (const auto& b : blocks) result.cores.push_back(dense_of_blocks(kernels, b));
-    out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
+      out.write_train<T>(h5names::kResult, result.kind, blocks.size(), [&](std::size_t j) {
+        Tensor<T> site = dense_of_blocks(kernels, blocks[j]);
+        blocks[j] = BlockTensor<T>();
+        return site;
+      }, log, "result site");
+    else
+      out.write_train(h5names::kResult, result.kind, result.cores, log, "result site");
     if (result.log_scale != 0) out.double_attr(h5names::kResult, h5names::kAttrLogScale, result.log_scale);
     if (charges) out.write_charges(h5names::kResult, *charges);
     out.write_basis(h5names::kResult, uniform_basis(state));
