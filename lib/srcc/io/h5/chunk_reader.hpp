@@ -1,5 +1,6 @@
 #pragma once
-// Reading gzip-compressed (deflate-filtered) datasets ourselves, chunk by chunk. HDF5's own
+// Reading chunked datasets ourselves, chunk by chunk: gzip-compressed (deflate-filtered) ones,
+// and unfiltered ones of few stored chunks, read so about as fast as contiguous data. HDF5's own
 // inflater grows its output buffer for as long as a stream goes on, so a crafted chunk of a few
 // megabytes can make it allocate gigabytes, whatever the dataset declares. Here each chunk's raw
 // bytes are taken as stored (H5Dread_chunk), checked against the chunk's declared size, and
@@ -12,11 +13,12 @@
 namespace srcc {
 
 // Reads all of `dset` into `out` (its elements in `mem_type`, row-major) when the dataset is
-// chunked and its filters include deflate; returns false, reading nothing, for any other
-// dataset (the caller reads it with H5Dread: no other accepted filter outgrows its chunk, see
-// h5::check_storage). Filters it undoes: shuffle, deflate, fletcher32 (in any order HDF5 applied
+// chunked and its filters include deflate, or chunked without filters in at most a few thousand
+// stored chunks (a sparse site, io/h5/sparse_chunks.hpp: those never written are the fill
+// value); returns false, reading nothing, for any other dataset (the caller reads it with
+// H5Dread: no other accepted filter outgrows its chunk, see h5::check_storage). Filters it undoes: shuffle, deflate, fletcher32 (in any order HDF5 applied
 // them). Throws InputError naming `where` for a chunk that is larger than its declared size
 // allows, inflates to anything but one chunk, or that HDF5 cannot read.
-bool read_deflated(hid_t dset, hid_t mem_type, void* out, const std::string& where);
+bool read_chunked(hid_t dset, hid_t mem_type, void* out, const std::string& where);
 
 }  // namespace srcc

@@ -93,7 +93,7 @@ void read_values(hid_t dset, const StoredType& st, void* out, std::size_t elemen
   Handle mtype = memory_type(st.dtype, st.re.c_str(), st.im.c_str());
   check_storage(dset, elements * dtype_size(st.dtype), where);
   if (elements == 0) return;
-  if (!read_deflated(dset, mtype.get(), out, where) &&
+  if (!read_chunked(dset, mtype.get(), out, where) &&
       H5Dread(dset, mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
     throw InputError(where + ": reading the dataset failed");
 }
@@ -138,7 +138,7 @@ std::vector<V> read_numbers(hid_t parent, const std::string& path, const std::st
   const std::size_t n = checked_size(shape, max_elements, where);
   check_storage(d.get(), n * sizeof(V), where);
   std::vector<V> out(n);
-  if (n > 0 && !read_deflated(d.get(), mem_type, out.data(), where) &&
+  if (n > 0 && !read_chunked(d.get(), mem_type, out.data(), where) &&
       H5Dread(d.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
     throw InputError(where + ": reading the dataset failed");
   if (shape_out) *shape_out = shape;

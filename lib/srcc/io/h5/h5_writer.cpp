@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/interrupt.hpp"
 #include "srcc/io/h5/h5_handle.hpp"
 #include "srcc/io/h5/h5_names.hpp"
+#include "srcc/io/h5/sparse_chunks.hpp"
 
 namespace srcc {
 
@@ -183,24 +185,45 @@ void H5Writer::write_site(const std::string& group, TrainKind kind, std::size_t 
   Handle ftype = h5::file_type(dt);
   Handle mtype = h5::memory_type(dt, h5names::kReal, h5names::kImag);
   std::vector<hsize_t> dims;
-  if (j != 0 || n == 1) dims.push_back(c.shape[kLegL]);
-  if (j + 1 != n) dims.push_back(c.shape[kLegR]);
-  if (j == 0 && n == 1) dims.push_back(c.shape[kLegR]);
-  dims.push_back(c.shape[kLegU]);
-  if (kind == TrainKind::kMpo) dims.push_back(c.shape[kLegD]);
+  std::vector<bool> bonds;
+  auto axis = [&](std::size_t size, bool bond) {
+    dims.push_back(size);
+    bonds.push_back(bond);
+  };
+  if (j != 0 || n == 1) axis(c.shape[kLegL], true);
+  if (j + 1 != n) axis(c.shape[kLegR], true);
+  if (j == 0 && n == 1) axis(c.shape[kLegR], true);
+  axis(c.shape[kLegU], false);
+  if (kind == TrainKind::kMpo) axis(c.shape[kLegD], false);
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
   const std::string path = group + "/" + std::to_string(j);
+  // A site mostly zero in chunks (a charged state's, outside its blocks) keeps only its live
+  // chunks (sparse_chunks.hpp), written as they lie in memory where that is the file's type.
+  std::optional<h5::ChunkGrid> grid;
+  if (c.size() >= h5::kSparseMinElements && H5Tequal(ftype.get(), mtype.get()) > 0) {
+    grid = h5::chunk_grid(c.data.data(), dims, bonds);
+    if (!h5::sparse_pays(*grid)) grid.reset();
+  }
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (grid) H5Pset_chunk(dcpl.get(), static_cast<int>(dims.size()), grid->chunk.data());
   Handle d(H5Dcreate2(impl_->file.get(), path.c_str(), ftype.get(), space.get(), H5P_DEFAULT,
-                      H5P_DEFAULT, H5P_DEFAULT),
+                      dcpl.get(), H5P_DEFAULT),
            H5Dclose);
   if (!d.valid()) throw OutputError(impl_->label + ": cannot create dataset " + path);
-  impl_->check(H5Dwrite(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.data.data()),
-               "dataset " + path);
+  std::size_t bytes = c.bytes();
+  if (grid) {
+    const long long written = h5::write_live_chunks(d.get(), c.data.data(), *grid);
+    impl_->check(written < 0 ? herr_t(-1) : herr_t(0), "dataset " + path);
+    bytes = static_cast<std::size_t>(written);
+  } else {
+    impl_->check(H5Dwrite(d.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.data.data()),
+                 "dataset " + path);
+  }
   const std::string dn(dtype_name(dt));
   log.add({.what = what, .site = static_cast<std::int64_t>(j),
            .mechanism = mechanism::kFileWrite, .source = "host",
            .target = "file:" + impl_->label + ":" + path, .dtype_from = dn, .dtype_to = dn,
-           .bytes = static_cast<std::int64_t>(c.bytes()),
+           .bytes = static_cast<std::int64_t>(bytes),
            .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
 }
 
