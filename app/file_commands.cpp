@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 
 #include "common_flags.hpp"
 #include "progress_reporter.hpp"
@@ -275,6 +276,18 @@ std::string describe_train(const ListedTrain& listed, bool json) {
   std::vector<std::size_t> bonds, phys;
   for (std::size_t j = 0; j + 1 < t.length(); ++j) bonds.push_back(t.dims[j][kLegR]);
   for (const auto& d : t.dims) phys.push_back(d[kLegU]);
+  // The charges its file gives its physical indices (a run keeps them: docs/ALGORITHM.md,
+  // "Charges"), site 0's as an example: "[1, -1]", or one list per index for several charges.
+  const std::optional<PhysicalCharges> charges = train_charges(t);
+  std::string site0;
+  if (charges && !charges->up.empty()) {
+    for (const Charge& q : charges->up.front()) {
+      std::string one;
+      for (long long v : q) one += (one.empty() ? "" : ", ") + std::to_string(v);
+      site0 += (site0.empty() ? "" : ", ") + (q.size() == 1 ? one : "[" + one + "]");
+    }
+    site0 = "[" + site0 + "]";
+  }
   if (json) {
     JsonObject o;
     o.add("group", t.group)
@@ -286,6 +299,7 @@ std::string describe_train(const ListedTrain& listed, bool json) {
         .add_raw("phys", json_array(phys))
         .add("max_bond", t.max_bond())
         .add("dtype", std::string(dtype_name(t.dtype())));
+    if (charges) o.add("charges", charges->rule.name()).add_raw("site0_charges", site0);
     if (!warning.empty()) o.add("warning", warning);
     return o.str();
   }
@@ -293,6 +307,7 @@ std::string describe_train(const ListedTrain& listed, bool json) {
               std::string(train_kind_name(t.kind)).c_str(), t.length(), t.layout.c_str(),
               std::string(dtype_name(t.dtype())).c_str(), t.max_bond(), format.c_str());
   std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
+  if (charges) std::printf("  charges %s, site 0's physical indices %s\n", charges->rule.name().c_str(), site0.c_str());
   if (!warning.empty()) {
     std::printf("  warning: %s\n", printable(warning).c_str());
     spdlog::warn("{}", printable(warning));

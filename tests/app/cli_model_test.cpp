@@ -79,7 +79,13 @@ TEST(CliModel, OpsumIsTenpysXxzChainAndOurs) {
   ASSERT_EQ(run_cli(dir, "generate xxz --sites 12 --delta 0.7 --h 0.1 -o x.h5 -q").code, 0);
   EXPECT_LT(relative_distance(dir, "x.h5", "ours.h5"), 1e-14);
   expect_clean_failure(run_cli(dir, "expect " + f + ":/psi ours.h5"), 3, "stored in the basis (down, up)", dir);
-  // Its charges are stored: the product runs on them.
+  // Its charges are stored (`inspect` names them, in each basis's order): the product runs on them.
+  const auto ci = run_cli(dir, "inspect ours.h5 --json");
+  EXPECT_TRUE(has(ci.out, "\"charges\": \"U(1)\", \"site0_charges\": [1, -1]")) << ci.out;
+  const auto ct = run_cli(dir, "inspect " + f + " --json");
+  EXPECT_TRUE(has(ct.out, "\"charges\": \"U(1)\", \"site0_charges\": [-1, 1]")) << ct.out;
+  ASSERT_EQ(run_cli(dir, "generate random-mps --sites 4 --bond 2 -o r.h5 -q").code, 0);
+  EXPECT_FALSE(has(run_cli(dir, "inspect r.h5 --json").out, "charges"));
   ASSERT_EQ(run_cli(dir, "generate neel --sites 12 -o neel.h5 -q").code, 0);
   const auto a = run_cli(dir, "apply ours.h5 neel.h5 -o hn.h5 --chi 8 --seed 1 --json");
   ASSERT_EQ(a.code, 0) << a.err;

@@ -21,16 +21,6 @@ Symmetry parse_symmetry(const std::string& text) {
 
 namespace {
 
-std::string rule_name(const ChargeRule& r) {
-  std::string s;
-  for (long long m : r.moduli) {
-    if (!s.empty()) s.append("×");
-    s.append(m <= 1 ? "U(1)" : "Z");
-    if (m > 1) s.append(std::to_string(m));
-  }
-  return s;
-}
-
 // Why the run cannot compute on charges, whatever the inputs ("" when it can).
 std::string unsupported(const RunOptions& o) {
   const SweepOptions& s = o.sweep;
@@ -75,7 +65,7 @@ SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<std::vecto
     return c;
   }
   for (const auto& t : c.terms)
-    if (!t.empty()) c.name = rule_name(t.front().rule);
+    if (!t.empty()) c.name = t.front().rule.name();
   const std::string why = unsupported(o);
   std::string reason;
   if (!plain.empty()) reason = plain.front() + " carries no charges";

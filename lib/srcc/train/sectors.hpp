@@ -8,6 +8,7 @@
 // before it can be written that way (sweep/sector_form.hpp).
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "srcc/core/tensor.hpp"
@@ -31,6 +32,15 @@ struct ChargeRule {
     for (std::size_t i = 0; i < a.size(); ++i)
       if (reduce(a[i]) != reduce(b[i])) return false;
     return true;
+  }
+  // As messages, records and `inspect` name it: "U(1)", "Z2", "U(1)×Z2".
+  std::string name() const {
+    std::string s;
+    for (long long m : moduli) {
+      if (!s.empty()) s.append("×");
+      s.append(m <= 1 ? "U(1)" : "Z" + std::to_string(m));
+    }
+    return s;
   }
 };
 
