@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <variant>
 
 #include "../support/h5_fixture.hpp"
@@ -39,6 +40,13 @@ TEST(SparseChunks, LiveChunksAreThoseHoldingANonZero) {
   EXPECT_TRUE(live(2, 1, 0));
   EXPECT_FALSE(live(0, 0, 1));
   EXPECT_TRUE(h5::sparse_pays(g));
+  EXPECT_TRUE(g.complete);
+  // Dense: the scan stops once more than three quarters of the chunks are live.
+  std::fill(a.begin(), a.end(), 0.5);
+  const h5::ChunkGrid d = h5::chunk_grid(a.data(), dims, {true, true, false});
+  EXPECT_FALSE(d.complete);
+  EXPECT_EQ(d.live_chunks, 14u);
+  EXPECT_FALSE(h5::sparse_pays(d));
 }
 
 // The layout and stored bytes of dataset `path`.

@@ -19,15 +19,17 @@ struct ChunkGrid {
   std::vector<hsize_t> dims, chunk, counts;  // the array's, a chunk's, chunks per axis
   std::vector<char> live;                    // per chunk, row-major: holds a non-zero element
   std::size_t live_chunks = 0;
+  bool complete = true;                      // false: the scan stopped once sparse storage could not pay
   std::size_t chunks() const { return live.size(); }
 };
 
 // The chunks of a row-major array of `dims` (at most 4 axes), kSparseChunkEdge along the axes
-// `bond_axes` marks and 1 along the others, and which of them hold a non-zero element.
+// `bond_axes` marks and 1 along the others, and which of them hold a non-zero element — each
+// looked at until its first non-zero, and none after more than three quarters are found live.
 template <class T> ChunkGrid chunk_grid(const T* data, const std::vector<hsize_t>& dims, const std::vector<bool>& bond_axes);
 
 // Whether storing only the live chunks pays: at most three quarters of them live.
-inline bool sparse_pays(const ChunkGrid& g) { return 4 * g.live_chunks <= 3 * g.chunks(); }
+inline bool sparse_pays(const ChunkGrid& g) { return g.complete && 4 * g.live_chunks <= 3 * g.chunks(); }
 
 // Writes the live chunks of `data` (row-major over g.dims, in the file's own type) to `dset`,
 // created chunked as g.chunk with no filters; returns the bytes written, or a negative HDF5
