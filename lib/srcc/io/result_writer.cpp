@@ -107,17 +107,6 @@ void ResultWriter::train_written() {
   out_->start_writeback();
 }
 
-void ResultWriter::begin_train(const std::string& group, TrainKind kind, std::size_t sites) {
-  h5_->begin_train(group, kind, sites);
-}
-
-template <class T>
-void ResultWriter::write_site(const std::string& group, TrainKind kind, std::size_t j,
-                              std::size_t sites, const Tensor<T>& core, TransferLog& log,
-                              const std::string& what) {
-  h5_->write_site(group, kind, j, sites, core, log, what);
-}
-
 template <class T>
 void ResultWriter::write_tenpy_train(const std::string& group, TrainKind kind, const SectorForm<T>& form,
                                      const std::string& template_file, const std::string& template_group) {
@@ -219,9 +208,6 @@ void ResultWriter::commit() {
   template void ResultWriter::write_train(const std::string&, TrainKind, std::size_t,         \
                                           const std::function<Tensor<T>(std::size_t)>&,      \
                                           TransferLog&, const std::string&);                  \
-  template void ResultWriter::write_site(const std::string&, TrainKind, std::size_t,         \
-                                         std::size_t, const Tensor<T>&, TransferLog&,      \
-                                         const std::string&);     \
   template void ResultWriter::write_tenpy_train(const std::string&, TrainKind, const SectorForm<T>&, \
                                                 const std::string&, const std::string&);      \
   template void ResultWriter::write_itensor_train(const std::string&, TrainKind,              \

@@ -48,17 +48,10 @@ class ResultWriter {
                    TransferLog& log, const std::string& what);
 
   // The same with site j made by `site(j)` as it is written, sites 0 … n−1 in order: a train
-  // held in another form (blocks) is never dense all at once.
+  // held in another form (blocks) or made as it goes (`generate`) is never in memory all at once.
   template <class T>
   void write_train(const std::string& group, TrainKind kind, std::size_t sites,
                    const std::function<Tensor<T>(std::size_t)>& site, TransferLog& log, const std::string& what);
-
-  // The same one site at a time (sites 0 … n−1 in order after begin_train), for trains that
-  // need not be in memory all at once.
-  void begin_train(const std::string& group, TrainKind kind, std::size_t sites);
-  template <class T>
-  void write_site(const std::string& group, TrainKind kind, std::size_t j, std::size_t sites,
-                  const Tensor<T>& core, TransferLog& log, const std::string& what);
 
   // The result in another library's layout at `group` (the name of the template's group), from
   // the template train at template_group of template_file, with /result a second name for it
@@ -100,8 +93,8 @@ class ResultWriter {
   void commit();
 
  private:
-  // copy_from of this run's own output, refused with `refusal` when another run wrote it last.
   void train_written();  // its blocks sent to the disk (write_train)
+  // copy_from of this run's own output, refused with `refusal` when another run wrote it last.
   std::optional<std::uint64_t> copy_owned_from(const std::string& file, const std::string& path,
                                                const std::string& run_id, const std::string& refusal);
   std::unique_ptr<FileLock> lock_;  // kAddGroup: held until after the rename

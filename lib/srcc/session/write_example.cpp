@@ -65,9 +65,8 @@ TrainRef write_example(const WriteExampleOptions& o, std::size_t* sites) {
   visit_dtype(dt, [&](auto zero) {
     using T = decltype(zero);
     Rng rng(e.seed);
-    out.begin_train(ref.group, row.kind, e.sites);
-    for (std::size_t j = 0; j < e.sites; ++j)
-      out.write_site(ref.group, row.kind, j, e.sites, example_site<T>(e, j, rng), unused, "generated site");
+    out.write_train<T>(ref.group, row.kind, e.sites, [&](std::size_t j) { return example_site<T>(e, j, rng); }, unused,
+                       "generated site");
   });
   if (const auto charges = example_charges(e)) out.write_charges(ref.group, *charges);
   out.write_basis(ref.group, example_basis(e));
