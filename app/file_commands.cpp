@@ -279,15 +279,11 @@ std::string describe_train(const ListedTrain& listed, bool json) {
   // The charges its file gives its physical indices (a run keeps them: docs/ALGORITHM.md,
   // "Charges"), site 0's as an example: "[1, -1]", or one list per index for several charges.
   const std::optional<PhysicalCharges> charges = train_charges(t);
-  std::string site0;
-  if (charges && !charges->up.empty()) {
-    for (const Charge& q : charges->up.front()) {
-      std::string one;
-      for (long long v : q) one += (one.empty() ? "" : ", ") + std::to_string(v);
-      site0 += (site0.empty() ? "" : ", ") + (q.size() == 1 ? one : "[" + one + "]");
-    }
-    site0 = "[" + site0 + "]";
-  }
+  std::string site0 = "[";
+  if (charges && !charges->up.empty())
+    for (const Charge& q : charges->up.front())
+      site0 += (site0.size() > 1 ? ", " : "") + (q.size() == 1 ? std::to_string(q.front()) : json_array(q));
+  site0 += "]";
   if (json) {
     JsonObject o;
     o.add("group", t.group)
