@@ -92,6 +92,36 @@ TYPED_TEST(CpuKernelsTyped, GemmMatchesLoopsWhateverTheSplit) {
       }
 }
 
+// swap_axes against its definition out[p, y, q, x, r] = in[p, x, q, y, r], for every way it is
+// taken: single elements and short runs in tiles (sides that are not multiples of a tile, one
+// side narrow), long runs copied whole, and an axis of size 1 on either side.
+TYPED_TEST(CpuKernelsTyped, SwapAxesMovesEveryElementToItsPlace) {
+  auto backend = make_cpu_backend(1);
+  auto& K = backend->template kernels<TypeParam>();
+  struct Case {
+    std::size_t p, x, q, y, r;
+  };
+  const Case cases[] = {{1, 37, 1, 53, 1}, {3, 40, 1, 3, 1},  {2, 3, 17, 1, 1},  {2, 1, 9, 20, 1},
+                        {1, 19, 4, 35, 2}, {2, 33, 2, 17, 5}, {2, 5, 3, 7, 16}, {1, 4, 1, 1, 3},
+                        {1, 1, 1, 1, 1},   {4, 2, 3, 2, 40}};
+  std::mt19937_64 gen(7);
+  for (const Case& c : cases) {
+    const std::size_t n = c.p * c.x * c.q * c.y * c.r;
+    std::vector<TypeParam> in(n), out(n + 1, TypeParam(42));
+    for (auto& v : in) v = value<TypeParam>(gen);
+    K.swap_axes(c.p, c.x, c.q, c.y, c.r, in.data(), out.data());
+    for (std::size_t ip = 0; ip < c.p; ++ip)
+      for (std::size_t ix = 0; ix < c.x; ++ix)
+        for (std::size_t iq = 0; iq < c.q; ++iq)
+          for (std::size_t iy = 0; iy < c.y; ++iy)
+            for (std::size_t k = 0; k < c.r; ++k)
+              ASSERT_EQ(out[(((ip * c.y + iy) * c.q + iq) * c.x + ix) * c.r + k],
+                        in[(((ip * c.x + ix) * c.q + iq) * c.y + iy) * c.r + k])
+                  << c.p << "x" << c.x << "x" << c.q << "x" << c.y << "x" << c.r;
+    EXPECT_EQ(out[n], TypeParam(42)) << "wrote past the end";
+  }
+}
+
 TYPED_TEST(CpuKernelsTyped, NormMatchesALongDoubleSumAtAnyScale) {
   using R = real_t<TypeParam>;
   auto backend = make_cpu_backend(3);

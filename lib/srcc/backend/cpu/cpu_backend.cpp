@@ -184,14 +184,49 @@ template <class T> class CpuKernels final : public Kernels<T> {
       }
   }
 
+  // swap_axes: runs of at least kLongRun elements are copied whole (memmove pays from there);
+  // shorter ones are moved in tiles of kTile × kTile runs.
+  static constexpr std::size_t kLongRun = 16, kTile = 16;
+
   void swap_axes(std::size_t p, std::size_t x, std::size_t q, std::size_t y, std::size_t r,
                  const T* in, T* out) override {
+    // With one of the swapped axes of size 1 the move is a transposition of the other with q.
+    if (y == 1) std::swap(q, y);
+    else if (x == 1) std::swap(x, q);
+    if (r >= kLongRun) {
+      for (std::size_t ip = 0; ip < p; ++ip)
+        for (std::size_t ix = 0; ix < x; ++ix)
+          for (std::size_t iq = 0; iq < q; ++iq)
+            for (std::size_t iy = 0; iy < y; ++iy)
+              std::copy_n(in + (((ip * x + ix) * q + iq) * y + iy) * r, r,
+                          out + (((ip * y + iy) * q + iq) * x + ix) * r);
+      return;
+    }
+    // Short runs (mostly a transposition proper, r = 1): a call to memmove per run cost more
+    // than the copy. Each (p, q) slice is an x × y matrix of runs, moved in tiles.
+    const std::size_t ld_in = q * y * r, ld_out = q * x * r;
     for (std::size_t ip = 0; ip < p; ++ip)
-      for (std::size_t ix = 0; ix < x; ++ix)
-        for (std::size_t iq = 0; iq < q; ++iq)
-          for (std::size_t iy = 0; iy < y; ++iy)
-            std::copy_n(in + (((ip * x + ix) * q + iq) * y + iy) * r, r,
-                        out + (((ip * y + iy) * q + iq) * x + ix) * r);
+      for (std::size_t iq = 0; iq < q; ++iq) {
+        const T* src = in + (ip * x * q * y + iq * y) * r;
+        T* dst = out + (ip * y * q * x + iq * x) * r;
+        if (r == 1) transpose_tiles(x, y, std::integral_constant<std::size_t, 1>{}, src, ld_in, dst, ld_out);
+        else transpose_tiles(x, y, r, src, ld_in, dst, ld_out);
+      }
+  }
+
+  // dst[iy, ix] = src[ix, iy] for runs of r elements, row strides ld_in and ld_out: tiles of
+  // kTile × kTile runs keep both sides' lines in the L1 cache until they are used whole; a
+  // narrow side (the physical or an MPO bond leg, y ≤ kTile) is one tile wide.
+  template <class Run>
+  static void transpose_tiles(std::size_t x, std::size_t y, Run r, const T* src, std::size_t ld_in, T* dst,
+                              std::size_t ld_out) {
+    for (std::size_t x0 = 0; x0 < x; x0 += kTile)
+      for (std::size_t y0 = 0; y0 < y; y0 += kTile) {
+        const std::size_t x1 = std::min(x, x0 + kTile), y1 = std::min(y, y0 + kTile);
+        for (std::size_t ix = x0; ix < x1; ++ix)
+          for (std::size_t iy = y0; iy < y1; ++iy)
+            for (std::size_t k = 0; k < r; ++k) dst[iy * ld_out + ix * r + k] = src[ix * ld_in + iy * r + k];
+      }
   }
 
   void copy(std::size_t n, const T* in, T* out) override { std::copy_n(in, n, out); }
