@@ -32,6 +32,7 @@ template <class T> class ForwardingKernels : public Kernels<T> {
   void qr(std::size_t m, std::size_t n, T* y, T* r) override { k_.qr(m, n, y, r); }
   void upper_inverse(std::size_t k, T* r) override { k_.upper_inverse(k, r); }
   void svd(std::size_t m, std::size_t n, T* a, T* u, R* s, T* vt) override { k_.svd(m, n, a, u, s, vt); }
+  void left_svd(std::size_t m, std::size_t n, T* a, T* u, R* s) override { k_.left_svd(m, n, a, u, s); }
 
  protected:
   Kernels<T>& k_;

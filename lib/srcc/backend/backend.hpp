@@ -3,6 +3,7 @@
 // (host memory for the CPU backend, device memory for a GPU backend): the sweep never touches
 // elements directly, so the same sweep runs on every backend. Matrices are row-major unless a
 // function says column-major (the LAPACK-facing factorisations do, see sweep.cpp for why).
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -176,6 +177,11 @@ template <class T> class Kernels {
   // column-major with leading dimension = rows; the k singular values (descending) are
   // returned in host memory `s_host`, since the truncation decision is made on the host.
   virtual void svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host, T* vt) = 0;
+  // The same without the right factor (u and the values only): a backend that can skips it.
+  virtual void left_svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host) {
+    Buffer<T> vt = allocate(std::min(m, n) * n);
+    svd(m, n, a, u, s_host, vt.data());
+  }
 };
 
 // A compute device: hands out the kernels for each scalar type.

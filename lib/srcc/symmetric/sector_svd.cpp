@@ -39,6 +39,11 @@ void factorize_groups(Kernels<T>& K, SectorSvd<T>& out, const Gather& gather, co
       ah = Buffer<T>();
       if (how == Factorization::kAdjointR) g.vt = std::move(r);
       else left_svd_of_adjoint(K, g, r, rows);
+    } else if (how == Factorization::kSvdLeft) {
+      Buffer<T> a = gather(i);
+      g.u = K.allocate(g.m * k);
+      g.sigma.resize(k);
+      K.left_svd(g.m, g.n, a.data(), g.u.data(), g.sigma.data());
     } else {
       Buffer<T> a = gather(i);
       g.u = K.allocate(g.m * k);
@@ -68,8 +73,7 @@ void left_svd_of_adjoint(Kernels<T>& K, typename SectorSvd<T>::Group& g, const B
   K.conj(g.m * rows, bh.data(), bh.data());
   g.u = K.allocate(g.m * k);
   g.sigma.resize(k);
-  Buffer<T> w = K.allocate(k * rows);  // the right factor, not used
-  K.svd(g.m, rows, bh.data(), g.u.data(), g.sigma.data(), w.data());
+  K.left_svd(g.m, rows, bh.data(), g.u.data(), g.sigma.data());
 }
 
 template <class T>

@@ -312,6 +312,23 @@ template <class T> class CpuKernels final : public Kernels<T> {
     check_lapack(gesdd(bi(m), bi(n), a, s_host, u, vt), "gesdd", m, n);
   }
 
+  // U and the values alone. Below kLeftSvdByQrIteration columns and rows a real SVD is faster by
+  // QR iteration updating U only (gesvd) than by divide and conquer forming both factors
+  // (gesdd): 1.2–1.7× at 16–128 on the development VM, about even at 160–250; complex ones gain
+  // nothing (docs/PERFORMANCE.md, "Charges").
+  static constexpr std::size_t kLeftSvdByQrIteration = 160;
+  void left_svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host) override {
+    if constexpr (!is_complex_v<T>) {
+      if (std::min(m, n) < kLeftSvdByQrIteration) {
+        BlasThreadsFor blas(work_->threads(), 4.0 * static_cast<double>(m) * static_cast<double>(n) *
+                                                  static_cast<double>(std::min(m, n)));
+        check_lapack(gesvd_left(bi(m), bi(n), a, s_host, u), "gesvd", m, n);
+        return;
+      }
+    }
+    Kernels<T>::left_svd(m, n, a, u, s_host);
+  }
+
  private:
   // A QR's reflectors as it leaves them in y: their τ (block 0, geqrf), or their blocks' factors
   // (block × k, geqrt).

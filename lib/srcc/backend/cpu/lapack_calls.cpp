@@ -168,6 +168,20 @@ lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, 
   return complex_gesdd(m, n, a, s, u, vt);
 }
 
+namespace {
+
+template <class T> lapack_int real_gesvd_left(lapack_int m, lapack_int n, T* a, T* s, T* u) {
+  std::vector<T> superb(static_cast<std::size_t>(std::max<lapack_int>(1, std::min(m, n))));
+  T none{};  // VT is not referenced with JOBVT = 'N'
+  if constexpr (std::is_same_v<T, float>) return LAPACKE_sgesvd(LAPACK_COL_MAJOR, 'S', 'N', m, n, a, m, s, u, m, &none, 1, superb.data());
+  else return LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'S', 'N', m, n, a, m, s, u, m, &none, 1, superb.data());
+}
+
+}  // namespace
+
+lapack_int gesvd_left(lapack_int m, lapack_int n, float* a, float* s, float* u) { return real_gesvd_left(m, n, a, s, u); }
+lapack_int gesvd_left(lapack_int m, lapack_int n, double* a, double* s, double* u) { return real_gesvd_left(m, n, a, s, u); }
+
 lapack_int trtri(lapack_int k, float* a) {
   return LAPACKE_strtri(LAPACK_COL_MAJOR, 'U', 'N', k, a, k);
 }

@@ -56,6 +56,10 @@ lapack_int gesdd(lapack_int m, lapack_int n, float* a, float* s, float* u, float
 lapack_int gesdd(lapack_int m, lapack_int n, double* a, double* s, double* u, double* vt);
 lapack_int gesdd(lapack_int m, lapack_int n, cfloat* a, float* s, cfloat* u, cfloat* vt);
 lapack_int gesdd(lapack_int m, lapack_int n, cdouble* a, double* s, cdouble* u, cdouble* vt);
+// The thin SVD's U and values alone (gesvd, JOBU = 'S', JOBVT = 'N': QR iteration on the
+// bidiagonal, U updated and no right factor formed).
+lapack_int gesvd_left(lapack_int m, lapack_int n, float* a, float* s, float* u);
+lapack_int gesvd_left(lapack_int m, lapack_int n, double* a, double* s, double* u);
 lapack_int trtri(lapack_int k, float* a);
 lapack_int trtri(lapack_int k, double* a);
 lapack_int trtri(lapack_int k, cfloat* a);
