@@ -282,7 +282,7 @@ std::string describe_train(const ListedTrain& listed, bool json) {
   std::string site0 = "[";
   if (charges && !charges->up.empty())
     for (const Charge& q : charges->up.front())
-      site0 += (site0.size() > 1 ? ", " : "") + (q.size() == 1 ? std::to_string(q.front()) : json_array(q));
+      site0 += (site0.size() > 1 ? ", " : "") + (q.size() == 1 ? std::to_string(q.front()) : json_array(std::vector<long long>(q)));
   site0 += "]";
   if (json) {
     JsonObject o;

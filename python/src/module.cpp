@@ -26,6 +26,12 @@
 
 namespace py = pybind11;
 
+// A charge (srcc::InlineVector) goes to and from Python as a list, as a std::vector would.
+namespace pybind11::detail {
+template <class T, std::size_t N>
+struct type_caster<srcc::InlineVector<T, N>> : list_caster<srcc::InlineVector<T, N>, T> {};
+}  // namespace pybind11::detail
+
 namespace {
 
 using srcc::DType;

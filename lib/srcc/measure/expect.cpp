@@ -218,7 +218,7 @@ std::string ExpectResult::to_json() const {
         std::string values = "[";
         for (std::size_t i = 0; i < sv.values.size(); ++i) values += (i ? ", " : "") + json_number(sv.values[i]);
         JsonObject sector;
-        sector.add_raw("charge", json_array(sv.charge)).add_raw("schmidt", values + "]");
+        sector.add_raw("charge", json_array(std::vector<long long>(sv.charge))).add_raw("schmidt", values + "]");
         sectors += (sectors.size() > 1 ? ", " : "") + sector.str();
       }
       e.add_raw("sectors", sectors + "]");

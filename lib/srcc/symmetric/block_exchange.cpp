@@ -59,7 +59,7 @@ template <class T> std::vector<std::byte> packed_blocks(Kernels<T>& K, const Blo
   p.value<std::uint64_t>(t.legs.size());
   for (const Leg& leg : t.legs) {
     p.value<std::uint64_t>(leg.charges.size());
-    for (const Charge& q : leg.charges) p.values(q);
+    for (const Charge& q : leg.charges) p.values(std::vector<long long>(q));
     p.values(leg.dims);
     p.values(leg.sector_of);
     p.values(leg.position_of);
@@ -67,7 +67,7 @@ template <class T> std::vector<std::byte> packed_blocks(Kernels<T>& K, const Blo
   p.values(t.labels);
   p.value<std::uint64_t>(t.blocks.size());
   for (const auto& b : t.blocks) {
-    p.values(b.key);
+    p.values(std::vector<std::uint32_t>(b.key));
     p.value<std::uint64_t>(b.offset);
     p.value<std::uint64_t>(b.size);
   }

@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "srcc/backend/backend.hpp"
+#include "srcc/core/inline_vector.hpp"
 #include "srcc/core/tensor.hpp"
 #include "srcc/symmetric/leg.hpp"
 #include "srcc/train/site_boxes.hpp"
 
 namespace srcc {
 
-using BlockKey = std::vector<std::uint32_t>;  // one sector per leg
+using BlockKey = InlineVector<std::uint32_t, 8>;  // one sector per leg (more than 8 on the heap)
 
 template <class T> struct BlockTensor {
   struct Block {

@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "srcc/core/inline_vector.hpp"
 #include "srcc/core/tensor.hpp"
 
 namespace srcc {
 
-using Charge = std::vector<long long>;  // one value per charge
+using Charge = InlineVector<long long, 4>;  // one value per charge (more than 4 on the heap)
 
 struct ChargeRule {
   std::vector<long long> moduli;  // per charge: ≤ 1 for U(1), N for Z_N
