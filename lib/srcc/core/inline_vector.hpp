@@ -64,7 +64,10 @@ template <class T, std::size_t N> class InlineVector {
   void pop_back() {
     --n_;
     if (n_ >= N) big_.pop_back();
-    if (n_ == N) big_.clear();
+    if (n_ == N) {  // back inside: the heap holds the current values
+      std::copy(big_.begin(), big_.end(), small_.begin());
+      big_.clear();
+    }
   }
   void clear() {
     n_ = 0;
