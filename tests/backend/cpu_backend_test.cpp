@@ -122,6 +122,46 @@ TYPED_TEST(CpuKernelsTyped, SwapAxesMovesEveryElementToItsPlace) {
   }
 }
 
+// left_svd against svd: the same values, and U orthonormal with U·Uᴴ·A = A, on both sides of
+// the size where the CPU backend changes LAPACK routine, wide and tall.
+TYPED_TEST(CpuKernelsTyped, LeftSvdIsTheSvdsLeftFactorAndValues) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  auto backend = make_cpu_backend(1);
+  auto& K = backend->template kernels<T>();
+  std::mt19937_64 gen(5);
+  for (const auto [m, n] : {std::pair<std::size_t, std::size_t>{40, 25}, {25, 40}, {170, 165}}) {
+    const std::size_t k = std::min(m, n);
+    std::vector<T> a(m * n);  // column-major m × n
+    for (auto& v : a) v = value<T>(gen);
+    std::vector<T> a1 = a, a2 = a, u(m * k), u2(m * k), vt(k * n);
+    std::vector<R> s(k), s2(k);
+    K.left_svd(m, n, a1.data(), u.data(), s.data());
+    K.svd(m, n, a2.data(), u2.data(), s2.data(), vt.data());
+    const double eps = std::numeric_limits<R>::epsilon();
+    for (std::size_t i = 0; i < k; ++i)
+      EXPECT_NEAR(static_cast<double>(s[i]), static_cast<double>(s2[i]), 100 * eps * static_cast<double>(s2[0])) << m << "x" << n;
+    // P = U·Uᴴ applied to each column of A gives it back.
+    for (std::size_t c = 0; c < n; ++c) {
+      std::vector<std::complex<double>> coef(k, 0.0);
+      for (std::size_t i = 0; i < k; ++i)
+        for (std::size_t r = 0; r < m; ++r) coef[i] += std::conj(std::complex<double>(u[r + i * m])) * std::complex<double>(a[r + c * m]);
+      for (std::size_t r = 0; r < m; ++r) {
+        std::complex<double> back = 0;
+        for (std::size_t i = 0; i < k; ++i) back += std::complex<double>(u[r + i * m]) * coef[i];
+        ASSERT_NEAR(std::abs(back - std::complex<double>(a[r + c * m])), 0.0, 1000 * eps * static_cast<double>(s2[0]))
+            << m << "x" << n << ", row " << r << ", column " << c;
+      }
+    }
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j <= i; ++j) {
+        std::complex<double> d = 0;
+        for (std::size_t r = 0; r < m; ++r) d += std::conj(std::complex<double>(u[r + j * m])) * std::complex<double>(u[r + i * m]);
+        ASSERT_NEAR(std::abs(d - (i == j ? 1.0 : 0.0)), 0.0, 100 * eps * static_cast<double>(m)) << "u_" << j << "·u_" << i;
+      }
+  }
+}
+
 TYPED_TEST(CpuKernelsTyped, NormMatchesALongDoubleSumAtAnyScale) {
   using R = real_t<TypeParam>;
   auto backend = make_cpu_backend(3);

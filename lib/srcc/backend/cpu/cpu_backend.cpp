@@ -314,7 +314,7 @@ template <class T> class CpuKernels final : public Kernels<T> {
 
   // U and the values alone. Below kLeftSvdByQrIteration columns and rows a real SVD is faster by
   // QR iteration updating U only (gesvd) than by divide and conquer forming both factors
-  // (gesdd): 1.2–1.7× at 16–128 on the development VM, about even at 160–250; complex ones gain
+  // (gesdd): 1.15–1.8× at 16–128 on the development VM, about even at 160–250; complex ones gain
   // nothing (docs/PERFORMANCE.md, "Charges").
   static constexpr std::size_t kLeftSvdByQrIteration = 160;
   void left_svd(std::size_t m, std::size_t n, T* a, T* u, R* s_host) override {
