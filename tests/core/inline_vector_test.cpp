@@ -33,8 +33,9 @@ TEST(InlineVector, GrowsOntoTheHeapAndBackAsAVectorDoes) {
   EXPECT_EQ(copy[5], 60);
   a[0] = -7;  // changed on the heap side, then brought back inside
   b[0] = -7;
-  a.insert(a.begin() + 2, b.begin(), b.begin() + 2);
-  b.insert(b.begin() + 2, b.begin(), b.begin() + 2);
+  const std::vector<long long> head(b.begin(), b.begin() + 2);  // (a vector's own range may not be inserted)
+  a.insert(a.begin() + 2, head.begin(), head.end());
+  b.insert(b.begin() + 2, head.begin(), head.end());
   expect_same(a, b);
   while (!b.empty()) {
     a.pop_back();
