@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string_view>
 
 #include "srcc/core/error.hpp"
@@ -215,6 +216,36 @@ template <class T> void EnvStore<T>::release(std::size_t block, std::size_t j) {
     fs::remove(it->second.file, ec);
   }
   entries_.erase(it);
+}
+
+template <class T> Buffer<T> EnvStore<T>::take(std::size_t block, std::size_t j) {
+  settle();  // its spill may still be in flight
+  Entry e;
+  {
+    std::lock_guard lock(entries_mutex_);
+    auto it = entries_.find({block, j});
+    if (it == entries_.end()) throw std::logic_error("EnvStore::take: no environment of cut " + std::to_string(j));
+    e = std::move(it->second);
+    entries_.erase(it);
+  }
+  const auto sid = static_cast<std::int64_t>(j);
+  if (e.tier == Tier::kMemory) return std::move(e.memory);
+  if (e.tier == Tier::kHost) return mover_.up(std::move(e.host), "environment", sid);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(e.file.c_str(), "rb"), &std::fclose);
+  if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
+  Buffer<T> out;
+  if (mover_.kernels().moves_data()) {
+    std::vector<T> host(e.rows * e.cols);
+    read_rows(e, file.get(), j, 0, e.rows, host.data());
+    out = mover_.up(std::move(host), "environment", sid);
+  } else {
+    out = mover_.kernels().allocate(std::max<std::size_t>(e.rows * e.cols, 1));
+    read_rows(e, file.get(), j, 0, e.rows, out.data());
+  }
+  file.reset();
+  std::error_code ec;
+  fs::remove(e.file, ec);
+  return out;
 }
 
 #define SRCC_INSTANTIATE(T) template class EnvStore<T>;

@@ -55,6 +55,9 @@ template <class T> class EnvStore {
   void for_rows(std::size_t block, std::size_t j, std::size_t rows, std::size_t batch,
                 const std::function<void(const T*, std::size_t, std::size_t)>& f);
   void release(std::size_t block, std::size_t j);
+  // C_j whole, back in backend memory, and out of the store (its file removed): for a caller
+  // that needs the environment as one buffer (the charged sweep's block tensors).
+  Buffer<T> take(std::size_t block, std::size_t j);
   // Waits for the spill in flight; rethrows its error.
   void settle() { spiller_.wait(); }
   bool spills() const { return scratch_ != nullptr; }

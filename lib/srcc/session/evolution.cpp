@@ -187,7 +187,6 @@ template <class T> class Evolution {
     before_work(notes_, plan0_.budgets, reporter_);
     // The charges, once: the state's physical legs keep theirs from step to step.
     sym_ = choose_symmetry(ro_, {&stack_});
-    keep_within_budget(sym_, {plan0_});
     if (!sym_.note.empty()) reporter_.note(sym_.note);
     sum_.symmetry = sym_.keep ? sym_.name : "";
     if (sym_.keep) {
@@ -245,8 +244,8 @@ template <class T> class Evolution {
       RepeatedLayers<T> source(data_.sites, 1, state_, kernels());
       std::optional<RankExchange> split;  // over ranks: the sketch's columns split
       if (share_.workers) split.emplace(share_.workers.get(), RankExchange::Mode::kColumns, 1, check_interrupt_, log_);
-      return kept_blocks(symmetric_run<T>({{&data_.stack, &source, T(1)}}, sym_, step_options.sweep, backend(), quiet_,
-                                          check_interrupt_, split ? &*split : nullptr, false));
+      return kept_blocks(symmetric_run<T>({{&data_.stack, &source, T(1), &plan}}, sym_, step_options.sweep, backend(), quiet_,
+                                          check_interrupt_, split ? &*split : nullptr, false, &log_));
     }
     data_.sites.push_back(std::move(state_.dense));
     // The state back in its place whatever happens: a step stopped midway leaves it as it was.
@@ -291,12 +290,12 @@ template <class T> class Evolution {
         for (std::size_t r = 0; r < m; ++r) layers.insert(layers.end(), hs.begin(), hs.end() - 1);
         layers.push_back(hs.back());
         choice.terms.push_back(std::move(layers));
-        inputs.push_back({sum[m].stack, sum[m].source, sum[m].weight});
+        inputs.push_back({sum[m].stack, sum[m].source, sum[m].weight, sum[m].plan});
       }
       std::optional<RankExchange> dealt;  // over ranks: the terms dealt
       if (share_.workers) dealt.emplace(share_.workers.get(), RankExchange::Mode::kTerms, inputs.size(), check_interrupt_, log_);
       return kept_blocks(symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_,
-                                       dealt ? &*dealt : nullptr, false));
+                                       dealt ? &*dealt : nullptr, false, &log_));
     }
     return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_, {}, share_.workers.get());
   }

@@ -106,7 +106,6 @@ SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const Swee
       charges[k].push_back({terms[k].trains[i]->charges, stacks[k].layers[i].where()});
   o.symmetry = symmetry;
   SymmetryChoice sym = choose_symmetry(o, charges);
-  keep_within_budget(sym, plans);
   if (info != nullptr) {
     info->symmetry = sym.keep ? sym.name : "";
     info->symmetry_note = sym.note;
@@ -117,8 +116,8 @@ SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const Swee
   SweepResult<T> r;
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
-    for (std::size_t k = 0; k < terms.size(); ++k) inputs.push_back({&stacks[k], sources[k].get(), terms[k].weight});
-    SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backends.front(), reporter, check_interrupt);
+    for (std::size_t k = 0; k < terms.size(); ++k) inputs.push_back({&stacks[k], sources[k].get(), terms[k].weight, &plans[k]});
+    SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backends.front(), reporter, check_interrupt, nullptr, true, &log);
     r = std::move(so.result);
     if (info != nullptr) info->charges = std::move(so.charges);
   } else if (o.sweep.method == Method::kSvd) {

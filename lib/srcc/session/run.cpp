@@ -238,13 +238,13 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   std::vector<BlockTensor<T>> blocks;
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
-    for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight});
+    for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight, term.plan});
     std::optional<RankExchange> dealt;  // over ranks: a sum's terms dealt, a product's columns split
     if (workers) dealt.emplace(workers, ins.size() > 1 ? RankExchange::Mode::kTerms : RankExchange::Mode::kColumns, ins.size(),
                                check_interrupt, log);
     // Only the blocks: the writer makes what its format needs from them.
     SymmetricOutcome<T> so =
-        symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr, false);
+        symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr, false, &log);
     result = std::move(so.result);
     charges = std::move(so.charges);
     blocks = std::move(so.blocks);
@@ -344,10 +344,9 @@ RankPlan rank_plan(const RunOptions& given, const std::vector<Plan>& plans, int 
 std::string symmetry_note(const RunOptions& given) {
   std::vector<Inputs> ins = open_inputs(given);
   SymmetryChoice sym = choose_symmetry(given, stacks_of(ins));
-  keep_within_budget(sym, plan_terms(given));
   if (!sym.keep) return sym.note;
   return "computed on the inputs' " + sym.name + " charges: the plan below is the dense run's; its environments are the "
-         "charged run's size (dense in the sketch column, all held in memory), its other memory and its flops a bound";
+         "charged run's size (dense in the sketch column) and wait where the plan puts them, its other memory and its flops a bound";
 }
 
 Plan plan_run(const RunOptions& given) {
@@ -384,7 +383,6 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
   for (const auto& in : ins) notes.insert(notes.end(), in.notes.begin(), in.notes.end());
   before_work(notes, plans.front().budgets, reporter);
   SymmetryChoice sym = choose_symmetry(options, stacks);
-  keep_within_budget(sym, plans);
   if (!sym.note.empty()) reporter.note(sym.note);
   RankShare share;
   if (world.size() > 1 && alone.empty()) {

@@ -1,6 +1,7 @@
 #include "srcc/session/symmetric_run.hpp"
 
 #include <cmath>
+#include <memory>
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
@@ -9,6 +10,7 @@
 #include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
 #include "srcc/symmetric/charged_truncation.hpp"
+#include "srcc/symmetric/env_parking.hpp"
 #include "srcc/symmetric/symmetric_sweep.hpp"
 
 namespace srcc {
@@ -92,25 +94,11 @@ SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stac
   return choose_symmetry(o, terms);
 }
 
-void keep_within_budget(SymmetryChoice& c, const std::vector<Plan>& plans) {
-  if (!c.keep) return;
-  std::size_t env = 0;
-  bool spills = false;
-  for (const auto& p : plans) {
-    env += p.environment_bytes;
-    spills = spills || p.memory_from > 1 || p.scratch_bytes > 0;
-  }
-  if (!spills) return;
-  c.keep = false;
-  c.note = "the inputs' " + c.name + " charges are not kept: their sweep holds every environment in memory (" +
-           format_size(env) + "), beyond the host budget (" + opt::kHostMemory.name() +
-           "); the run is dense, its environments partly on scratch";
-}
-
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
-                                  const std::function<void()>& check_interrupt, RankExchange* ranks, bool dense_result) {
+                                  const std::function<void()>& check_interrupt, RankExchange* ranks, bool dense_result,
+                                  TransferLog* log) {
   Kernels<T>& K = backend.kernels<T>();
   // Over ranks a rank reads only its own terms' sites.
   std::vector<ChargedStack<T>> stacks(inputs.size());
@@ -139,8 +127,13 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
     finish_result(r, cores, K, dense_result);
   } else {
     std::vector<ChargedTerm<T>> terms;
-    for (std::size_t k = 0; k < inputs.size(); ++k)
-      terms.push_back({ranks && !ranks->mine(k) ? nullptr : &stacks[k], inputs[k].weight});
+    std::vector<std::unique_ptr<EnvParking<T>>> parking(inputs.size());
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      const bool mine = !ranks || ranks->mine(k);
+      if (mine && log && inputs[k].plan && EnvParking<T>::needed(*inputs[k].plan))
+        parking[k] = std::make_unique<EnvParking<T>>(K, backend.name(), *log, *inputs[k].plan);
+      terms.push_back({mine ? &stacks[k] : nullptr, inputs[k].weight, parking[k].get()});
+    }
     ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt, ranks, dense_result);
     out.result = std::move(res.sweep);
     cores = std::move(res.cores);
@@ -153,7 +146,7 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>&, const SymmetryChoice&,  \
                                              const SweepOptions&, Backend&, Reporter&,                       \
-                                             const std::function<void()>&, RankExchange*, bool);
+                                             const std::function<void()>&, RankExchange*, bool, TransferLog*);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

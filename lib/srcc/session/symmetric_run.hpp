@@ -10,6 +10,7 @@
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/log/reporter.hpp"
+#include "srcc/log/transfer_log.hpp"
 #include "srcc/session/run_options.hpp"
 #include "srcc/sweep/sweep_data.hpp"
 #include "srcc/symmetric/block_tensor.hpp"
@@ -37,11 +38,6 @@ struct LayerCharges {
 };
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<std::vector<LayerCharges>>& terms);
 
-// The symmetric sweep holds every left environment in memory, and they are as large as the dense
-// run's (dense in the sketch column): where a dense plan keeps any environment out of memory (on
-// scratch disk, or a GPU run's host tier), the choice becomes dense, its note saying why.
-void keep_within_budget(SymmetryChoice& choice, const std::vector<Plan>& plans);
-
 // The run on charges: its result (dense cores, bonds in sector order) and the result's physical
 // charges (the top layer's up, the bottom layer's down), for writing them with it.
 template <class T> struct SymmetricOutcome {
@@ -50,20 +46,22 @@ template <class T> struct SymmetricOutcome {
   std::vector<BlockTensor<T>> blocks;  // the result's cores in their blocks
   std::size_t max_sectors = 0;  // the most charge sectors on any bond of the result
 };
-// One term w·(stack) of the run, its sites from `source`.
+// One term w·(stack) of the run, its sites from `source`; `plan`, where given, puts its left
+// environments on scratch disk at the cuts where it puts the dense run's (symmetric/env_parking.hpp).
 template <class T> struct SymmetricInput {
   const Stack* stack = nullptr;
   SiteSource<T>* source = nullptr;
   T weight = T(1);
+  const Plan* plan = nullptr;
 };
 // Over MPI ranks (`ranks` dealing a sum's terms, or splitting one product's sketch columns):
 // dealt, each rank reads and sweeps only its own terms; every rank holds the result
 // (symmetric_sweep.hpp). `dense_result` false: the result's dense cores are not made (a caller
-// that keeps the blocks).
+// that keeps the blocks). Environments that go to scratch are logged in `log`.
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
                                   const std::function<void()>& check_interrupt, RankExchange* ranks = nullptr,
-                                  bool dense_result = true);
+                                  bool dense_result = true, TransferLog* log = nullptr);
 
 }  // namespace srcc

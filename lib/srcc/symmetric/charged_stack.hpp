@@ -40,10 +40,14 @@ template <class T> struct ChargedStack {
   const Leg& bottom_down(std::size_t j) const { return sites.back()[j].legs[3]; }
 };
 
-// One term w·(stack) of a sum.
+template <class T> class EnvParking;
+
+// One term w·(stack) of a sum, and where its left environments wait between the sweeps (null:
+// in memory; symmetric/env_parking.hpp).
 template <class T> struct ChargedTerm {
   const ChargedStack<T>* stack = nullptr;
   T weight = T(1);
+  EnvParking<T>* parking = nullptr;
 };
 
 // Layer `layer` of a stack from its dense sites (l, r, u, d) and the charges of their physical

@@ -12,6 +12,7 @@
 #include "srcc/sweep/sketch.hpp"
 #include "srcc/symmetric/block_exchange.hpp"
 #include "srcc/symmetric/block_ops.hpp"
+#include "srcc/symmetric/env_parking.hpp"
 #include "srcc/symmetric/sector_svd.hpp"
 
 namespace srcc {
@@ -281,6 +282,7 @@ std::vector<ChargedEnvironments<T>> reduced_environments(Kernels<T>& K, const st
       carried[k] = std::move(next[k]);
       out[k].env.push_back(how.whole_rows ? whole_rows(K, m[k], terms[k].stack->depth(), factor, first.rule) : carried[k]);
       out[k].log_scale.push_back(out[k].log_scale.back() + std::log(factor));
+      if (terms[k].parking && j > 0) terms[k].parking->park(out[k].env[j], j);
     }
     res.sites[j].seconds += std::chrono::duration<double>(Clock::now() - t0).count();
     reporter.progress("left sweep", j + 1, n - 1);

@@ -18,6 +18,7 @@
 #include "srcc/symmetric/block_exchange.hpp"
 #include "srcc/symmetric/block_ops.hpp"
 #include "srcc/symmetric/charged_truncation.hpp"
+#include "srcc/symmetric/env_parking.hpp"
 #include "srcc/symmetric/reduction_sweep.hpp"
 #include "srcc/symmetric/sector_svd.hpp"
 
@@ -168,7 +169,7 @@ BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j
 template <class T>
 ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, const std::vector<BlockTensor<T>>& omega,
                                   SweepResult<T>& res, Reporter& reporter, const std::function<void()>& check_interrupt,
-                                  RankExchange* split, std::size_t columns) {
+                                  RankExchange* split, std::size_t columns, EnvParking<T>* parking = nullptr) {
   using namespace axis;
   const std::size_t n = st.length(), k = st.depth(), s = omega.front().legs[0].size();
   ChargedEnvironments<T> out;
@@ -194,6 +195,7 @@ ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, cons
     scale_by(K, c, factor);
     out.log_scale.push_back(out.log_scale.back() + std::log(factor));
     out.env.push_back(std::move(c));
+    if (parking && j > 0) parking->park(out.env[j], j);
     res.sites[j].seconds += since(t0);
     reporter.progress("left sweep", j + 1, n - 1);
     check_interrupt();
@@ -269,6 +271,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
   // need of every term (total charges, left sectors, scales, each cut's sketch) is gathered.
   struct Term {
     const ChargedStack<T>* st = nullptr;  // null: another rank's term
+    EnvParking<T>* parking = nullptr;
     ChargedEnvironments<T> env, held;
     BlockTensor<T> s_env;
   };
@@ -280,6 +283,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
     const ChargedStack<T>& st = *terms[k].stack;
     const std::size_t depth = st.depth();
     t[k].st = &st;
+    t[k].parking = terms[k].parking;
     t[k].env = std::move(envs[k]);
     if (estimate) t[k].held = std::move(held[k]);
     own_dims.push_back(packed_sector_dims(t[k].env.env, rule));
@@ -355,6 +359,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       if (!t[k].st) continue;
       const std::size_t depth = t[k].st->depth();
       z[k] = right_block(K, *t[k].st, j, t[k].s_env, res.flops);
+      if (t[k].parking) t[k].parking->fetch(t[k].env.env[j], j);
       y[k] = term_sketch(K, t[k].env.env[j], z[k], depth, f[k], res.flops);
       t[k].env.env[j] = BlockTensor<T>();
       if (!estimate) continue;
@@ -456,9 +461,10 @@ std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& term
   for (std::size_t k = 0; k < terms.size(); ++k) {
     if (!terms[k].stack) continue;  // another rank's
     const ChargedStack<T>& st = *terms[k].stack;
-    envs[k] = sweep_left(K, st, test_tensors(K, st, s, o.seed, share), res, first ? reporter : quiet, check_interrupt, split, s);
+    envs[k] = sweep_left(K, st, test_tensors(K, st, s, o.seed, share), res, first ? reporter : quiet, check_interrupt, split, s,
+                         terms[k].parking);
     held[k] = sweep_left(K, st, test_tensors(K, st, kHeldOut, Rng::derive_seed(o.seed, kHeldOutStream)), res, quiet,
-                         check_interrupt, nullptr, kHeldOut);
+                         check_interrupt, nullptr, kHeldOut);  // eight columns: never parked
     first = false;
   }
   return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt, dealt,
