@@ -13,14 +13,13 @@ namespace srcc {
 namespace {
 
 template <class T>
-void log_written(TransferLog& log, const std::vector<Tensor<T>>& cores, const std::string& target,
-                 double seconds) {
+void log_written(TransferLog& log, const SectorForm<T>& form, const std::string& target, double seconds) {
   const std::string dt(dtype_name(dtype_of<T>));
-  for (std::size_t j = 0; j < cores.size(); ++j)
+  const std::size_t n = form.sites();
+  for (std::size_t j = 0; j < n; ++j)
     log.add({.what = "result site", .site = static_cast<std::int64_t>(j), .mechanism = mechanism::kFileWrite,
              .source = "host", .target = target + "/" + std::to_string(j), .dtype_from = dt, .dtype_to = dt,
-             .bytes = static_cast<std::int64_t>(cores[j].bytes()),
-             .seconds = seconds / static_cast<double>(cores.size())});
+             .bytes = static_cast<std::int64_t>(form.core_bytes(j)), .seconds = seconds / static_cast<double>(n)});
 }
 
 }  // namespace
@@ -71,22 +70,26 @@ template <class T> void tenpy_write(Job<T>& j) {
   j.wb.dropped_weight = form.dropped_weight;
   j.wb.truncated_weight = form.truncated_weight;
   j.out.write_tenpy_train(j.wb.group, j.kind, form, j.state.file, j.state.group);
-  log_written(j.log, form.cores, "file:" + j.out.path() + ":" + j.wb.group + "/tensors", j.seconds());
+  log_written(j.log, form, "file:" + j.out.path() + ":" + j.wb.group + "/tensors", j.seconds());
 }
 
 // ITensor takes the cores as they are when dense, split by sector when the template has charges.
 template <class T> void itensor_write(Job<T>& j) {
   if (j.tpl.rule.count() == 0) {
-    const std::vector<Tensor<T>> cores = dense_cores(j);
-    j.out.template write_itensor_train<T>(j.wb.group, j.kind, cores, nullptr, j.state.file, j.state.group);
-    log_written(j.log, cores, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
+    SectorForm<T> plain;
+    plain.cores = dense_cores(j);
+    j.out.template write_itensor_train<T>(j.wb.group, j.kind, plain.cores, nullptr, j.state.file, j.state.group);
+    log_written(j.log, plain, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
     return;
   }
-  const SectorForm<T> form = form_of(j);
+  SectorForm<T> form = form_of(j);
   j.wb.dropped_weight = form.dropped_weight;
   j.wb.truncated_weight = form.truncated_weight;
+  // ITensor's writer takes the train whole.
+  for (std::size_t s = 0; form.make && s < form.sites(); ++s) form.cores.push_back(form.core(s));
+  form.make = nullptr;
   j.out.write_itensor_train(j.wb.group, j.kind, form.cores, &form, j.state.file, j.state.group);
-  log_written(j.log, form.cores, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
+  log_written(j.log, form, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
 }
 
 // The layouts a result is written back in, one row each: the template's charges and the writer.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 
@@ -93,12 +94,22 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
     cores[j].legs[0] = leg;
     cores[j - 1].legs[1] = leg;
   }
-  for (const auto& c : cores) out.cores.push_back(dense_of_blocks(K, c));
   out.norm = norm_of(K, cores.front());
-  if (out.norm > 0) {
-    const auto inv = static_cast<real_t<T>>(1.0 / out.norm);
-    for (auto& v : out.cores.front().data) v *= inv;
+  for (const auto& c : cores) {
+    std::size_t elements = 1;
+    for (const Leg& leg : c.legs) elements *= leg.dense_size();
+    out.made_elements.push_back(elements);
   }
+  // Each site made dense as the writer takes it: never the whole dense train at once. Core 0 is
+  // scaled in its dense copy (the blocks may be shared with the caller's result).
+  auto blocks = std::make_shared<const std::vector<BlockTensor<T>>>(std::move(cores));
+  const auto inv = static_cast<real_t<T>>(out.norm > 0 ? 1.0 / out.norm : 1.0);
+  out.make = [&K, blocks, inv](std::size_t j) {
+    Tensor<T> c = dense_of_blocks(K, blocks->at(j));
+    if (j == 0)
+      for (auto& v : c.data) v *= inv;
+    return c;
+  };
   out.truncated_weight = out.norm > 0 ? dropped2 / (out.norm * out.norm) : 0.0;
   return out;
 }

@@ -8,6 +8,7 @@
 // before it can be written that way (sweep/sector_form.hpp).
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -71,12 +72,20 @@ struct PhysicalCharges {
 
 template <class T> struct SectorForm {
   std::vector<Tensor<T>> cores;              // (l, r, u, d); cores right-orthonormal, core 0 at unit norm
+  // Where set, the cores are made one at a time as a writer takes them (a charged result's, from
+  // its blocks: no whole dense train), core j of made_elements[j] numbers; `cores` is empty.
+  std::function<Tensor<T>(std::size_t)> make;
+  std::vector<std::size_t> made_elements;
   std::vector<std::vector<Charge>> bonds;    // bonds 0 … n: each index's charge, sectors in order
   std::vector<std::vector<double>> schmidt;  // bonds 0 … n: Schmidt values (the outer bonds: [1])
   double norm = 0;                           // of the train written (after the projection)
   double dropped_weight = 0;                 // relative weight outside the template's total charge, at the last site
   double truncated_weight = 0;               // relative weight the truncations per sector discarded (both
                                              // sweeps; the first may discard weight of any charge)
+
+  std::size_t sites() const { return make ? made_elements.size() : cores.size(); }
+  Tensor<T> core(std::size_t j) const { return make ? make(j) : cores.at(j); }
+  std::size_t core_bytes(std::size_t j) const { return (make ? made_elements.at(j) : cores.at(j).data.size()) * sizeof(T); }
 };
 
 }  // namespace srcc

@@ -270,7 +270,7 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
   if (H5Ocopy(tf.get(), grp.c_str(), out, out_group.c_str(), ocpl.get(), H5P_DEFAULT) < 0)
     fail(label, "copy of the template " + file + ":" + grp);
   Handle g(H5Gopen2(out, out_group.c_str(), H5P_DEFAULT), H5Gclose);
-  const std::size_t n = form.cores.size();
+  const std::size_t n = form.sites();
   const std::size_t nq = form.bonds.front().front().size();
   Handle old_tensors(H5Gopen2(g.get(), "tensors", H5P_DEFAULT), H5Gclose);
   Handle tensors = list_group(g.get(), "tensors.new", n);
@@ -281,7 +281,7 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     const auto perm = site_perm(Handle(H5Gopen2(tf.get(), grp.c_str(), H5P_DEFAULT), H5Gclose).get(), j, file);
     Handle a = instance(tensors.get(), name, "Array", "tenpy.linalg.np_conserved");
     hard_link(g.get(), "chinfo", a.get(), "chinfo");
-    const auto& c = form.cores[j];
+    const Tensor<T> c = form.core(j);
     const std::size_t rank = kind == TrainKind::kMps ? 3 : 4;
     Handle legs_group = list_group(a.get(), "legs", rank);
     const SiteLegs legs = write_site_legs(g.get(), old_tensors.get(), legs_group.get(), name, tpl, tw, kind, form, j, nq);
