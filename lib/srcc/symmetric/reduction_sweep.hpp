@@ -28,6 +28,8 @@ class RankExchange;
 
 // One term's environments C_0 … C_{n−1}, each (kSketch, L(0) … L(k−1)); the stored C_j is
 // e^{log_scale[j]} times the true one (each is kept at norm √rows; the terms of a sum at one scale).
+// One the term's parking sent to scratch (ChargedTerm::parking) keeps its legs and block table
+// but no numbers until the right sweep fetches it.
 template <class T> struct ChargedEnvironments {
   std::vector<BlockTensor<T>> env;
   std::vector<double> log_scale;

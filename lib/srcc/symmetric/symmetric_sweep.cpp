@@ -165,7 +165,7 @@ BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j
 // The environments C_0 … C_{n−1} of the test tensors `omega` (s columns), each (kSketch, L(0) …
 // L(k−1)) kept at norm √s (reduction_sweep.hpp's scale convention).
 // Over ranks (`split`, columns split) `omega` holds this rank's share of the `columns` and the
-// scale is the whole environment's.
+// scale is the whole environment's. With `parking`, each C_j goes where it says once C_{j+1} is made.
 template <class T>
 ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, const std::vector<BlockTensor<T>>& omega,
                                   SweepResult<T>& res, Reporter& reporter, const std::function<void()>& check_interrupt,
