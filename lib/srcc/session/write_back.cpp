@@ -82,12 +82,9 @@ template <class T> void itensor_write(Job<T>& j) {
     log_written(j.log, plain, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
     return;
   }
-  SectorForm<T> form = form_of(j);
+  const SectorForm<T> form = form_of(j);
   j.wb.dropped_weight = form.dropped_weight;
   j.wb.truncated_weight = form.truncated_weight;
-  // ITensor's writer takes the train whole.
-  for (std::size_t s = 0; form.make && s < form.sites(); ++s) form.cores.push_back(form.core(s));
-  form.make = nullptr;
   j.out.write_itensor_train(j.wb.group, j.kind, form.cores, &form, j.state.file, j.state.group);
   log_written(j.log, form, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
 }

@@ -135,15 +135,15 @@ namespace {
 // Fresh links between the sites, with random 64-bit ids as ITensor draws them; with charges, each
 // link's QN blocks from the bond's sectors.
 template <class T>
-std::vector<Index> fresh_links(const std::vector<Tensor<T>>& c, const SectorForm<T>* form, const QnNames& names) {
-  const std::size_t n = c.size();
+std::vector<Index> fresh_links(const std::vector<std::size_t>& dims, const SectorForm<T>* form, const QnNames& names) {
+  const std::size_t n = dims.size() + 1;
   const bool qn = form != nullptr;
   std::mt19937_64 rng(std::random_device{}());
   std::vector<Index> links(n > 0 ? n - 1 : 0);
   for (std::size_t j = 0; j + 1 < n; ++j) {
     Index& l = links[j];
     l.id = rng();
-    l.dim = static_cast<long long>(c[j].shape[kLegR]);
+    l.dim = static_cast<long long>(dims[j]);
     l.dir = qn ? -1 : 0;  // QN: In on the tensor to its left, Out on the one to its right
     l.tags = "Link,l=" + std::to_string(j + 1);
     if (!qn) continue;
@@ -309,9 +309,11 @@ void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind
                          const std::string& file, const std::string& grp, const std::string& label) {
   Handle f = h5::open_for_reading(file);
   const ItensorTrain tpl(f.get(), file, grp);
-  const std::size_t n = cores.size();
   const bool qn = form != nullptr;
-  const std::vector<Tensor<T>>& c = qn ? form->cores : cores;
+  const std::size_t n = qn ? form->sites() : cores.size();
+  // With charges each core is the form's, made as it is written (SectorForm::core).
+  std::vector<std::size_t> link_dims;
+  for (std::size_t j = 0; j + 1 < n; ++j) link_dims.push_back(qn ? form->bonds[j + 1].size() : cores[j].shape[kLegR]);
   const QnNames names = [&] {
     std::vector<const Index*> sites;
     for (std::size_t j = 0; j < n; ++j)
@@ -319,7 +321,7 @@ void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind
         if (tpl.role(j, k) == kLegU) sites.push_back(&tpl.tensors()[j].inds[k]);
     return qn ? qn_names(sites) : QnNames{};
   }();
-  const std::vector<Index> links = fresh_links(c, form, names);
+  const std::vector<Index> links = fresh_links(link_dims, form, names);
   const std::string type(train_kind_name(kind));
   Handle g = typed_group(out, out_group, type);
   int_dataset(g.get(), "length", static_cast<long long>(n));
@@ -328,7 +330,9 @@ void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind
   int_dataset(g.get(), "llim", 0);
   for (std::size_t j = 0; j < n; ++j) {
     const SiteIndices si = site_indices(tpl, j, n, kind, qn, links);
-    const auto& core = c[j];
+    Tensor<T> made;
+    if (qn) made = form->core(j);
+    const Tensor<T>& core = qn ? made : cores[j];
     const auto scale = static_cast<real_t<T>>(qn && j == 0 ? form->norm : 1.0);
     std::vector<std::size_t> dims;
     for (const auto& ix : si.inds) dims.push_back(static_cast<std::size_t>(ix.dim));

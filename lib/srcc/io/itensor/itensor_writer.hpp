@@ -21,7 +21,8 @@ SectorTemplate itensor_sector_template(const std::string& file, const std::strin
 
 // Writes the cores (l, r, u, d; site 0 carrying the norm, the rest right-orthonormal) as an ITensor
 // MPS or MPO at `out_group` of `out`, on the site indices of the template train at `group` of
-// `file`. `form` (from sector_form) is given when the template has QNs: then BlockSparse.
+// `file`. `form` (from sector_form) is given when the template has QNs: then BlockSparse, its cores
+// (SectorForm::core, one at a time) written and `cores` not read.
 template <class T>
 void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind,
                          const std::vector<Tensor<T>>& cores, const SectorForm<T>* form,
