@@ -273,6 +273,9 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
   const std::size_t n = form.sites();
   const std::size_t nq = form.bonds.front().front().size();
   Handle old_tensors(H5Gopen2(g.get(), "tensors", H5P_DEFAULT), H5Gclose);
+  // The template's numbers, copied with it, go before the result's are written, so that the file
+  // reuses their space (its sites' legs stay until the new sites have linked the physical ones).
+  for (std::size_t j = 0; j < n; ++j) remove(old_tensors.get(), std::to_string(j) + "/blocks");
   Handle tensors = list_group(g.get(), "tensors.new", n);
   long long max_bond = 1;
   for (std::size_t j = 0; j < n; ++j) {
