@@ -5,7 +5,6 @@
 
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
-#include "srcc/core/size.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/sweep/rank_exchange.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
