@@ -70,6 +70,14 @@ namespace {
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+// A spilled environment's file, opened for reading back.
+File open_spilled(const fs::path& path) {
+  File file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw ResourceError(path.string() + ": spilled environment vanished");
+  return file;
+}
 }  // namespace
 
 template <class T>
@@ -174,11 +182,8 @@ void EnvStore<T>::for_rows(std::size_t block, std::size_t j, std::size_t rows, s
     return;
   }
   batch = std::max<std::size_t>(batch, 1);
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
-  if (e.tier == Tier::kScratch) {
-    file.reset(std::fopen(e.file.c_str(), "rb"));
-    if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
-  }
+  File file(nullptr, &std::fclose);
+  if (e.tier == Tier::kScratch) file = open_spilled(e.file);
   const auto sid = static_cast<std::int64_t>(j);
   // A device backend copies asynchronously: the next batch goes up while f computes on this
   // one. On the host a second batch would only raise the peak, so there it is one at a time,
@@ -231,8 +236,7 @@ template <class T> Buffer<T> EnvStore<T>::take(std::size_t block, std::size_t j)
   const auto sid = static_cast<std::int64_t>(j);
   if (e.tier == Tier::kMemory) return std::move(e.memory);
   if (e.tier == Tier::kHost) return mover_.up(std::move(e.host), "environment", sid);
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(e.file.c_str(), "rb"), &std::fclose);
-  if (!file) throw ResourceError(e.file.string() + ": spilled environment vanished");
+  File file = open_spilled(e.file);
   Buffer<T> out;
   if (mover_.kernels().moves_data()) {
     std::vector<T> host(e.rows * e.cols);

@@ -84,7 +84,12 @@ template <class T> struct SectorForm {
                                              // sweeps; the first may discard weight of any charge)
 
   std::size_t sites() const { return make ? made_elements.size() : cores.size(); }
-  Tensor<T> core(std::size_t j) const { return make ? make(j) : cores.at(j); }
+  // Core j: cores[j] itself, or, where `make` is set, made into `slot`, which then holds it.
+  const Tensor<T>& core(std::size_t j, Tensor<T>& slot) const {
+    if (!make) return cores.at(j);
+    slot = make(j);
+    return slot;
+  }
   std::size_t core_bytes(std::size_t j) const { return (make ? made_elements.at(j) : cores.at(j).data.size()) * sizeof(T); }
 };
 

@@ -331,8 +331,7 @@ void write_itensor_train(hid_t out, const std::string& out_group, TrainKind kind
   for (std::size_t j = 0; j < n; ++j) {
     const SiteIndices si = site_indices(tpl, j, n, kind, qn, links);
     Tensor<T> made;
-    if (qn) made = form->core(j);
-    const Tensor<T>& core = qn ? made : cores[j];
+    const Tensor<T>& core = qn ? form->core(j, made) : cores[j];
     const auto scale = static_cast<real_t<T>>(qn && j == 0 ? form->norm : 1.0);
     std::vector<std::size_t> dims;
     for (const auto& ix : si.inds) dims.push_back(static_cast<std::size_t>(ix.dim));

@@ -284,7 +284,8 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     const auto perm = site_perm(Handle(H5Gopen2(tf.get(), grp.c_str(), H5P_DEFAULT), H5Gclose).get(), j, file);
     Handle a = instance(tensors.get(), name, "Array", "tenpy.linalg.np_conserved");
     hard_link(g.get(), "chinfo", a.get(), "chinfo");
-    const Tensor<T> c = form.core(j);
+    Tensor<T> made;
+    const Tensor<T>& c = form.core(j, made);
     const std::size_t rank = kind == TrainKind::kMps ? 3 : 4;
     Handle legs_group = list_group(a.get(), "legs", rank);
     const SiteLegs legs = write_site_legs(g.get(), old_tensors.get(), legs_group.get(), name, tpl, tw, kind, form, j, nq);
