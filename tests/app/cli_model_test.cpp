@@ -272,7 +272,8 @@ TEST(CliModel, StepMposAreTenpysOwn) {
 }
 
 // A W^II step keeps the norm only to O(dt²) per step: evolve says so once the drift passes 1%
-// (and again at 10×), not for a step small enough, nor for an imaginary-time Taylor step.
+// (and again at 10×), not for a step small enough, nor for an imaginary-time Taylor step, nor
+// under --normalize.
 TEST(CliModel, EvolveWarnsWhenTheStepChangesTheNorm) {
   TempDir dir;
   const std::string f = data("tenpy_xxz_L12_sz.h5");
@@ -288,6 +289,15 @@ TEST(CliModel, EvolveWarnsWhenTheStepChangesTheNorm) {
   const auto tau = run_cli(dir, "evolve " + f + ":/H_MPO " + f + ":/psi --taylor 2 --imaginary-time --steps 4 --dt 0.2 --chi 32 -o t3.h5");
   ASSERT_EQ(tau.code, 0) << tau.err;
   EXPECT_FALSE(has(tau.err, "norm has changed")) << tau.err;
+  // An imaginary-time step renormalised by --normalize changes the norm by design: no warning
+  // (the one it gave told the user to pass the --normalize they had passed).
+  ASSERT_EQ(run_cli(dir, "generate step --from " + f + ":/H_MPO --dt 0.1 --imaginary-time -o i.h5 -q").code, 0);
+  const auto plain = run_cli(dir, "evolve i.h5 " + f + ":/psi --steps 3 --dt 0.1 --chi 32 -o t4.h5");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_TRUE(has(plain.err, "norm has changed")) << "without --normalize the advice stands: " << plain.err;
+  const auto normalized = run_cli(dir, "evolve i.h5 " + f + ":/psi --steps 3 --dt 0.1 --chi 32 --normalize -o t5.h5");
+  ASSERT_EQ(normalized.code, 0) << normalized.err;
+  EXPECT_FALSE(has(normalized.err, "norm has changed")) << normalized.err;
 }
 
 // evolve's --measure, --measure-site-op and --measure-entropy columns are what expect says of the

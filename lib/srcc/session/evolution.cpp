@@ -367,11 +367,12 @@ template <class T> class Evolution {
 
   // A real-time step keeps the norm: where the state's norm drifts from its value at the start
   // of this run by more than kNormDrift (and again at ten times as much), a warning says so
-  // once, with what causes it. An imaginary-time Taylor step is exempt; other imaginary-time
-  // steps are told of --normalize.
+  // once, with what causes it. An imaginary-time Taylor step is exempt, and so is a run with
+  // --normalize (its steps are meant to change the norm: imaginary time, a power iteration);
+  // other imaginary-time steps are told of --normalize.
   static constexpr double kNormDrift = 1e-2;
   void watch_norm(std::size_t k, double step_log_ratio) {
-    if (eo_.taylor > 0 && eo_.imaginary_time) return;
+    if ((eo_.taylor > 0 && eo_.imaginary_time) || eo_.normalize) return;
     norm_log_drift_ += step_log_ratio;
     ++steps_watched_;
     const double drift = std::expm1(norm_log_drift_);
