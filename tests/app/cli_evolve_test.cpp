@@ -97,6 +97,35 @@ TEST_F(Evolve, EqualsTheDenseStepAppliedNTimes) {
   EXPECT_EQ(log_int(dir_ / "exact.h5", "steps_done"), 12);
 }
 
+// The step records the time it stands for (generate step, ising-step: U.h5's dt = 0.1): the time
+// column takes it without --dt, a --dt that differs is named and kept, --resume continues with
+// the evolution's own, and two MPOs that each record one leave the column in steps.
+TEST_F(Evolve, TakesTheStepsOwnTimeForItsTimeColumn) {
+  auto r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 --chi 8 --seed 1 -o own.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("one step is dt = 0.1 in the time column, as U.h5:/U records"), std::string::npos) << r.err;
+  auto traj = trajectory(dir_ / "own.h5");
+  ASSERT_EQ(traj.at("time").size(), 3u);
+  for (std::size_t k = 1; k <= 3; ++k) EXPECT_NEAR(traj.at("time")[k - 1], 0.1 * static_cast<double>(k), 1e-15);
+  r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 5 --chi 8 --seed 1 -o own.h5 --resume -q");
+  ASSERT_EQ(r.code, 0) << r.err;
+  traj = trajectory(dir_ / "own.h5");
+  ASSERT_EQ(traj.at("time").size(), 5u);
+  EXPECT_NEAR(traj.at("time")[4], 0.5, 1e-15);
+
+  r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 2 --chi 8 --seed 1 --dt 0.2 -o given.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("--dt 0.2 labels the time column, but U.h5:/U records a step of dt = 0.1"), std::string::npos)
+      << r.err;
+  EXPECT_NEAR(trajectory(dir_ / "given.h5").at("time")[1], 0.4, 1e-15);
+
+  r = run_cli(dir_, "evolve U.h5 U.h5 psi.h5 --steps 2 --chi 8 --seed 1 -o twice.h5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("2 of the step's MPOs record their time step: the time column counts steps"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(trajectory(dir_ / "twice.h5").at("time")[1], 2.0);
+}
+
 // Imaginary time with --normalize: the norm removed at each step is in the trajectory, the state
 // stays at norm 1 and its energy falls to the ground state's.
 TEST_F(Evolve, ImaginaryTimeWithNormalizeFindsTheGroundState) {

@@ -106,7 +106,8 @@ inline constexpr Option kNormalize{"--normalize", "",
     "the norm before is in the trajectory", ""};
 inline constexpr Option kDt{"--dt", "REAL",
     "evolve: the time one step stands for; labels the trajectory's time column (without it: the "
-    "step number)", ""};
+    "step's own, where generate step recorded it on the one MPO of the step that carries one, "
+    "else the step number)", ""};
 inline constexpr Option kMeasure{"--measure", "FILE[:/O]",
     "evolve: an MPO whose ⟨ψ|O|ψ⟩/⟨ψ|ψ⟩ is measured exactly after each step (repeatable; see "
     "--measure-every)", ""};

@@ -176,6 +176,7 @@ std::string to_bytes(const TrainInfo& t) {
     for (auto d : t.dims[j]) b.u64(d);
   }
   b.u64(std::bit_cast<std::uint64_t>(t.log_scale));
+  b.u64(std::bit_cast<std::uint64_t>(t.step_dt));
   b.u64(t.basis.size());
   for (const auto& site : t.basis) {
     b.u64(site.size());
@@ -206,6 +207,7 @@ TrainInfo from_bytes(std::string_view bytes) {
     t.dims.push_back(dims);
   }
   t.log_scale = std::bit_cast<double>(b.u64());
+  t.step_dt = std::bit_cast<double>(b.u64());
   t.basis.resize(b.u64());
   for (auto& site : t.basis) {
     site.resize(b.u64());

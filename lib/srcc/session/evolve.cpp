@@ -1,5 +1,7 @@
 #include "srcc/session/evolve.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "srcc/core/error.hpp"
@@ -109,6 +111,37 @@ EvolveInputs open_inputs(const EvolveOptions& eo) {
   return in;
 }
 
+// The time one step stands for, when --dt does not say: the step's own, where generate step
+// recorded it on the one MPO of the step that carries one (several could be half steps or the
+// same step twice: their sum is not the step's time for certain, so --dt must say it). A --dt
+// that differs from the recorded value is named, and kept.
+void take_step_dt(EvolveOptions& eo, const Stack& stack, Reporter& reporter) {
+  if (eo.taylor > 0) return;
+  std::vector<const TrainInfo*> carrying;
+  for (std::size_t i = 0; i + 1 < stack.layers.size(); ++i)
+    if (stack.layers[i].step_dt != 0) carrying.push_back(&stack.layers[i]);
+  if (carrying.size() != 1) {
+    if (carrying.size() > 1 && eo.dt == 0)
+      reporter.note(std::to_string(carrying.size()) + " of the step's MPOs record their time step: the time column counts "
+                    "steps (" + opt::kDt.name() + " says what one stands for)");
+    return;
+  }
+  const TrainInfo& step = *carrying.front();
+  auto text = [](double v) {
+    char out[32];
+    std::snprintf(out, sizeof out, "%.15g", v);
+    return std::string(out);
+  };
+  if (eo.dt == 0) {
+    eo.dt = step.step_dt;
+    reporter.note("one step is dt = " + text(step.step_dt) + " in the time column, as " + step.where() + " records (" +
+                  opt::kDt.name() + " overrides it)");
+  } else if (std::abs(eo.dt - step.step_dt) > 1e-12 * std::abs(step.step_dt)) {
+    reporter.warning(opt::kDt.name() + " " + text(eo.dt) + " labels the time column, but " + step.where() +
+                     " records a step of dt = " + text(step.step_dt));
+  }
+}
+
 }  // namespace
 
 std::vector<Plan> plan_evolve(const EvolveOptions& eo) {
@@ -149,10 +182,16 @@ EvolveSummary evolve(const EvolveOptions& given, Reporter& reporter, const std::
       ro.sweep.seed = read_result_record(ro.output).log.seed;
       reporter.note("seed " + std::to_string(ro.sweep.seed) + " (the evolution's, from " + ro.output + ")");
     }
+    // Without --dt the evolution continues with its own (given or taken from the step).
+    if (eo.dt == 0 && eo.taylor == 0) {
+      const auto rec = read_result_record(ro.output);
+      if (rec.log.evolve) eo.dt = rec.log.evolve->dt;
+    }
   } else {
     check_output_path(ro.output, ro.force);
   }
   EvolveInputs in = open_inputs(eo);
+  if (!eo.resume) take_step_dt(eo, in.stack, reporter);
   note_working_dtype(ro, in.dtype, reporter);
   return visit_dtype(in.dtype, [&](auto zero) {
     return run_evolution<decltype(zero)>(eo, in.readers, in.stack, in.notes, reporter, check_interrupt);

@@ -5,6 +5,7 @@
 #include "srcc/core/error.hpp"
 #include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
+#include "srcc/io/h5/h5_names.hpp"
 #include "srcc/io/output_file.hpp"
 #include "srcc/io/train_reader.hpp"
 #include "srcc/train/site_loader.hpp"
@@ -70,6 +71,10 @@ TrainRef write_example(const WriteExampleOptions& o, std::size_t* sites) {
   });
   if (const auto charges = example_charges(e)) out.write_charges(ref.group, *charges);
   out.write_basis(ref.group, example_basis(e));
+  if (e.example == Example::kStep || e.example == Example::kIsingStep) {
+    out.double_attr(ref.group, h5names::kAttrStepDt, e.dt);
+    out.int_attr(ref.group, h5names::kAttrImaginaryTime, e.imaginary ? 1 : 0);
+  }
   out.commit();
   if (sites) *sites = e.sites;
   return ref;

@@ -53,6 +53,9 @@ struct TrainInfo {
   // The train is e^{log_scale} times what its sites make (our format's optional attribute, for
   // norms a double cannot hold); to_internal spreads it evenly over the sites as they are read.
   double log_scale = 0;
+  // A time step's MPO: the time it stands for, as generate step recorded it (our format's `dt`
+  // attribute); 0 where the file does not say.
+  double step_dt = 0;
 
   std::size_t length() const { return dims.size(); }
   std::string where() const { return file + ":" + group; }

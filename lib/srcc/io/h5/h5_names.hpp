@@ -24,6 +24,11 @@ inline constexpr const char* kAttrLogScale = "log_scale";
 // The physical basis states of every site, in order, comma-separated (optional: "up,down"): what
 // lets a product with another library's train check that both name their states alike.
 inline constexpr const char* kAttrBasis = "basis";
+// A time step's MPO as generate step and ising-step write it (optional): the time dt it stands
+// for (float64), which evolve takes for its time column when --dt is not given, and whether it
+// is e^{-dt H} rather than e^{-i dt H} (int 0/1, for the reader's information).
+inline constexpr const char* kAttrStepDt = "dt";
+inline constexpr const char* kAttrImaginaryTime = "imaginary_time";
 inline constexpr const char* kLog = "/log";
 inline constexpr const char* kTransfers = "/log/transfers";
 inline constexpr const char* kSites = "/log/sites";

@@ -85,6 +85,11 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
     if (!std::isfinite(info.log_scale))
       throw InputError(where + ": attribute 'log_scale' is " + std::to_string(info.log_scale) + ", not a finite number");
   }
+  if (info.kind == TrainKind::kMpo && h5::has_attr(g.get(), h5names::kAttrStepDt)) {
+    info.step_dt = h5::read_double_attr(g.get(), h5names::kAttrStepDt, where);
+    if (!std::isfinite(info.step_dt))
+      throw InputError(where + ": attribute 'dt' is " + std::to_string(info.step_dt) + ", not a finite number");
+  }
   for (std::size_t j = 0; j < n; ++j) {
     const std::string ds_where = info.where(j);
     Handle d(H5Dopen2(g.get(), std::to_string(j).c_str(), H5P_DEFAULT), H5Dclose);
