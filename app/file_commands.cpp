@@ -296,6 +296,7 @@ std::string describe_train(const ListedTrain& listed, bool json) {
         .add("max_bond", t.max_bond())
         .add("dtype", std::string(dtype_name(t.dtype())));
     if (charges) o.add("charges", charges->rule.name()).add_raw("site0_charges", site0);
+    if (t.step_dt != 0) o.add("step_dt", t.step_dt);
     if (!warning.empty()) o.add("warning", warning);
     return o.str();
   }
@@ -304,6 +305,7 @@ std::string describe_train(const ListedTrain& listed, bool json) {
               std::string(dtype_name(t.dtype())).c_str(), t.max_bond(), format.c_str());
   std::printf("  bonds %s\n  phys  %s\n", json_array(bonds).c_str(), json_array(phys).c_str());
   if (charges) std::printf("  charges %s, site 0's physical indices %s\n", charges->rule.name().c_str(), site0.c_str());
+  if (t.step_dt != 0) std::printf("  a time step of dt %.15g (evolve's time column takes it)\n", t.step_dt);
   if (!warning.empty()) {
     std::printf("  warning: %s\n", printable(warning).c_str());
     spdlog::warn("{}", printable(warning));

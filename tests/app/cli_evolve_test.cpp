@@ -101,7 +101,12 @@ TEST_F(Evolve, EqualsTheDenseStepAppliedNTimes) {
 // column takes it without --dt, a --dt that differs is named and kept, --resume continues with
 // the evolution's own, and two MPOs that each record one leave the column in steps.
 TEST_F(Evolve, TakesTheStepsOwnTimeForItsTimeColumn) {
-  auto r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 --chi 8 --seed 1 -o own.h5");
+  auto r = run_cli(dir_, "inspect U.h5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"step_dt\": 0.1"), std::string::npos) << r.out;
+  r = run_cli(dir_, "inspect psi.h5 --json");
+  EXPECT_EQ(r.out.find("step_dt"), std::string::npos) << "a state is no step: " << r.out;
+  r = run_cli(dir_, "evolve U.h5 psi.h5 --steps 3 --chi 8 --seed 1 -o own.h5");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("one step is dt = 0.1 in the time column, as U.h5:/U records"), std::string::npos) << r.err;
   auto traj = trajectory(dir_ / "own.h5");

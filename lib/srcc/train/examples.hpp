@@ -51,7 +51,7 @@ struct ExampleOptions {
   double spread = 2.0;        // charged-random: the sectors' spread in 2S^z (> 0)
   std::optional<long long> total_charge;  // charged-random: total 2S^z (empty: n mod 2)
   std::string config;         // product: each site's basis index as u/d or a digit ("": all 0)
-  double dt = 0;              // ising-step: the step's time (required)
+  double dt = 0;              // ising-step, step: the step's time (required; recorded on the MPO)
   bool imaginary = false;     // ising-step, step: e^{−dt H}
   std::uint64_t seed = 0;     // random trains
   std::optional<DType> dtype;  // empty: complex128 for a real-time step or a complex operator, else float64
