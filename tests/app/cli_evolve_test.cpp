@@ -129,6 +129,12 @@ TEST_F(Evolve, TakesTheStepsOwnTimeForItsTimeColumn) {
   EXPECT_NE(r.err.find("2 of the step's MPOs record their time step: the time column counts steps"), std::string::npos)
       << r.err;
   EXPECT_EQ(trajectory(dir_ / "twice.h5").at("time")[1], 2.0);
+
+  // A recorded dt that is no number is refused, naming the train and the attribute.
+  fs::copy_file(dir_ / "U.h5", dir_ / "bad.h5");
+  set_double_attr(dir_ / "bad.h5", "/U", "dt", std::nan(""));
+  expect_clean_failure(run_cli(dir_, "evolve bad.h5 psi.h5 --steps 2 --chi 8 -o nan.h5"), 3,
+                       "bad.h5:/U: attribute 'dt' is nan, not a finite number", dir_);
 }
 
 // Imaginary time with --normalize: the norm removed at each step is in the trajectory, the state

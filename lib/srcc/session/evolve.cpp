@@ -178,15 +178,13 @@ EvolveSummary evolve(const EvolveOptions& given, Reporter& reporter, const std::
       (void)read_evolve_record(file);
       return std::string();
     });
+    const auto resumed = read_result_record(ro.output);
     if (eo.seed_of_resumed) {
-      ro.sweep.seed = read_result_record(ro.output).log.seed;
+      ro.sweep.seed = resumed.log.seed;
       reporter.note("seed " + std::to_string(ro.sweep.seed) + " (the evolution's, from " + ro.output + ")");
     }
     // Without --dt the evolution continues with its own (given or taken from the step).
-    if (eo.dt == 0 && eo.taylor == 0) {
-      const auto rec = read_result_record(ro.output);
-      if (rec.log.evolve) eo.dt = rec.log.evolve->dt;
-    }
+    if (eo.dt == 0 && eo.taylor == 0 && resumed.log.evolve) eo.dt = resumed.log.evolve->dt;
   } else {
     check_output_path(ro.output, ro.force);
   }

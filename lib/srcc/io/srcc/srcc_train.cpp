@@ -40,6 +40,15 @@ std::size_t count_sites(hid_t g, const std::string& where) {
   return n;
 }
 
+// An optional float64 attribute of the train's group that must be finite (0 where absent).
+double finite_double_attr(hid_t g, const char* name, const std::string& where) {
+  if (!h5::has_attr(g, name)) return 0;
+  const double v = h5::read_double_attr(g, name, where);
+  if (!std::isfinite(v))
+    throw InputError(where + ": attribute '" + name + "' is " + std::to_string(v) + ", not a finite number");
+  return v;
+}
+
 TrainInfo describe(hid_t file, const std::string& file_name, const std::string& group) {
   TrainInfo info;
   info.file = file_name;
@@ -80,16 +89,8 @@ TrainInfo describe(hid_t file, const std::string& file_name, const std::string& 
       at = comma + 1;
     }
   }
-  if (h5::has_attr(g.get(), h5names::kAttrLogScale)) {
-    info.log_scale = h5::read_double_attr(g.get(), h5names::kAttrLogScale, where);
-    if (!std::isfinite(info.log_scale))
-      throw InputError(where + ": attribute 'log_scale' is " + std::to_string(info.log_scale) + ", not a finite number");
-  }
-  if (info.kind == TrainKind::kMpo && h5::has_attr(g.get(), h5names::kAttrStepDt)) {
-    info.step_dt = h5::read_double_attr(g.get(), h5names::kAttrStepDt, where);
-    if (!std::isfinite(info.step_dt))
-      throw InputError(where + ": attribute 'dt' is " + std::to_string(info.step_dt) + ", not a finite number");
-  }
+  info.log_scale = finite_double_attr(g.get(), h5names::kAttrLogScale, where);
+  if (info.kind == TrainKind::kMpo) info.step_dt = finite_double_attr(g.get(), h5names::kAttrStepDt, where);
   for (std::size_t j = 0; j < n; ++j) {
     const std::string ds_where = info.where(j);
     Handle d(H5Dopen2(g.get(), std::to_string(j).c_str(), H5P_DEFAULT), H5Dclose);
