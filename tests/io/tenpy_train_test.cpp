@@ -44,6 +44,42 @@ TEST(TenpyTrain, ArrayMetadataOfARewrittenFileIsReadAgain) {
   EXPECT_EQ(sz.first, std::vector<long long>{1}) << "U(1) read again, not parity's Z2 remembered";
 }
 
+// TeNPy links an MPO bond's charges and block boundaries from both tensors beside it, while each
+// tensor's leg group keeps its own direction; objects read once per file (tenpy_objects.cpp) must
+// keep the two apart: the right leg of tensor k and the left leg of k + 1 share their charges and
+// point opposite ways, and every Array reads as a fresh process reads it.
+TEST(TenpyTrain, ABondsSharedChargesKeepEachSidesDirection) {
+  TempDir dir;
+  const fs::path f = dir / "linked.h5";
+  fs::copy_file(data("tenpy_xxz_L12_sz.h5"), f);
+  h5::Handle h = h5::open_for_reading(f.string());
+  std::vector<tenpy::ArrayInfo> a;
+  for (int k = 0; k < 12; ++k) a.push_back(tenpy::read_array_info(h.get(), "/H_MPO/tensors/" + std::to_string(k), "test"));
+  for (std::size_t k = 0; k + 1 < a.size(); ++k) {
+    const auto &right = a[k].legs[1], &left = a[k + 1].legs[0];  // TeNPy's wL, wR, p, p*
+    EXPECT_EQ(left.charges, right.charges) << "bond " << k;
+    EXPECT_EQ(left.slices, right.slices) << "bond " << k;
+    EXPECT_EQ(left.qconj, -right.qconj) << "bond " << k;
+    EXPECT_EQ(left.qconj, 1) << "bond " << k;
+  }
+  // Tensor 5 of a copy (another file: nothing of it read before) read alone, every object from
+  // the file, against tensor 5 above, whose left leg's charges came from tensor 4's right leg.
+  const fs::path copy = dir / "copy.h5";
+  fs::copy_file(f, copy);
+  h5::Handle hc = h5::open_for_reading(copy.string());
+  const auto fresh = tenpy::read_array_info(hc.get(), "/H_MPO/tensors/5", "test");
+  ASSERT_EQ(fresh.legs.size(), a[5].legs.size());
+  for (std::size_t k = 0; k < fresh.legs.size(); ++k) {
+    EXPECT_EQ(fresh.legs[k].qconj, a[5].legs[k].qconj) << "leg " << k;
+    EXPECT_EQ(fresh.legs[k].charges, a[5].legs[k].charges) << "leg " << k;
+    EXPECT_EQ(fresh.legs[k].slices, a[5].legs[k].slices) << "leg " << k;
+  }
+  EXPECT_EQ(fresh.labels, a[5].labels);
+  EXPECT_EQ(fresh.dtype, a[5].dtype);
+  EXPECT_EQ(fresh.moduli, a[5].moduli);
+  EXPECT_EQ(fresh.block_inds, a[5].block_inds);
+}
+
 // The read check's child sends its parent the Arrays it read (known_arrays), which the parent
 // takes as read (learn_arrays): every field survives the trip, and a message cut short is refused.
 TEST(TenpyTrain, ArraysTheReadCheckReadComeBackWhole) {

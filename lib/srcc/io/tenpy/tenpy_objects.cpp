@@ -32,6 +32,91 @@ std::string class_of(hid_t obj, const std::string& where) {
   return h5::has_attr(obj, "class") ? h5::read_string_attr(obj, "class", where) : "";
 }
 
+// A file's state — device, inode, size and modification time — so that what was read from a
+// file is read again once the file is rewritten.
+struct FileKey {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  off_t size = 0;
+  long long mtime_ns = 0;
+  auto tie() const { return std::tie(dev, ino, size, mtime_ns); }
+  bool operator<(const FileKey& o) const { return tie() < o.tie(); }
+};
+
+std::optional<FileKey> file_key_of(hid_t obj) {
+  const ssize_t nf = H5Fget_name(obj, nullptr, 0);
+  if (nf <= 0) return std::nullopt;
+  std::string file(static_cast<std::size_t>(nf), '\0');
+  H5Fget_name(obj, file.data(), file.size() + 1);
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return std::nullopt;
+  return FileKey{st.st_dev, st.st_ino, st.st_size,
+                 static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec};
+}
+
+// TeNPy writes an object once and links it from every place that holds it: a site's physical
+// leg from each tensor of the train, the charge info from every leg, each label, a bond's
+// charges and block boundaries from both tensors beside it — about half of a train's metadata.
+// Each is read once per file state, found by its address in the file (which every hard link to
+// it shares); finding the address costs a link lookup, a tenth of opening and reading it.
+struct ObjectKey {
+  FileKey file;
+  haddr_t address = 0;
+  auto tie() const { return std::tie(file, address); }
+  bool operator<(const ObjectKey& o) const { return tie() < o.tie(); }
+};
+
+std::optional<ObjectKey> object_key(const std::optional<FileKey>& file, hid_t parent, const std::string& name) {
+  if (!file) return std::nullopt;
+  H5L_info_t info;
+  if (H5Lget_info(parent, name.c_str(), &info, H5P_DEFAULT) < 0 || info.type != H5L_TYPE_HARD) return std::nullopt;
+  return ObjectKey{*file, info.u.address};
+}
+
+template <class V> struct SharedObjects {
+  std::mutex mutex;
+  std::map<ObjectKey, V> read;
+};
+constexpr std::size_t kMostShared = 1 << 16;
+
+// `read()` of the object `name` under `parent`, or what it gave for the same object before.
+template <class V, class F>
+V shared_object(SharedObjects<V>& memo, const std::optional<FileKey>& file, hid_t parent, const std::string& name,
+                F&& read) {
+  const std::optional<ObjectKey> key = object_key(file, parent, name);
+  if (key) {
+    std::lock_guard lock(memo.mutex);
+    const auto it = memo.read.find(*key);
+    if (it != memo.read.end()) return it->second;
+  }
+  V v = read();
+  if (key) {
+    std::lock_guard lock(memo.mutex);
+    if (memo.read.size() >= kMostShared) memo.read.clear();
+    memo.read.emplace(*key, v);
+  }
+  return v;
+}
+
+SharedObjects<LegCharge> shared_legs;
+SharedObjects<std::string> shared_strings;
+SharedObjects<std::pair<std::vector<long long>, std::vector<std::size_t>>> shared_ints;
+
+// An integer array (with its shape), read once per file state (shared_object).
+std::vector<long long> shared_int_array(const std::optional<FileKey>& file, hid_t parent, const std::string& name,
+                                        const std::string& where, std::size_t most,
+                                        std::vector<std::size_t>* shape = nullptr) {
+  auto v = shared_object(shared_ints, file, parent, name, [&] {
+    std::pair<std::vector<long long>, std::vector<std::size_t>> read;
+    read.first = h5::read_int_array(parent, name, where, most, &read.second);
+    return read;
+  });
+  if (v.first.size() > most) throw InputError(where + ": " + std::to_string(v.first.size()) + " values, at most " +
+                                              std::to_string(most) + " expected here");
+  if (shape) *shape = std::move(v.second);
+  return std::move(v.first);
+}
+
 long long mod(long long v, long long m) {
   if (m <= 1) return v;
   const long long r = v % m;
@@ -60,12 +145,25 @@ std::size_t list_length(hid_t group, const std::string& where, std::size_t most)
   return static_cast<std::size_t>(len);
 }
 
-std::vector<std::string> string_list(hid_t parent, const std::string& path, const std::string& where) {
+namespace {
+
+std::vector<std::string> string_list_in(const std::optional<FileKey>& file, hid_t parent, const std::string& path,
+                                        const std::string& where) {
   Handle g = open_object(parent, path, where);
   std::vector<std::string> out;
   const std::size_t n = list_length(g.get(), where, 64);
-  for (std::size_t i = 0; i < n; ++i) out.push_back(h5::read_string_dataset(g.get(), std::to_string(i).c_str(), where));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string name = std::to_string(i);
+    out.push_back(shared_object(shared_strings, file, g.get(), name,
+                                [&] { return h5::read_string_dataset(g.get(), name.c_str(), where); }));
+  }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> string_list(hid_t parent, const std::string& path, const std::string& where) {
+  return string_list_in(file_key_of(parent), parent, path, where);
 }
 
 std::optional<long long> int_or_none(hid_t parent, const std::string& path, const std::string& where) {
@@ -77,12 +175,39 @@ std::optional<long long> int_or_none(hid_t parent, const std::string& path, cons
   return h5::read_int_dataset(at, name.c_str(), where);
 }
 
+namespace {
+
+SharedObjects<std::vector<long long>> shared_moduli;
+
+std::vector<long long> charge_moduli_in(const std::optional<FileKey>& file, hid_t parent, const std::string& path,
+                                        const std::string& where) {
+  return shared_object(shared_moduli, file, parent, path, [&] {
+    Handle info = open_object(parent, path, where);
+    return h5::read_int_array(info.get(), "U1_ZN", where + "/U1_ZN", 64);
+  });
+}
+
+LegCharge read_leg_from_file(const std::optional<FileKey>& file, hid_t parent, const std::string& path,
+                             const std::string& where);
+
+LegCharge leg_in(const std::optional<FileKey>& file, hid_t parent, const std::string& path, const std::string& where) {
+  return shared_object(shared_legs, file, parent, path, [&] { return read_leg_from_file(file, parent, path, where); });
+}
+
+}  // namespace
+
 std::vector<long long> read_charge_moduli(hid_t parent, const std::string& path, const std::string& where) {
-  Handle info = open_object(parent, path, where);
-  return h5::read_int_array(info.get(), "U1_ZN", where + "/U1_ZN", 64);
+  return charge_moduli_in(file_key_of(parent), parent, path, where);
 }
 
 LegCharge read_leg(hid_t parent, const std::string& path, const std::string& where) {
+  return leg_in(file_key_of(parent), parent, path, where);
+}
+
+namespace {
+
+LegCharge read_leg_from_file(const std::optional<FileKey>& file, hid_t parent, const std::string& path,
+                             const std::string& where) {
   Handle g = open_object(parent, path, where);
   const std::string cls = class_of(g.get(), where);
   if (cls == "LegPipe")
@@ -96,8 +221,8 @@ LegCharge read_leg(hid_t parent, const std::string& path, const std::string& whe
   const std::string format = h5::has_attr(g.get(), "format") ? h5::read_string_attr(g.get(), "format", where) : "blocks";
   std::vector<std::size_t> shape;
   if (format == "blocks") {
-    leg.slices = h5::read_int_array(g.get(), "slices", where + "/slices", kMaxMetadata);
-    leg.charges = h5::read_int_array(g.get(), "charges", where + "/charges", kMaxMetadata, &shape);
+    leg.slices = shared_int_array(file, g.get(), "slices", where + "/slices", kMaxMetadata);
+    leg.charges = shared_int_array(file, g.get(), "charges", where + "/charges", kMaxMetadata, &shape);
   } else if (format == "compact") {
     const auto bc = h5::read_int_array(g.get(), "blockcharges", where + "/blockcharges", kMaxMetadata, &shape);
     if (shape.size() != 2 || shape[1] < 2) throw InputError(where + "/blockcharges: not a (blocks, 2 + charges) array");
@@ -125,6 +250,8 @@ LegCharge read_leg(hid_t parent, const std::string& path, const std::string& whe
   return leg;
 }
 
+}  // namespace
+
 namespace {
 
 ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const std::string& where);
@@ -134,26 +261,20 @@ ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const
 // file state. The key is the Array's file — by device, inode, size and modification time, so
 // that a file rewritten in between is read again — and its path in it.
 struct ArrayKey {
-  dev_t dev;
-  ino_t ino;
-  off_t size;
-  long long mtime_ns;
+  FileKey file;
   std::string path;
-  auto tie() const { return std::tie(dev, ino, size, mtime_ns, path); }
+  auto tie() const { return std::tie(file, path); }
   bool operator<(const ArrayKey& o) const { return tie() < o.tie(); }
 };
 
 std::optional<ArrayKey> key_of(hid_t parent, const std::string& path) {
-  const ssize_t nf = H5Fget_name(parent, nullptr, 0), ng = H5Iget_name(parent, nullptr, 0);
-  if (nf <= 0 || ng <= 0) return std::nullopt;
-  std::string file(static_cast<std::size_t>(nf), '\0'), group(static_cast<std::size_t>(ng), '\0');
-  H5Fget_name(parent, file.data(), file.size() + 1);
+  const ssize_t ng = H5Iget_name(parent, nullptr, 0);
+  const std::optional<FileKey> file = file_key_of(parent);
+  if (!file || ng <= 0) return std::nullopt;
+  std::string group(static_cast<std::size_t>(ng), '\0');
   H5Iget_name(parent, group.data(), group.size() + 1);
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) return std::nullopt;
   const std::string full = !path.empty() && path.front() == '/' ? path : (group == "/" ? "" : group) + "/" + path;
-  return ArrayKey{st.st_dev, st.st_ino, st.st_size,
-                  static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec, full};
+  return ArrayKey{*file, full};
 }
 
 // The descriptions read so far, by key; a bound on their number keeps a long-lived process (the
@@ -189,10 +310,10 @@ std::string known_arrays() {
   Bytes b;
   b.u64(cache.size());
   for (const auto& [k, a] : cache) {
-    b.u64(static_cast<std::uint64_t>(k.dev));
-    b.u64(static_cast<std::uint64_t>(k.ino));
-    b.u64(static_cast<std::uint64_t>(k.size));
-    b.u64(static_cast<std::uint64_t>(k.mtime_ns));
+    b.u64(static_cast<std::uint64_t>(k.file.dev));
+    b.u64(static_cast<std::uint64_t>(k.file.ino));
+    b.u64(static_cast<std::uint64_t>(k.file.size));
+    b.u64(static_cast<std::uint64_t>(k.file.mtime_ns));
     b.str(k.path);
     b.str(a.path);
     b.u64(a.labels.size());
@@ -221,10 +342,10 @@ std::vector<std::pair<ArrayKey, ArrayInfo>> decoded(const std::string& bytes) {
   std::vector<std::pair<ArrayKey, ArrayInfo>> learnt;
   for (std::uint64_t i = 0; i < n; ++i) {
     ArrayKey k;
-    k.dev = static_cast<dev_t>(b.u64());
-    k.ino = static_cast<ino_t>(b.u64());
-    k.size = static_cast<off_t>(b.u64());
-    k.mtime_ns = static_cast<long long>(b.u64());
+    k.file.dev = static_cast<dev_t>(b.u64());
+    k.file.ino = static_cast<ino_t>(b.u64());
+    k.file.size = static_cast<off_t>(b.u64());
+    k.file.mtime_ns = static_cast<long long>(b.u64());
     k.path = b.str();
     ArrayInfo a;
     a.path = b.str();
@@ -268,18 +389,22 @@ ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const
   Handle g = open_object(parent, path, where);
   const std::string cls = class_of(g.get(), where);
   if (cls != "Array") throw InputError(where + ": expected an np_conserved Array, found '" + cls + "'");
+  const std::optional<FileKey> file = file_key_of(parent);
   ArrayInfo a;
   a.path = path;
   a.labels = is_none(g.get(), "labels", where + "/labels") ? std::vector<std::string>{}
-                                                           : string_list(g.get(), "labels", where + "/labels");
+                                                           : string_list_in(file, g.get(), "labels", where + "/labels");
   Handle legs = open_object(g.get(), "legs", where + "/legs");
   const std::size_t rank = list_length(legs.get(), where + "/legs", 16);
   for (std::size_t k = 0; k < rank; ++k)
-    a.legs.push_back(read_leg(legs.get(), std::to_string(k), where + "/legs/" + std::to_string(k)));
+    a.legs.push_back(leg_in(file, legs.get(), std::to_string(k), where + "/legs/" + std::to_string(k)));
   if (a.labels.size() != rank)
     throw InputError(where + ": " + std::to_string(a.labels.size()) + " labels for " + std::to_string(rank) + " legs");
-  Handle dt = open_object(g.get(), "dtype", where + "/dtype");
-  a.dtype = h5::read_string_attr(dt.get(), "name", where + "/dtype");
+  // The dtype group's name (a group of its own, shared like a label: one string per object).
+  a.dtype = shared_object(shared_strings, file, g.get(), "dtype", [&] {
+    Handle dt = open_object(g.get(), "dtype", where + "/dtype");
+    return h5::read_string_attr(dt.get(), "name", where + "/dtype");
+  });
   std::vector<std::size_t> shape;
   a.block_inds = h5::read_int_array(g.get(), "block_inds", where + "/block_inds", kMaxMetadata, &shape);
   Handle blocks = open_object(g.get(), "blocks", where + "/blocks");
@@ -288,7 +413,7 @@ ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const
     throw InputError(where + "/block_inds: shape " + shape_string(shape) + " for " +
                      std::to_string(a.nblocks) + " blocks of rank " + std::to_string(rank));
   a.total_charge = h5::read_int_array(g.get(), "total_charge", where + "/total_charge", 64);
-  a.moduli = read_charge_moduli(g.get(), "chinfo", where + "/chinfo");
+  a.moduli = charge_moduli_in(file, g.get(), "chinfo", where + "/chinfo");
   const std::size_t nq = a.moduli.size();
   if (a.total_charge.size() != nq)
     throw InputError(where + ": total_charge has " + std::to_string(a.total_charge.size()) +
