@@ -31,5 +31,27 @@ TEST(FileSiteSource, EverySiteInTheWorkingTypeInAnyOrder) {
   EXPECT_GT(log.size(), 0u) << "the reads and conversions are logged";
 }
 
+// The sites as the files store them (what a charged run's stack reads, with the next one read
+// ahead): the same in order, again, out of order and between dense reads.
+TEST(FileSiteSource, StoredSitesAreTheSitesInAnyOrder) {
+  TempDir dir;
+  const TrainRef h = write_example({.example = {.example = Example::kRandomMpo, .sites = 6, .bond = 2, .seed = 3},
+                                    .output = {(dir / "h.h5").string(), ""}});
+  const TrainRef psi = write_example({.example = {.example = Example::kRandomMps, .sites = 6, .bond = 3, .seed = 4},
+                                      .output = {(dir / "psi.h5").string(), ""}});
+  const auto want_h = read_cores(h.file, h.group), want_psi = read_cores(psi.file, psi.group);
+  auto readers = open_trains({h, psi});
+  TransferLog log;
+  FileSiteSource<cdouble> source(readers, log);
+  for (std::size_t j : {0u, 1u, 2u, 3u, 3u, 5u, 1u, 4u, 5u}) {
+    const auto stored = source.stored_site(j);
+    ASSERT_EQ(stored.size(), 2u);
+    ASSERT_TRUE(std::holds_alternative<Tensor<cdouble>>(stored[0])) << "a dense file's site is a tensor";
+    EXPECT_EQ(std::get<Tensor<cdouble>>(stored[0]).data, want_h[j].data) << j;
+    EXPECT_EQ(std::get<Tensor<cdouble>>(stored[1]).data, want_psi[j].data) << j;
+    if (j == 3) EXPECT_EQ(source.site(2)[1].data, want_psi[2].data) << "a dense read between stored ones";
+  }
+}
+
 }  // namespace
 }  // namespace srcc::test

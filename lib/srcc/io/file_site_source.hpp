@@ -26,19 +26,24 @@ template <class T> class FileSiteSource final : public SiteSource<T> {
   FileSiteSource(std::vector<TrainReader>& readers, TransferLog& log);
   ~FileSiteSource() override;
   std::vector<Tensor<T>> site(std::size_t j) override;
-  // Read when asked (a charged run's stack is read once, in order, before its sweep), after any
-  // read-ahead in flight: HDF5 is called from one thread at a time.
+  // A charged run's stack is read once, left to right, before its sweep: site j + 1 is read
+  // ahead while the caller splits site j into blocks.
   std::vector<StoredSite<T>> stored_site(std::size_t j) override;
+  void settle() override;
 
  private:
   std::vector<Tensor<T>> load(std::size_t j);
+  std::vector<StoredSite<T>> load_stored(std::size_t j);
+  // `load` posted to the reader thread, its result to come in `ahead`.
+  template <class V, class F> void read_ahead(std::future<V>& ahead, F load);
 
   std::vector<TrainReader>& readers_;
   TransferLog& log_;
   std::size_t n_;
   long last_ = -1;
-  long ahead_index_ = -1;
+  long ahead_index_ = -1, stored_index_ = -1;  // the sites the read-aheads hold
   std::future<std::vector<Tensor<T>>> ahead_;
+  std::future<std::vector<StoredSite<T>>> stored_ahead_;
   Background reader_;  // last: stopped (after its task) before the members the task uses go
 };
 

@@ -169,6 +169,11 @@ ChargedStack<T> charged_stack(Kernels<T>& K, SiteSource<T>& source, std::size_t 
     states.push_back({&layers[i], i, 0, where[i], {}, {}, {}});
   }
   out.sites.resize(layers.size());
+  // A site the source reads ahead is done before an error here leaves for code that may open files.
+  struct Settle {
+    SiteSource<T>& source;
+    ~Settle() { source.settle(); }
+  } settle{source};
   for (std::size_t j = 0; j < sites; ++j) {
     const std::vector<StoredSite<T>> site = source.stored_site(j);
     for (std::size_t i = 0; i < layers.size(); ++i)

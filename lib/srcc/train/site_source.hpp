@@ -26,6 +26,9 @@ template <class T> class SiteSource {
     for (auto& t : site(j)) out.emplace_back(std::move(t));
     return out;
   }
+  // Returns once no read is in flight (a source that reads ahead on a thread of its own): what a
+  // caller leaving early, by an error, calls before anything else may call the file library.
+  virtual void settle() {}
 };
 
 // Serves sites held in memory as sites[layer][j].
