@@ -10,12 +10,15 @@ FileSiteSource<T>::FileSiteSource(std::vector<TrainReader>& readers, TransferLog
 
 namespace {
 
-// What the read-ahead `ahead` holds when it read site j; otherwise (another site, or none) it is
-// waited for and dropped. get() also rethrows a read error (a bad dataset) on this thread.
+// What the read-ahead `ahead` holds when it read site j (get() also rethrows its read error, a
+// bad dataset, on this thread); a read-ahead of another site is waited for and dropped, its error
+// too: that site's own read will meet it.
 template <class V> V take_ahead(std::future<V>& ahead, long index, std::size_t j) {
   if (!ahead.valid()) return {};
-  V ready = ahead.get();
-  return index == static_cast<long>(j) ? std::move(ready) : V{};
+  if (index == static_cast<long>(j)) return ahead.get();
+  ahead.wait();
+  ahead = {};
+  return {};
 }
 
 }  // namespace
