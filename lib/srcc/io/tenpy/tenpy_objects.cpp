@@ -254,7 +254,9 @@ LegCharge read_leg_from_file(const std::optional<FileKey>& file, hid_t parent, c
 
 namespace {
 
-ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const std::string& where);
+// `file`: the file's state, for the objects its Arrays share (none: each read from the file).
+ArrayInfo read_array_info_from_file(const std::optional<FileKey>& file, hid_t parent, const std::string& path,
+                                    const std::string& where);
 
 // A run opens its inputs' metadata several times (probing them, planning, choosing the
 // symmetry, reading, the write-back's template): each Array's is read once per process and
@@ -296,7 +298,7 @@ ArrayInfo read_array_info(hid_t parent, const std::string& path, const std::stri
       return a;
     }
   }
-  ArrayInfo a = read_array_info_from_file(parent, path, where);
+  ArrayInfo a = read_array_info_from_file(key ? std::optional<FileKey>(key->file) : std::nullopt, parent, path, where);
   if (key) {
     std::lock_guard lock(cache_mutex);
     if (cache.size() >= kMostCached) cache.clear();
@@ -385,11 +387,11 @@ void learn_arrays(const std::string& bytes) {
 
 namespace {
 
-ArrayInfo read_array_info_from_file(hid_t parent, const std::string& path, const std::string& where) {
+ArrayInfo read_array_info_from_file(const std::optional<FileKey>& file, hid_t parent, const std::string& path,
+                                    const std::string& where) {
   Handle g = open_object(parent, path, where);
   const std::string cls = class_of(g.get(), where);
   if (cls != "Array") throw InputError(where + ": expected an np_conserved Array, found '" + cls + "'");
-  const std::optional<FileKey> file = file_key_of(parent);
   ArrayInfo a;
   a.path = path;
   a.labels = is_none(g.get(), "labels", where + "/labels") ? std::vector<std::string>{}
