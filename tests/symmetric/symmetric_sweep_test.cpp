@@ -89,6 +89,40 @@ TYPED_TEST(SymmetricSweep, TruncatedProductIsNearTheOptimalTruncation) {
   }
 }
 
+// --tol: each cut's sketch grows by blocks of columns until its held-out estimate is within the
+// tolerance; the blocks drawn at a cut serve every cut to its left, so the sketch is narrow where
+// the product's bond is small and no wider anywhere than the cut that needs most; the truncation
+// then meets the tolerance.
+TYPED_TEST(SymmetricSweep, ToleranceModeGrowsEachCutsSketchAndMeetsTheTolerance) {
+  using T = TypeParam;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  SilentReporter& reporter = cpu.reporter;
+  const std::size_t n = 12;
+  const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 24, 0, 13)};
+  const ChargedStack<T> st = stack_of(K, layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
+  const DenseTrain ref = dense_reference(layers);
+  for (double tol : {1e-2, 1e-5}) {
+    SweepOptions o = src(0, 17);
+    o.tol = tol;
+    o.block_start = 8;
+    o.block_step = 8;
+    const auto got = symmetric_sweep(st, TrainKind::kMps, o, K, reporter, [] {});
+    const double err = test::relative_error(test::dense_train(got.sweep.cores).v, ref.v);
+    EXPECT_LT(err, std::sqrt(n - 1.0) * tol) << "tol " << tol;
+    EXPECT_GT(err, 0.01 * tol) << "tol " << tol << ": the tolerance, not an exact product, decided the bonds";
+    EXPECT_NEAR(got.sweep.error_estimate, err, 0.3 * err) << "tol " << tol;
+    std::size_t widest = 0;
+    for (std::size_t j = n - 1; j >= 1; --j) {
+      const auto cols = static_cast<std::size_t>(got.sweep.sites[j].sketch_columns);
+      EXPECT_GE(cols, widest) << "tol " << tol << ", cut " << j << ": a block once drawn serves every cut to its left";
+      widest = std::max(widest, cols);
+    }
+    EXPECT_EQ(got.sweep.sites[n - 1].sketch_columns, 8) << "tol " << tol << ": the last cut's bond is 2";
+    EXPECT_GT(widest, 16u) << "tol " << tol << ": the middle cuts grew";
+  }
+}
+
 // (1 − iτH)ψ + c·H²ψ as one sweep over terms of depths 1, 2 and 3: at full bond the dense sum.
 TYPED_TEST(SymmetricSweep, SumsOfTermsOfEveryDepthAreExactAtFullBond) {
   using T = TypeParam;

@@ -19,12 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Seeds of the sketch blocks: block 0 uses the run's seed itself, so that a fixed-size sketch
-// draws Ω_0, Ω_1, … straight from it; later blocks (tolerance mode) get their own streams.
-std::uint64_t block_seed(std::uint64_t seed, std::size_t block) {
-  return block == 0 ? seed : Rng::derive_seed(seed, block);
-}
-
 // Withdraws the ranges a left sweep asked its devices to warm, however it ends, before the
 // buffers they lie in may be freed.
 template <class T> struct WarmingStop {
@@ -82,7 +76,7 @@ template <class T> void SketchBlocks<T>::add(std::size_t columns, std::size_t la
 // The draws do not depend on the split: site by site, all columns from one generator, then cut
 // into the slices' rows.
 template <class T> void SketchBlocks<T>::draw(Block& b) {
-  Rng rng(block_seed(seed_, blocks_.size()));
+  Rng rng(sketch_block_seed(seed_, blocks_.size()));
   const std::size_t n = st_.length(), k = st_.depth();
   for (std::size_t j = 0; j + 1 < n; ++j) {
     const std::size_t up = st_.up_dim(j), down = st_.down_dim(j), ud = up * down;

@@ -3,6 +3,7 @@
 // says how the sketch serves every sector at once.
 #include "srcc/symmetric/symmetric_sweep.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -162,14 +163,15 @@ BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j
   return contract_batched(K, v, e, {L(0), X(1), X(k)}, &flops);
 }
 
-// The environments C_0 … C_{n−1} of the test tensors `omega` (s columns), each (kSketch, L(0) …
-// L(k−1)) kept at norm √s (reduction_sweep.hpp's scale convention).
+// The environments C_0 … C_{n−1} (C_0 … C_last with `last`) of the test tensors `omega` (s
+// columns), each (kSketch, L(0) … L(k−1)) kept at norm √s (reduction_sweep.hpp's scale convention).
 // Over ranks (`split`, columns split) `omega` holds this rank's share of the `columns` and the
 // scale is the whole environment's. With `parking`, each C_j goes where it says once C_{j+1} is made.
 template <class T>
 ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, const std::vector<BlockTensor<T>>& omega,
                                   SweepResult<T>& res, Reporter& reporter, const std::function<void()>& check_interrupt,
-                                  RankExchange* split, std::size_t columns, EnvParking<T>* parking = nullptr) {
+                                  RankExchange* split, std::size_t columns, EnvParking<T>* parking = nullptr,
+                                  std::size_t last = SIZE_MAX) {
   using namespace axis;
   const std::size_t n = st.length(), k = st.depth(), s = omega.front().legs[0].size();
   ChargedEnvironments<T> out;
@@ -180,7 +182,7 @@ ChargedEnvironments<T> sweep_left(Kernels<T>& K, const ChargedStack<T>& st, cons
   }
   out.env.push_back(first_environment(K, st, s));
   out.log_scale.assign(1, 0.0);
-  for (std::size_t j = 0; j + 1 < n; ++j) {
+  for (std::size_t j = 0; j + 1 < n && j < last; ++j) {
     const auto t0 = Clock::now();
     BlockTensor<T> c = relabelled(permute_to(K, left_step(K, st, j, out.env.back(), omega[j], res.flops), order), next);
     double norm = norm_of(K, c);
@@ -238,6 +240,37 @@ struct CutCaps {
   std::vector<std::size_t> per_cut;
 };
 
+// Tolerance mode, each cut's sketch grown on its own: where a cut's held-out estimate is above
+// `target`, another block of test columns is drawn (the dense sweep's blocks and seeds,
+// sweep/sketch_blocks.cpp), its environments are swept up to that cut, and the cut is sketched
+// again; the columns, once drawn, serve every cut further left, as in the dense sweep. A cut
+// keeps at most as many directions as it has columns, over all sectors, so it stops growing
+// where that is every direction its sectors can have (the sketch is then exact).
+struct SketchGrowth {
+  double target = 0;       // kSketchTolFraction·tol
+  std::size_t cap = 0;     // the most columns (--chi, or the exact bond)
+  bool chi_cap = false;    // whether the cap is --chi's (a cut left above target then is counted)
+  std::size_t step = 1;    // columns per block after the first (--block-step)
+  std::uint64_t seed = 0;  // the run's seed (block b from sketch_block_seed(seed, b))
+  std::size_t blocks = 1;  // drawn so far (block 0: the first left sweep's)
+  std::size_t capped = 0;  // cuts stopped at a --chi cap above target
+};
+
+// A block of `w` more test columns drawn from `seed` (over ranks with the columns split, this
+// rank's share) and swept from the left end up to cut j, brought to the scales of `env`, whose
+// columns its own join at each cut.
+template <class T>
+ChargedEnvironments<T> grown_block(Kernels<T>& K, const ChargedStack<T>& st, const ChargedEnvironments<T>& env, std::size_t w,
+                                   std::uint64_t seed, std::size_t j, RankExchange* split, SweepResult<T>& res,
+                                   const std::function<void()>& check_interrupt) {
+  SilentReporter quiet;
+  const ContiguousShare share = split ? split->share(w) : ContiguousShare{0, w};
+  ChargedEnvironments<T> e = sweep_left(K, st, test_tensors(K, st, w, seed, share), res, quiet, check_interrupt, split, w,
+                                        static_cast<EnvParking<T>*>(nullptr), j);
+  for (std::size_t i = 0; i <= j; ++i) scale_by(K, e.env[i], std::exp(env.log_scale[i] - e.log_scale[i]));
+  return e;
+}
+
 // The right sweep of the sum over its terms' environments `envs` (one per term, from a sketch or
 // a reduction), each cut keeping at most `keep_cap` directions and none below
 // cutoff·σ_max: the cores (B form, the norm in core 0) and, in `res`, each cut's figures and the
@@ -248,7 +281,8 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
                                         std::vector<ChargedEnvironments<T>> held, const CutCaps& keep_cap, double cutoff,
                                         Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
                                         const std::function<void()>& check_interrupt, RankExchange* ranks,
-                                        RankExchange* split = nullptr, std::size_t split_columns = 0) {
+                                        RankExchange* split = nullptr, std::size_t split_columns = 0,
+                                        SketchGrowth* grow = nullptr) {
   using namespace axis;
   const ChargedStack<T>& first = own_stack(terms);
   const std::size_t n = first.length(), nt = terms.size();
@@ -273,6 +307,7 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
     const ChargedStack<T>* st = nullptr;  // null: another rank's term
     EnvParking<T>* parking = nullptr;
     ChargedEnvironments<T> env, held;
+    std::vector<ChargedEnvironments<T>> grown;  // blocks drawn at cuts (`grow`), at env's scales
     BlockTensor<T> s_env;
   };
   std::vector<Term> t(nt);
@@ -360,39 +395,76 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
       const std::size_t depth = t[k].st->depth();
       z[k] = right_block(K, *t[k].st, j, t[k].s_env, res.flops);
       if (t[k].parking) t[k].parking->fetch(t[k].env.env[j], j);
-      y[k] = term_sketch(K, t[k].env.env[j], z[k], depth, f[k], res.flops);
-      t[k].env.env[j] = BlockTensor<T>();
       if (!estimate) continue;
       yh[k] = term_sketch(K, t[k].held.env[j], z[k], depth, fh[k], res.flops);
       t[k].held.env[j] = BlockTensor<T>();
     }
-    // Over ranks each takes a share of the sectors' SVDs, and all then hold all of them; a
-    // product's columns split, each rank holds its rows of the sketch (split_sector_svd).
-    const BlockTensor<T> sketch = split ? y[0] : summed(y, "sketch", j);
-    const std::vector<int> rows{X(0), kDown, kOut}, signs{+1, -1, -1};
     SectorSvd<T> svd;
-    if (split) {
-      svd = split_sector_svd(K, *split, sketch, rows, signs, rule, static_cast<std::int64_t>(j));
-    } else {
-      svd = sector_svd(K, sketch, rows, signs, rule, Factorization::kSvdLeft,
-                       ranks && ranks->spread() ? dealt_sectors<T>(*ranks) : nullptr);
-      if (ranks && ranks->spread()) share_sector_factors(K, *ranks, svd, static_cast<std::int64_t>(j));
+    BlockTensor<T> eta, held_sketch;
+    double error = std::numeric_limits<double>::quiet_NaN();
+    while (true) {
+      for (std::size_t k = 0; k < nt; ++k) {
+        if (!t[k].st) continue;
+        BlockTensor<T>& c = t[k].env.env[j];
+        std::vector<const BlockTensor<T>*> parts{&c};  // and the blocks drawn since, as more columns
+        for (const auto& g : t[k].grown)
+          if (!g.env[j].legs.empty()) parts.push_back(&g.env[j]);
+        if (parts.size() > 1) {
+          c = stack_first(K, parts);
+          for (auto& g : t[k].grown) g.env[j] = BlockTensor<T>();
+        }
+        y[k] = term_sketch(K, c, z[k], t[k].st->depth(), f[k], res.flops);
+      }
+      // Over ranks each takes a share of the sectors' SVDs, and all then hold all of them; a
+      // product's columns split, each rank holds its rows of the sketch (split_sector_svd).
+      const BlockTensor<T> sketch = split ? y[0] : summed(y, "sketch", j);
+      const std::vector<int> rows{X(0), kDown, kOut}, signs{+1, -1, -1};
+      if (split) {
+        svd = split_sector_svd(K, *split, sketch, rows, signs, rule, static_cast<std::int64_t>(j));
+      } else {
+        svd = sector_svd(K, sketch, rows, signs, rule, Factorization::kSvdLeft,
+                         ranks && ranks->spread() ? dealt_sectors<T>(*ranks) : nullptr);
+        if (ranks && ranks->spread()) share_sector_factors(K, *ranks, svd, static_cast<std::int64_t>(j));
+      }
+      double total = 0;
+      std::vector<std::size_t> caps;
+      for (const auto& g : svd.groups) {
+        const Charge left = negate_charge(rule, g.charge);
+        std::size_t bound = 0;
+        for (const auto& dims : env_dims) bound += left_sector_dim(dims[j], left);
+        caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
+      }
+      const std::size_t columns = split ? split_columns : sketch.legs[sketch.axis(kSketch)].size();
+      choose_ranks(svd, grow ? columns : keep_cap.at(j), cutoff, 0.0, total, caps);
+      res.sites[j].sketch_columns = static_cast<std::int64_t>(columns);
+      eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
+      // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
+      // columns); the held-out columns do not.
+      if (estimate) {
+        if (held_sketch.legs.empty()) held_sketch = summed(yh, "held-out sketch", j);
+        error = held_out_error(K, held_sketch, eta, res.flops);
+      }
+      if (!grow || !(error > grow->target)) break;
+      std::size_t exact = 0;  // every direction the sectors can have: the sketch keeps them all
+      for (std::size_t c : caps) exact += c;
+      if (columns >= exact) break;
+      // Over ranks with the columns split, every rank takes some of each block's columns.
+      const std::size_t least = split ? static_cast<std::size_t>(split->size()) : 1;
+      if (columns + least > grow->cap) {
+        if (grow->chi_cap) ++grow->capped;
+        break;
+      }
+      const std::size_t w = std::min(std::max(grow->step, least), grow->cap - columns);
+      for (auto& term : t)
+        if (term.st)
+          term.grown.push_back(grown_block(K, *term.st, term.env, w, sketch_block_seed(grow->seed, grow->blocks), j, split,
+                                           res, check_interrupt));
+      ++grow->blocks;
+      split_columns += w;
     }
-    double total = 0;
-    std::vector<std::size_t> caps;
-    for (const auto& g : svd.groups) {
-      const Charge left = negate_charge(rule, g.charge);
-      std::size_t bound = 0;
-      for (const auto& dims : env_dims) bound += left_sector_dim(dims[j], left);
-      caps.push_back(std::min(bound, left_sector_dim(configurations[j], left)));
-    }
-    choose_ranks(svd, keep_cap.at(j), cutoff, 0.0, total, caps);
-    res.sites[j].sketch_columns = static_cast<std::int64_t>(split ? split_columns : sketch.legs[sketch.axis(kSketch)].size());
-    const BlockTensor<T> eta = left_factor(K, svd, kNew, group_charges(svd, rule, true));
-    // Dropped sketch weight alone underestimates (the kept directions were fitted to those very
-    // columns); the held-out columns do not.
-    res.sites[j].error_estimate = estimate ? held_out_error(K, summed(yh, "held-out sketch", j), eta, res.flops)
-                                           : std::numeric_limits<double>::quiet_NaN();
+    for (auto& term : t)
+      if (term.st) term.env.env[j] = BlockTensor<T>();
+    res.sites[j].error_estimate = error;
     const BlockTensor<T> bra = conj_of(K, eta);
     for (std::size_t k = 0; k < nt; ++k) {
       if (!t[k].st) continue;
@@ -449,7 +521,8 @@ std::vector<BlockTensor<T>> right_sweep(const std::vector<ChargedTerm<T>>& terms
 template <class T>
 std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& terms, const SweepOptions& o, std::size_t s,
                                          std::size_t keep_cap, Kernels<T>& K, SweepResult<T>& res, Reporter& reporter,
-                                         const std::function<void()>& check_interrupt, RankExchange* ranks) {
+                                         const std::function<void()>& check_interrupt, RankExchange* ranks,
+                                         SketchGrowth* grow = nullptr) {
   SilentReporter quiet;  // the sweeps after the first are part of it
   RankExchange* dealt = ranks && ranks->terms_dealt() ? ranks : nullptr;
   RankExchange* split = ranks && ranks->columns_split() && terms.size() == 1 && s >= static_cast<std::size_t>(ranks->size())
@@ -468,7 +541,7 @@ std::vector<BlockTensor<T>> sketch_terms(const std::vector<ChargedTerm<T>>& term
     first = false;
   }
   return right_sweep(terms, std::move(envs), std::move(held), keep_cap, o.cutoff, K, res, reporter, check_interrupt, dealt,
-                     split, s);
+                     split, s, grow);
 }
 
 // The most a cut's bond can be: the fused bond of the stacks there, and the physical dimensions
@@ -494,6 +567,14 @@ template <class T> std::size_t exact_bond(const std::vector<ChargedTerm<T>>& ter
     most = std::max(most, capped(std::min({fused, left, right})));
   }
   return most;
+}
+
+// Whether any rank parks a term's environments on disk (every rank answers alike).
+template <class T> bool parks_environments(const std::vector<ChargedTerm<T>>& terms, RankExchange* ranks) {
+  double parks = std::any_of(terms.begin(), terms.end(), [](const auto& t) { return t.parking != nullptr; }) ? 1 : 0;
+  if (ranks && ranks->spread())
+    for (double p : ranks->joined(std::vector<double>{parks}, "parked environments", -1)) parks = std::max(parks, p);
+  return parks > 0;
 }
 
 }  // namespace
@@ -542,10 +623,23 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
   } else if (!o.tolerance_mode()) {
     const std::size_t s = o.sketch_columns();
     cores = sketch_terms(terms, o, s, truncate ? s : o.chi, K, res, reporter, check_interrupt, ranks);
+  } else if (!parks_environments(terms, ranks)) {
+    // Tolerance mode: each cut's sketch grows until its held-out estimate is within
+    // kSketchTolFraction·tol (SketchGrowth).
+    SketchGrowth grow;
+    grow.target = kSketchTolFraction * o.tol;
+    grow.cap = cap;
+    grow.chi_cap = o.chi > 0 && o.chi < exact;
+    grow.step = std::max<std::size_t>(o.block_step, 1);
+    grow.seed = o.seed;
+    const std::size_t s = std::min(cap, std::max<std::size_t>(o.block_start, 1));
+    cores = sketch_terms(terms, o, s, s, K, res, reporter, check_interrupt, ranks, &grow);
+    res.capped_cuts = static_cast<std::int64_t>(grow.capped);
   } else {
-    // Tolerance mode: whole sweeps with a growing sketch (each round at least doubles it) until
-    // every cut's held-out estimate is within kSketchTolFraction·tol, or the sketch reaches its
-    // cap (--chi, or the exact bond); rounds cost at most about twice the last one.
+    // Tolerance mode with environments parked on disk: whole sweeps with a growing
+    // sketch (each round at least doubles it) until every cut's held-out estimate is within
+    // kSketchTolFraction·tol, or the sketch reaches its cap (--chi, or the exact bond); rounds
+    // cost at most about twice the last one.
     std::size_t s = std::min(cap, std::max<std::size_t>(o.block_start, 1));
     double flops = 0;
     while (true) {
