@@ -14,6 +14,8 @@
 #   TENPY=/path/to/tenpy scripts/bench_symmetric.sh IN128.h5 [IN256.h5 …]
 #   LIMIT=600 …   # seconds a run may take before it is killed (default 1200)
 #   TENPY_METHODS="zip_up SVD" …   # TeNPy's methods to run (default: zip_up SVD variational)
+#   TOLS="1e-6 1e-8" …   # then by accuracy too: ours --tol on charges and dense, TeNPy's methods with
+#                        # trunc_cut = the tolerance (its chi_max 4χ, out of the way); compared as above
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build/app/src-compress}
@@ -44,28 +46,42 @@ for input in "$@"; do
       printf '%-12s %-5s %-4s %-22s %9s %9s %9s %10s\n' "$(basename "$input" .h5)" "$op" "$chi" "$@"
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$input" .h5)" "$op" "$chi" "$1" "$2" "${5:-}" >> "$ROWS"
     }
+    # One of ours: the row's name and its flags.
+    ours() {
+      # shellcheck disable=SC2086
+      if ! out=$(timeout "${LIMIT:-1200}" taskset -c 0 "$BIN" apply "$input:/$op" "$input:/psi" -o "$WORK/o.h5" \
+                 --seed 1 $2 --output-format srcc --threads 1 --force --json -q); then
+        row "$1" killed; return
+      fi
+      read -r s r p < <(echo "$out" | json "'%.2f %.1f %d' % (d['sweep_seconds'], d['gflops_per_second'], d['peak_rss_bytes'] / 2**20)")
+      row "$1" "$s" "$r" "$p" "$(dist "$WORK/o.h5" "$ref")"
+    }
+    theirs() {  # TeNPy's methods at chi_max $1 (and trunc_cut $2)
+      for method in ${TENPY_METHODS:-zip_up SVD variational}; do
+        # shellcheck disable=SC2086
+        if ! out=$(timeout "${LIMIT:-1200}" $PY scripts/tenpy_apply.py "$input" "$op" $method "$1" "$WORK/t.h5" ${2:-}); then
+          row "TeNPy $method" killed; continue
+        fi
+        read -r s p < <(echo "$out" | json "'%.2f %d' % (d['seconds'], d['peak_rss_bytes'] / 2**20)")
+        row "TeNPy $method" "$s" "-" "$p" "$(dist "$WORK/t.h5:/psi" "$ref")"
+      done
+    }
     runs=("ours charges|--symmetry auto" "ours charges oversampled|--symmetry auto --oversample"
           "ours charges sdc ×1.1|--symmetry auto --method sdc --oversample=1.1"
           "ours charges + 1 fit sweep|--symmetry auto --fit-sweeps 1"
           "ours dense|--symmetry off" "ours dense oversampled|--symmetry off --oversample"
           "ours dense sdc ×1.1|--symmetry off --method sdc --oversample=1.1"
           "ours dense + 1 fit sweep|--symmetry off --fit-sweeps 1")
-    for run in "${runs[@]}"; do
-      name=${run%%|*}
-      # shellcheck disable=SC2086
-      if ! out=$(timeout "${LIMIT:-1200}" taskset -c 0 "$BIN" apply "$input:/$op" "$input:/psi" -o "$WORK/o.h5" \
-                 --chi "$chi" --seed 1 ${run#*|} --output-format srcc --threads 1 --force --json -q); then
-        row "$name" killed; continue
-      fi
-      read -r s r p < <(echo "$out" | json "'%.2f %.1f %d' % (d['sweep_seconds'], d['gflops_per_second'], d['peak_rss_bytes'] / 2**20)")
-      row "$name" "$s" "$r" "$p" "$(dist "$WORK/o.h5" "$ref")"
-    done
-    for method in ${TENPY_METHODS:-zip_up SVD variational}; do
-      if ! out=$(timeout "${LIMIT:-1200}" $PY scripts/tenpy_apply.py "$input" "$op" $method "$chi" "$WORK/t.h5"); then
-        row "TeNPy $method" killed; continue
-      fi
-      read -r s p < <(echo "$out" | json "'%.2f %d' % (d['seconds'], d['peak_rss_bytes'] / 2**20)")
-      row "TeNPy $method" "$s" "-" "$p" "$(dist "$WORK/t.h5:/psi" "$ref")"
+    for run in "${runs[@]}"; do ours "${run%%|*}" "--chi $chi ${run#*|}"; done
+    theirs "$chi"
+    for tol in ${TOLS:-}; do
+      row() {
+        printf '%-12s %-5s %-4s %-22s %9s %9s %9s %10s\n' "$(basename "$input" .h5)" "$op" "$tol" "$@"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$input" .h5)" "$op" "tol $tol" "$1" "$2" "${5:-}" >> "$ROWS"
+      }
+      ours "ours charges --tol" "--symmetry auto --tol $tol"
+      ours "ours dense --tol" "--symmetry off --tol $tol"
+      theirs "$((4 * chi))" "$tol"
     done
   done
 done
