@@ -86,6 +86,21 @@ template <class T> struct OneThread {
   Kernels<T>& K() { return backend->kernels<T>(); }
 };
 
+// H·ψ on n sites: the XXZ MPO on a random charged state of bond `bond` (total 2S^z 0, its sectors
+// drawn from `seed`), its U(1) stack on one CPU thread and the dense product as reference.
+template <class T> struct XxzProduct {
+  OneThread<T> cpu;
+  std::vector<std::vector<Tensor<T>>> layers;
+  ChargedStack<T> st;
+  test::DenseTrain ref;
+  XxzProduct(std::size_t n, std::size_t bond, std::uint64_t seed)
+      : layers{xxz<T>(n), random_charged<T>(n, bond, 0, seed)},
+        st(stack_of(cpu.K(), layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1)),
+        ref(dense_reference(layers)) {}
+  ChargedResult<T> sweep(const SweepOptions& o) { return symmetric_sweep(st, TrainKind::kMps, o, cpu.K(), cpu.reporter, [] {}); }
+  double error(const ChargedResult<T>& r) const { return test::relative_error(test::dense_train(r.sweep.cores).v, ref.v); }
+};
+
 // (1 − iτH)ψ + c·H²ψ on n sites: terms of depths 1, 2 and 3 over a random charged ψ of bond 10,
 // their charged stacks and the dense sum as reference.
 template <class T> struct ChargedSum {

@@ -65,20 +65,12 @@ TYPED_TEST(SymmetricSweep, ResultKeepsTheStatesTotalChargeExactly) {
 }
 
 TYPED_TEST(SymmetricSweep, TruncatedProductIsNearTheOptimalTruncation) {
-  using T = TypeParam;
-  OneThread<T> cpu;
-  Kernels<T>& K = cpu.K();
-  SilentReporter& reporter = cpu.reporter;
-  const std::size_t n = 10;
-  const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 16, 0, 9)};
-  const ChargedStack<T> st = stack_of(K, layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
-  const DenseTrain ref = dense_reference(layers);
+  XxzProduct<TypeParam> p(10, 16, 9);
   for (std::size_t chi : {8, 16, 24}) {
-    const double optimal = test::svd_sweep_error(ref, chi);
-    const auto plain = symmetric_sweep(st, TrainKind::kMps, src(chi, 21), K, reporter, [] {});
-    const auto over = symmetric_sweep(st, TrainKind::kMps, src(chi, 21, 2), K, reporter, [] {});
-    const double e_plain = test::relative_error(test::dense_train(plain.sweep.cores).v, ref.v);
-    const double e_over = test::relative_error(test::dense_train(over.sweep.cores).v, ref.v);
+    const double optimal = test::svd_sweep_error(p.ref, chi);
+    const auto plain = p.sweep(src(chi, 21));
+    const auto over = p.sweep(src(chi, 21, 2));
+    const double e_plain = p.error(plain), e_over = p.error(over);
     std::printf("χ̄ %zu: plain %.3g× optimal, oversampled %.3g×\n", chi, e_plain / optimal, e_over / optimal);
     EXPECT_LE(e_plain, 3 * optimal) << "χ̄ " << chi << ": plain " << e_plain << ", SVD sweep " << optimal;
     EXPECT_LE(e_over, 1.05 * optimal) << "χ̄ " << chi << ": oversampled " << e_over << ", SVD sweep " << optimal;
@@ -94,21 +86,15 @@ TYPED_TEST(SymmetricSweep, TruncatedProductIsNearTheOptimalTruncation) {
 // the product's bond is small and no wider anywhere than the cut that needs most; the truncation
 // then meets the tolerance.
 TYPED_TEST(SymmetricSweep, ToleranceModeGrowsEachCutsSketchAndMeetsTheTolerance) {
-  using T = TypeParam;
-  OneThread<T> cpu;
-  Kernels<T>& K = cpu.K();
-  SilentReporter& reporter = cpu.reporter;
   const std::size_t n = 12;
-  const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 24, 0, 13)};
-  const ChargedStack<T> st = stack_of(K, layers, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
-  const DenseTrain ref = dense_reference(layers);
+  XxzProduct<TypeParam> p(n, 24, 13);
   for (double tol : {1e-2, 1e-5}) {
     SweepOptions o = src(0, 17);
     o.tol = tol;
     o.block_start = 8;
     o.block_step = 8;
-    const auto got = symmetric_sweep(st, TrainKind::kMps, o, K, reporter, [] {});
-    const double err = test::relative_error(test::dense_train(got.sweep.cores).v, ref.v);
+    const auto got = p.sweep(o);
+    const double err = p.error(got);
     EXPECT_LT(err, std::sqrt(n - 1.0) * tol) << "tol " << tol;
     EXPECT_GT(err, 0.01 * tol) << "tol " << tol << ": the tolerance, not an exact product, decided the bonds";
     EXPECT_NEAR(got.sweep.error_estimate, err, 0.3 * err) << "tol " << tol;
