@@ -68,6 +68,28 @@ TEST(CliBudget, ImpossibleBudgetFailsBeforeAnyWork) {
   EXPECT_EQ(run_cli(dir, "apply h.h5 psi.h5 -o out.h5 --chi 8 --scratch-dir /no/such/dir").code, 2);
 }
 
+// A tolerance run without --chi is planned for the most directions the product can have at a
+// cut: its fused bond, or the physical dimensions on either side where those are fewer (12 spins:
+// 2⁶ at the middle, not H⁴·ψ's fused bond of 5⁴·16). Where even that does not fit the budget
+// (40 spins), the message says to give --chi, with which the same budget suffices.
+TEST(CliBudget, ATolerancePlanTooWideForTheBudgetAsksForChi) {
+  TempDir dir;
+  for (const char* n : {"12", "40"}) {
+    ASSERT_EQ(run_cli(dir, std::string("generate xxz --sites ") + n + " -o h" + n + ".h5 -q").code, 0);
+    ASSERT_EQ(run_cli(dir, std::string("generate random-mps --sites ") + n + " --bond 16 --seed 3 -o psi" + n + ".h5 -q").code, 0);
+  }
+  const auto plan = run_cli(dir, "apply h12.h5 h12.h5 h12.h5 h12.h5 psi12.h5 -o out.h5 --tol 1e-6 --dry-run --json");
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("\"sketch_columns\": 64,"), std::string::npos) << plan.out;
+  const std::string deep = "apply h40.h5 h40.h5 h40.h5 h40.h5 psi40.h5 -o out.h5 --tol 1e-6 --host-memory 300MB";
+  const auto r = run_cli(dir, deep);
+  expect_clean_failure(r, 5, "--tol without --chi is planned for a sketch as wide as the product's largest fused bond", dir);
+  EXPECT_NE(r.err.find("(10000 columns): give --chi as a cap"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli(dir, deep + " --chi 16 --dry-run").code, 0);
+  EXPECT_EQ(run_cli(dir, "apply h12.h5 psi12.h5 -o out.h5 --chi 8 --host-memory 1MB").err.find("give --chi"),
+            std::string::npos);
+}
+
 TEST(CliBudget, DryRunReadsNoTensorData) {
   TempDir dir;
   auto p = random_train<cdouble>(TrainKind::kMps, 6, 3, 2, 3);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "srcc/core/duration.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/core/json.hpp"
+#include "srcc/core/options.hpp"
 #include "srcc/core/size.hpp"
 #include "srcc/memory/policy.hpp"
 
@@ -142,17 +144,18 @@ void place_off_memory(const Planning& c, const Budgets& budgets, Plan& p) {
                         " are free (use --scratch-dir or raise --host-memory)");
 }
 
-[[noreturn]] void does_not_fit(const Deficit& worst, const Budgets& budgets, bool on_device) {
+// `hint`: what the user can change besides the budget ("" for nothing more to say).
+[[noreturn]] void does_not_fit(const Deficit& worst, const Budgets& budgets, bool on_device, const std::string& hint) {
   if (on_device)
     throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " + format_size(worst.need) +
                         " of device memory (with every environment off the device and one "
                         "sketch column at a time) but --gpu-memory allows " +
-                        format_size(budgets.gpu_bytes));
+                        format_size(budgets.gpu_bytes) + hint);
   throw ResourceError("site " + std::to_string(worst.site) + ", " + worst.step + ": needs " +
                       format_size(worst.need + memory::kProcessOverheadBytes) +
                       " of host memory (with every environment on scratch disk and one sketch "
                       "column at a time) but --host-memory allows " +
-                      format_size(budgets.host_bytes));
+                      format_size(budgets.host_bytes) + hint);
 }
 
 }  // namespace
@@ -170,10 +173,17 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   p.budgets = budgets;
   p.on_device = on_device;
   const std::size_t n = p.sites, e = dtype_size(dtype);
-  // Tolerance mode may grow a cut's sketch up to its fused bond: plan for the largest.
+  // Tolerance mode may grow a cut's sketch up to the most directions the product can have there
+  // (its fused bond, and the physical dimensions on either side): plan for the largest.
   std::size_t s = sweep.sketch_columns();
-  if (s == 0)
-    for (std::size_t j = 1; j < n; ++j) s = std::max(s, stack.fused_left(j));
+  if (s == 0) {
+    std::vector<double> left(n + 1, 1.0);  // the physical dimension of sites 0 … j−1
+    for (std::size_t j = 0; j < n; ++j) left[j + 1] = left[j] * static_cast<double>(stack.up_dim(j) * stack.down_dim(j));
+    for (std::size_t j = 1; j < n; ++j) {
+      const double most = std::min({static_cast<double>(stack.fused_left(j)), left[j], left[n] / left[j]});
+      s = std::max(s, static_cast<std::size_t>(std::min(most, 1e15)));
+    }
+  }
   p.sketch_columns = s;
   p.predicted_flops = needed_flops(stack, sweep, s, dtype);
   const std::vector<StepShape> shapes = step_shapes(stack, s);
@@ -197,7 +207,14 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
     }
     if (p.exact_two_site) break;
   }
-  does_not_fit(worst, budgets, on_device);
+  // Without --chi a tolerance run is planned for a sketch as wide as the product's largest
+  // fused bond, which deep stacks make far wider than any bond the tolerance will keep.
+  const std::string hint =
+      sweep.tolerance_mode() && sweep.chi == 0
+          ? "; " + opt::kTol.name() + " without " + opt::kChi.name() + " is planned for a sketch as wide as the product's " +
+                "largest fused bond (" + std::to_string(s) + " columns): give " + opt::kChi.name() + " as a cap"
+          : "";
+  does_not_fit(worst, budgets, on_device, hint);
 }
 
 std::string Plan::to_json() const {
