@@ -83,7 +83,7 @@ TEST(CliBudget, ATolerancePlanTooWideForTheBudgetAsksForChi) {
   EXPECT_NE(plan.out.find("\"sketch_columns\": 64,"), std::string::npos) << plan.out;
   const std::string deep = "apply h40.h5 h40.h5 h40.h5 h40.h5 psi40.h5 -o out.h5 --tol 1e-6 --host-memory 300MB";
   const auto r = run_cli(dir, deep);
-  expect_clean_failure(r, 5, "--tol without --chi is planned for a sketch as wide as the product's largest fused bond", dir);
+  expect_clean_failure(r, 5, "--tol without --chi is planned for a sketch as wide as the largest bond the product can have", dir);
   EXPECT_NE(r.err.find("(10000 columns): give --chi as a cap"), std::string::npos) << r.err;
   EXPECT_EQ(run_cli(dir, deep + " --chi 16 --dry-run").code, 0);
   EXPECT_EQ(run_cli(dir, "apply h12.h5 psi12.h5 -o out.h5 --chi 8 --host-memory 1MB").err.find("give --chi"),

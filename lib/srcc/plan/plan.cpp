@@ -174,16 +174,9 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
   p.on_device = on_device;
   const std::size_t n = p.sites, e = dtype_size(dtype);
   // Tolerance mode may grow a cut's sketch up to the most directions the product can have there
-  // (its fused bond, and the physical dimensions on either side): plan for the largest.
+  // (its fused bond, or the physical dimensions on either side where fewer): plan for the largest.
   std::size_t s = sweep.sketch_columns();
-  if (s == 0) {
-    std::vector<double> left(n + 1, 1.0);  // the physical dimension of sites 0 … j−1
-    for (std::size_t j = 0; j < n; ++j) left[j + 1] = left[j] * static_cast<double>(stack.up_dim(j) * stack.down_dim(j));
-    for (std::size_t j = 1; j < n; ++j) {
-      const double most = std::min({static_cast<double>(stack.fused_left(j)), left[j], left[n] / left[j]});
-      s = std::max(s, static_cast<std::size_t>(std::min(most, 1e15)));
-    }
-  }
+  if (s == 0) s = stack.largest_bond();
   p.sketch_columns = s;
   p.predicted_flops = needed_flops(stack, sweep, s, dtype);
   const std::vector<StepShape> shapes = step_shapes(stack, s);
@@ -207,12 +200,12 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
     }
     if (p.exact_two_site) break;
   }
-  // Without --chi a tolerance run is planned for a sketch as wide as the product's largest
-  // fused bond, which deep stacks make far wider than any bond the tolerance will keep.
+  // Without --chi a tolerance run is planned for a sketch as wide as the largest bond the product
+  // can have, which deep stacks on long chains make far wider than any bond the tolerance keeps.
   const std::string hint =
       sweep.tolerance_mode() && sweep.chi == 0
-          ? "; " + opt::kTol.name() + " without " + opt::kChi.name() + " is planned for a sketch as wide as the product's " +
-                "largest fused bond (" + std::to_string(s) + " columns): give " + opt::kChi.name() + " as a cap"
+          ? "; " + opt::kTol.name() + " without " + opt::kChi.name() + " is planned for a sketch as wide as the largest " +
+                "bond the product can have (" + std::to_string(s) + " columns): give " + opt::kChi.name() + " as a cap"
           : "";
   does_not_fit(worst, budgets, on_device, hint);
 }
