@@ -27,25 +27,35 @@ TEST(BlockCache, ReusesTheBlockFreedLast) {
 
 TEST(BlockCache, ReusesOnlyExactSizesWithinItsCapAndFreesEachBlockOnce) {
   std::map<void*, int> freed;
-  char blocks[6][1];
+  char blocks[7][1];
   {
     BlockCache cache(300, [&](void* p, std::size_t) { ++freed[p]; });
     cache.give(blocks[0], 100);
     cache.give(blocks[1], 100);
-    cache.give(blocks[2], 150);  // 350 > cap: freed at once
-    EXPECT_EQ(freed[blocks[2]], 1);
-    EXPECT_EQ(cache.cached(), 200u);
+    cache.give(blocks[2], 150);  // 350 > cap: the block given back longest ago makes room
+    EXPECT_EQ(freed[blocks[0]], 1);
+    EXPECT_EQ(freed[blocks[1]], 0);
+    EXPECT_EQ(cache.cached(), 250u);
+    cache.give(blocks[5], 400);  // larger than the cap: freed at once, nothing else
+    EXPECT_EQ(freed[blocks[5]], 1);
+    EXPECT_EQ(cache.cached(), 250u);
     EXPECT_EQ(cache.take(120), nullptr) << "no block of exactly 120";
-    void* a = cache.take(100);
-    EXPECT_TRUE(a == blocks[0] || a == blocks[1]);
-    EXPECT_EQ(cache.cached(), 100u);
+    EXPECT_EQ(cache.take(100), blocks[1]);
+    EXPECT_EQ(cache.take(100), nullptr);
+    EXPECT_EQ(cache.cached(), 150u);
     cache.give(blocks[3], 50);
-    cache.shrink(60);  // frees blocks until at most 60 bytes remain
-    EXPECT_LE(cache.cached(), 60u);
+    cache.shrink(60);  // frees blocks, oldest first, until at most 60 bytes remain
+    EXPECT_EQ(freed[blocks[2]], 1);
+    EXPECT_EQ(cache.cached(), 50u);
+    EXPECT_EQ(cache.take(50), blocks[3]);
+    cache.give(blocks[3], 50);
     cache.give(blocks[4], 200);
+    cache.give(blocks[6], 100);  // 350: blocks[3] (the oldest) goes, not the larger blocks[4]
+    EXPECT_EQ(freed[blocks[3]], 1);
+    EXPECT_EQ(freed[blocks[4]], 0);
   }  // the destructor frees what is left
-  for (auto& [p, n] : freed) EXPECT_EQ(n, 1) << "freed twice";
-  EXPECT_EQ(freed.size(), 4u) << "every block given and not taken is freed";
+  for (auto& [p, n] : freed) EXPECT_EQ(n, p == blocks[1] ? 0 : 1) << "a block freed twice, or one taken freed";
+  EXPECT_EQ(freed.size(), 7u) << "every block given and not taken is freed";
 }
 
 }  // namespace

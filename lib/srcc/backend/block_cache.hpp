@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <iterator>
+#include <list>
 #include <map>
 #include <mutex>
 
@@ -24,34 +25,33 @@ class BlockCache {
   // environment the sketch read just before, not one freed many sites earlier.
   void* take(std::size_t bytes) {
     std::lock_guard lock(mutex_);
-    const auto [first, last] = blocks_.equal_range(bytes);
+    const auto [first, last] = by_size_.equal_range(bytes);
     if (first == last) return nullptr;
     const auto it = std::prev(last);
-    void* p = it->second;
+    void* p = it->second->p;
     cached_ -= bytes;
-    blocks_.erase(it);
+    by_age_.erase(it->second);
+    by_size_.erase(it);
     return p;
   }
-  // Keeps `p` for reuse while the cache stays within its cap; frees it otherwise.
+  // Keeps `p` for reuse, freeing the blocks given back longest ago where the cache would pass
+  // its cap (a sweep's sizes drift from cut to cut: the newest blocks are the likeliest to be
+  // asked for again); a block larger than the cap is freed at once.
   void give(void* p, std::size_t bytes) {
-    {
+    if (bytes <= cap_) {
       std::lock_guard lock(mutex_);
-      if (cached_ + bytes <= cap_) {
-        blocks_.emplace(bytes, p);
-        cached_ += bytes;
-        return;
-      }
+      evict_to(cap_ - bytes);
+      by_age_.push_back({p, bytes});
+      by_size_.emplace(bytes, std::prev(by_age_.end()));
+      cached_ += bytes;
+      return;
     }
     free_(p, bytes);
   }
-  // Frees cached blocks until at most `keep` bytes remain.
+  // Frees cached blocks, oldest first, until at most `keep` bytes remain.
   void shrink(std::size_t keep = 0) {
     std::lock_guard lock(mutex_);
-    for (auto it = blocks_.begin(); it != blocks_.end() && cached_ > keep;) {
-      free_(it->second, it->first);
-      cached_ -= it->first;
-      it = blocks_.erase(it);
-    }
+    evict_to(keep);
   }
   std::size_t cached() const { return cached_; }
 
@@ -64,11 +64,30 @@ class BlockCache {
   }
 
  private:
+  struct Entry {
+    void* p;
+    std::size_t bytes;
+  };
   void release_all() { shrink(0); }
+  void evict_to(std::size_t keep) {  // the mutex held
+    while (cached_ > keep && !by_age_.empty()) {
+      const Entry e = by_age_.front();
+      const auto [first, last] = by_size_.equal_range(e.bytes);
+      for (auto it = first; it != last; ++it)
+        if (it->second == by_age_.begin()) {
+          by_size_.erase(it);
+          break;
+        }
+      by_age_.pop_front();
+      cached_ -= e.bytes;
+      free_(e.p, e.bytes);
+    }
+  }
   std::size_t cap_, cached_ = 0;
   Free free_;
   std::mutex mutex_;
-  std::multimap<std::size_t, void*> blocks_;
+  std::list<Entry> by_age_;  // oldest first
+  std::multimap<std::size_t, std::list<Entry>::iterator> by_size_;
 };
 
 }  // namespace srcc
