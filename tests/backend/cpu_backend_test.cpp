@@ -8,11 +8,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <string>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -376,46 +371,6 @@ TEST(CpuKernels, ScaleAndTasksCoverEveryElement) {
   std::vector<int> hit(64, 0);
   K.for_each_task(hit.size(), [&](std::size_t i) { hit[i] += 1; });
   for (int h : hit) EXPECT_EQ(h, 1);
-}
-
-// The kernel's transparent-huge-page mode ("always", "madvise" or "never"), "" where unknown.
-std::string thp_mode() {
-  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string line;
-  std::getline(in, line);
-  const auto open = line.find('['), close = line.find(']');
-  return open == std::string::npos || close == std::string::npos ? "" : line.substr(open + 1, close - open - 1);
-}
-
-// /proc/self/smaps's THPeligible flag of the mapping that holds `p` (-1: not found).
-int thp_eligible(const void* p) {
-  std::ifstream in("/proc/self/smaps");
-  const auto at = reinterpret_cast<std::uintptr_t>(p);
-  bool inside = false;
-  for (std::string line; std::getline(in, line);) {
-    std::uintptr_t lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR, &lo, &hi) == 2 && line.find(':') > line.find('-')) {
-      inside = lo <= at && at < hi;
-    } else if (inside && line.rfind("THPeligible:", 0) == 0) {
-      return std::atoi(line.c_str() + 12);
-    }
-  }
-  return -1;
-}
-
-// Large pool blocks are advised as huge pages (where the kernel honours advice), smaller ones
-// are not: a fresh environment-sized block faults in 2 MiB at a time.
-TEST(CpuKernels, LargeBlocksAreAdvisedAsHugePages) {
-  const std::string mode = thp_mode();
-  if (mode != "madvise" && mode != "always") GTEST_SKIP() << "transparent huge pages are " << (mode.empty() ? "unknown" : mode);
-  auto backend = make_cpu_backend(1);
-  auto& K = backend->kernels<double>();
-  const Buffer<double> large = K.allocate(3 * memory::kHugePageBytes / sizeof(double));
-  EXPECT_EQ(thp_eligible(large.data()), 1);
-  if (mode == "madvise") {
-    const Buffer<double> small = K.allocate(memory::kLargeBlockBytes / sizeof(double));
-    EXPECT_EQ(thp_eligible(small.data()), 0) << "a pool block below the huge page size is left as it is";
-  }
 }
 
 // The sweep split over threads (pieces of sketch columns, panels, batches) gives the

@@ -39,12 +39,6 @@ inline constexpr std::uint64_t kHostCacheCapBytes = 512 * kMiB;
 inline constexpr std::uint64_t host_pool_limit(std::uint64_t host_budget) {
   return host_budget > kResidentMargin ? host_budget - kResidentMargin : 0;
 }
-// Pool blocks of at least this size are advised to the kernel as transparent huge pages
-// (madvise MADV_HUGEPAGE; Linux's default THP mode honours only advised ranges): a fresh block
-// then faults in 2 MiB at a time instead of 4 KiB. The charged sweep's blocks change size from
-// cut to cut, so it maps fresh blocks far more often than the dense sweep; with 4 KiB pages its
-// page faults took a quarter of a deep Taylor stack's time (docs/PERFORMANCE.md).
-inline constexpr std::size_t kHugePageBytes = 2 * 1024 * 1024;
 // A CPU backend made without a plan (tests, `distance`).
 inline constexpr std::uint64_t kDefaultHostPoolBytes = 256 * kMiB;
 

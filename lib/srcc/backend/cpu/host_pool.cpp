@@ -38,8 +38,6 @@ void* HostPool::get(std::size_t bytes) {
   }
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  // Advice only: where THP is off or the kernel declines, the block stays in 4 KiB pages.
-  if (bytes >= memory::kHugePageBytes) madvise(p, bytes, MADV_HUGEPAGE);
   return p;
 }
 
