@@ -43,6 +43,33 @@ TYPED_TEST(SymmetricSweep, FullBondProductsAreExactForEveryRule) {
   }
 }
 
+// Stacks of three and four MPOs (the environments' middle layers taken in place of their runs,
+// left and right) above a state or an MPO: at full bond the dense product, for every rule.
+TYPED_TEST(SymmetricSweep, DeepStacksAreExactAtFullBondForEveryRule) {
+  using T = TypeParam;
+  OneThread<T> cpu;
+  Kernels<T>& K = cpu.K();
+  SilentReporter& reporter = cpu.reporter;
+  const std::size_t n = 6;
+  const auto psi = random_charged<T>(n, 8, 0, 3);
+  for (Rule r : {Rule::kU1, Rule::kZ2, Rule::kU1Z2}) {
+    for (std::size_t depth : {4, 5}) {
+      for (bool mpo_bottom : {false, true}) {
+        std::vector<std::vector<Tensor<T>>> layers;
+        for (std::size_t i = 0; i + 1 < depth; ++i) layers.push_back(xxz<T>(n, 1.0 + 0.3 * double(i), 0.2 * double(i) - 0.3));
+        layers.push_back(mpo_bottom ? xxz<T>(n, 0.8, 0.5) : psi);
+        std::vector<TrainKind> kinds(depth, TrainKind::kMpo);
+        if (!mpo_bottom) kinds.back() = TrainKind::kMps;
+        const ChargedStack<T> st = stack_of(K, layers, kinds, r);
+        const auto got = symmetric_sweep(st, kinds.back(), src(80, 17), K, reporter, [] {});
+        const double err = test::relative_error(test::dense_train(got.sweep.cores).v, dense_reference(layers).v);
+        EXPECT_LT(err, 1e-12) << "rule " << static_cast<int>(r) << ", " << depth << " layers"
+                              << (mpo_bottom ? ", an MPO at the bottom" : "");
+      }
+    }
+  }
+}
+
 TYPED_TEST(SymmetricSweep, ResultKeepsTheStatesTotalChargeExactly) {
   using T = TypeParam;
   OneThread<T> cpu;

@@ -243,6 +243,80 @@ BlockTensor<T> contract_batched(Kernels<T>& K, const BlockTensor<T>& a, const Bl
   return contract_impl(K, a, b, over, 1, flops);
 }
 
+template <class T>
+BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const BlockTensor<T>& op,
+                                 const std::vector<int>& over, const std::vector<int>& op_free, double* flops) {
+  const std::size_t first = t.axis(over.front()), nc = over.size();
+  for (std::size_t i = 0; i < nc; ++i) {
+    if (first + i >= t.rank() || t.labels[first + i] != over[i])
+      throw std::logic_error("contract_in_place: the contracted axes are not one run of the tensor's");
+    if (!t.legs[first + i].same_sectors(op.legs[op.axis(over[i])]))
+      throw std::logic_error("contract_in_place: the legs labelled " + std::to_string(over[i]) + " differ: " +
+                             t.legs[first + i].describe() + " and " + op.legs[op.axis(over[i])].describe());
+  }
+  std::vector<int> op_order = over;
+  op_order.insert(op_order.end(), op_free.begin(), op_free.end());
+  const BlockTensor<T> w = permute_to(K, op, op_order);  // (c…, g…): small
+  const auto run = static_cast<std::ptrdiff_t>(first), after = static_cast<std::ptrdiff_t>(first + nc);
+  std::vector<int> labels(t.labels.begin(), t.labels.begin() + run);
+  std::vector<Leg> legs(t.legs.begin(), t.legs.begin() + run);
+  for (std::size_t k = nc; k < w.rank(); ++k) {
+    labels.push_back(w.labels[k]);
+    legs.push_back(w.legs[k]);
+  }
+  labels.insert(labels.end(), t.labels.begin() + after, t.labels.end());
+  legs.insert(legs.end(), t.legs.begin() + after, t.legs.end());
+  auto dims = [](const BlockTensor<T>& x, const BlockKey& key, std::size_t lo, std::size_t hi) {
+    std::size_t v = 1;
+    for (std::size_t k = lo; k < hi; ++k) v *= x.legs[k].dims[key[k]];
+    return v;
+  };
+  std::map<BlockKey, std::vector<std::size_t>> w_by_c;  // op's blocks by their contracted key
+  for (std::size_t i = 0; i < w.blocks.size(); ++i)
+    w_by_c[BlockKey(w.blocks[i].key.begin(), w.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(nc))].push_back(i);
+  std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>> pairs;  // out key → (t block, op block)
+  for (std::size_t i = 0; i < t.blocks.size(); ++i) {
+    const BlockKey& key = t.blocks[i].key;
+    const auto it = w_by_c.find(BlockKey(key.begin() + run, key.begin() + after));
+    if (it == w_by_c.end()) continue;
+    for (std::size_t iw : it->second) {
+      BlockKey out(key.begin(), key.begin() + run);
+      out.insert(out.end(), w.blocks[iw].key.begin() + static_cast<std::ptrdiff_t>(nc), w.blocks[iw].key.end());
+      out.insert(out.end(), key.begin() + after, key.end());
+      pairs[out].emplace_back(i, iw);
+    }
+  }
+  std::vector<BlockKey> keys;
+  std::vector<const std::vector<std::pair<std::size_t, std::size_t>>*> lists;
+  for (const auto& [key, list] : pairs) {
+    keys.push_back(key);
+    lists.push_back(&list);
+  }
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
+  std::vector<double> task_flops(out.blocks.size(), 0.0);
+  auto one_block = [&](std::size_t o) {
+    const auto& list = *lists[o];  // keys are in the map's order, and so are out's blocks
+    for (std::size_t p = 0; p < list.size(); ++p) {
+      const auto& tb = t.blocks[list[p].first];
+      const auto& wb = w.blocks[list[p].second];
+      const std::size_t lead = dims(t, tb.key, 0, first), kc = dims(t, tb.key, first, first + nc),
+                        trail = dims(t, tb.key, first + nc, t.rank()), ng = wb.size / kc;
+      // Per index before the run: (n_g × trail) += op's blockᵀ (n_g × k_c) · t's (k_c × trail).
+      K.gemm(Op::kTrans, Op::kNone, ng, trail, kc, T(1), w.at(wb), ng, 0, t.at(tb), trail, kc * trail,
+             p == 0 ? T(0) : T(1), out.at(out.blocks[o]), trail, ng * trail, lead);
+      task_flops[o] += gemm_flops<T>(ng, trail, kc, lead);
+    }
+  };
+  // Many output blocks: one task each; few: in order, each GEMM with all the backend's threads.
+  if (out.blocks.size() >= 4 * K.concurrency())
+    K.for_each_task(out.blocks.size(), one_block);
+  else
+    for (std::size_t o = 0; o < out.blocks.size(); ++o) one_block(o);
+  if (flops)
+    for (double f : task_flops) *flops += f;
+  return out;
+}
+
 template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& omega) {
   if (omega.rank() != 3 || env.rank() < 1 || env.legs[0].size() != omega.legs[0].size())
     throw std::logic_error("khatri_rao: a sketch environment (a, L…) and a test tensor (a, x, y) of the same columns");
@@ -415,6 +489,8 @@ template <class T> void scale_by(Kernels<T>& K, BlockTensor<T>& t, double alpha)
   template BlockTensor<T> contract_batched(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&,         \
                                            const std::vector<int>&, double*);                                 \
   template BlockTensor<T> khatri_rao(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&);              \
+  template BlockTensor<T> contract_in_place(Kernels<T>&, const BlockTensor<T>&, const BlockTensor<T>&,        \
+                                            const std::vector<int>&, const std::vector<int>&, double*);       \
   template BlockTensor<T> add_blocks(Kernels<T>&, const std::vector<std::pair<const BlockTensor<T>*, double>>&); \
   template BlockTensor<T> stack_first(Kernels<T>&, const std::vector<const BlockTensor<T>*>&);                \
   template BlockTensor<T> fuse_leading(Kernels<T>&, const BlockTensor<T>&, std::size_t, const std::vector<int>&,       \

@@ -28,6 +28,15 @@ template <class T>
 BlockTensor<T> contract_batched(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b,
                                 const std::vector<int>& over, double* flops = nullptr);
 
+// Σ over the run `over` of t·op, where `over` is a contiguous run of t's axes (in that order) and
+// op has them too: op's other axes take the run's place, in the order `op_free`, t's axes before
+// and after it staying where they are (out[p, g, q] = Σ_c op[c, g] t[p, c, q]). For each pair of
+// blocks one GEMM batched over the indices before the run, op's block shared: t is read as it
+// lies, never permuted. How a stack's layers are absorbed into an environment.
+template <class T>
+BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const BlockTensor<T>& op,
+                                 const std::vector<int>& over, const std::vector<int>& op_free, double* flops = nullptr);
+
 // out[a, x, L…, y] = env[a, L…] · omega[a, x, y]: env's first axis and omega's are the sketch
 // leg (one sector); the result's labels are omega's x, env's and omega's y in that order.
 template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& omega);

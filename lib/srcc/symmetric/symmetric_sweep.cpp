@@ -130,12 +130,12 @@ BlockTensor<T> right_block(Kernels<T>& K, const ChargedStack<T>& st, std::size_t
   using namespace axis;
   const std::size_t k = st.depth();
   if (k == 1) return contract(K, st.sites[0][j], s, {R(0)}, &flops);
-  BlockTensor<T> z = s;
-  for (std::size_t i = k; i-- > 0;) {
-    std::vector<int> over{R(i)};
-    if (i + 1 < k) over.push_back(X(i + 1));
-    z = contract(K, z, st.sites[i][j], over, &flops);
-  }
+  // The bottom site laid out (r, x, l, y) so that Z comes out as (kOut, R(0) … R(k−2), X(k−1),
+  // L(k−1), X(k)); each layer above then takes the place of its run (R(i), X(i+1)) with
+  // (X(i), L(i)), never permuting Z (contract_in_place).
+  const BlockTensor<T> bottom = permute_to(K, st.sites[k - 1][j], {R(k - 1), X(k - 1), L(k - 1), X(k)});
+  BlockTensor<T> z = contract(K, s, bottom, {R(k - 1)}, &flops);
+  for (std::size_t i = k - 1; i-- > 0;) z = contract_in_place(K, z, st.sites[i][j], {R(i), X(i + 1)}, {X(i), L(i)}, &flops);
   std::vector<int> order;
   for (std::size_t i = 0; i < k; ++i) order.push_back(L(i));
   order.insert(order.end(), {X(0), X(k), kOut});
@@ -145,8 +145,10 @@ BlockTensor<T> right_block(Kernels<T>& K, const ChargedStack<T>& st, std::size_t
 // C_{j+1} from C_j (kSketch, L(0) … L(k−1)) and Ω_j, ordered so that the environment-sized
 // tensors are never permuted (only sites and Ω are). One train: the Khatri–Rao block C ⊙ Ω
 // through its site. A stack: V = Ω·W_0 (small), E = C·W_{k−1} (the bottom site laid out
-// (l, x, y, r) so that E comes out as (a, …, x, y, r)), the layers between absorbed into E, and
-// per column C_{j+1}[a] = V[a]ᵀ E[a] over (L(0), X(1), X(k)) (sweep/left_step.cpp's order).
+// (l, x, y, r) so that E comes out as (a, …, x, y, r)), the layers between absorbed into E in
+// place (as the dense left step does: an MPO's blocks are a few indices wide, so a permutation
+// of E per layer cost more than the layer's products), and per column C_{j+1}[a] = V[a]ᵀ E[a]
+// over (L(0), X(1), X(k)) (sweep/left_step.cpp's order).
 template <class T>
 BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j, const BlockTensor<T>& c,
                          const BlockTensor<T>& omega, double& flops) {
@@ -159,7 +161,9 @@ BlockTensor<T> left_step(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j
   const BlockTensor<T> v = contract(K, omega, st.sites[0][j], {X(0)}, &flops);
   const BlockTensor<T> bottom = permute_to(K, st.sites[k - 1][j], {L(k - 1), X(k - 1), X(k), R(k - 1)});
   BlockTensor<T> e = contract(K, c, bottom, {L(k - 1)}, &flops);
-  for (std::size_t i = k - 1; i-- > 1;) e = contract(K, e, st.sites[i][j], {L(i), X(i + 1)}, &flops);
+  // E is (kSketch, L(0) … L(i), X(i+1), X(k), R(k−1), …): layer i takes the place of its run
+  // (L(i), X(i+1)) with (X(i), R(i)), so that the next layer's run is again adjacent.
+  for (std::size_t i = k - 1; i-- > 1;) e = contract_in_place(K, e, st.sites[i][j], {L(i), X(i + 1)}, {X(i), R(i)}, &flops);
   return contract_batched(K, v, e, {L(0), X(1), X(k)}, &flops);
 }
 
