@@ -38,8 +38,12 @@ void ChargedSandwich<T>::add(const BlockTensor<T>& bra, const std::vector<const 
     started_ = true;
   }
   if (zero_) return;
-  BlockTensor<T> t = contract(K_, e_, relabelled(ket, {kB, kBR, X(k), kD}), {kB});
-  for (std::size_t i = k; i-- > 0;) t = contract(K_, t, relabelled(*ops[i], {W(i), WR(i), X(i), X(i + 1)}), {W(i), X(i + 1)});
+  // The ket laid out (b, x, b', d), so that t comes out as (a, W(0) … W(k−1), X(k), b', d) and
+  // each operator, bottom up, takes the place of its run (W(i), X(i+1)) with (X(i), W'(i)): t is
+  // never permuted between layers (contract_in_place).
+  BlockTensor<T> t = contract(K_, e_, permute_to(K_, relabelled(ket, {kB, kBR, X(k), kD}), {kB, X(k), kBR, kD}), {kB});
+  for (std::size_t i = k; i-- > 0;)
+    t = contract_in_place(K_, t, relabelled(*ops[i], {W(i), WR(i), X(i), X(i + 1)}), {W(i), X(i + 1)}, {X(i), WR(i)});
   t = contract(K_, conj_of(K_, relabelled(bra, {kA, kAR, X(0), kD})), t, {kA, X(0), kD});
   e_ = relabelled(permute_to(K_, t, next), bonds);
   const double norm = norm_of(K_, e_);
