@@ -35,12 +35,25 @@ std::vector<int> bond_labels(std::size_t depth, int (*label)(std::size_t)) {
 }
 
 // M_j = C_j·(site j of every layer): axes kSketch, X(0), kDown and R(0) … R(k−1), in some order.
+// C_j is (kSketch, L(0) … L(k−1)); each layer but the bottom takes the place of its run, (L(0))
+// with (X(0), R(0), X(1)) at the top and (X(i), L(i)) with (R(i), X(i+1)) below, so that M grows
+// as (kSketch, X(0), R(0) … R(i), X(i+1), L(i+1) …) and is never permuted; the bottom's run
+// is then the last one, a plain product.
 template <class T>
 BlockTensor<T> left_block(Kernels<T>& K, const ChargedStack<T>& st, std::size_t j, const BlockTensor<T>& c, double& flops) {
   using namespace axis;
   const std::size_t k = st.depth();
-  BlockTensor<T> m = contract(K, c, st.sites[0][j], {L(0)}, &flops);
-  for (std::size_t i = 1; i < k; ++i) m = contract(K, m, st.sites[i][j], {L(i), X(i)}, &flops);
+  BlockTensor<T> m = c;
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::vector<int> run = i == 0 ? std::vector<int>{L(0)} : std::vector<int>{X(i), L(i)};
+    if (i + 1 == k) {
+      m = contract(K, m, st.sites[i][j], run, &flops);
+    } else if (i == 0) {
+      m = contract_in_place(K, m, st.sites[0][j], run, {X(0), R(0), X(1)}, &flops);
+    } else {
+      m = contract_in_place(K, m, st.sites[i][j], run, {R(i), X(i + 1)}, &flops);
+    }
+  }
   m.labels[m.axis(X(k))] = kDown;
   return m;
 }
