@@ -152,6 +152,37 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
   return o;
 }
 
+// Pairs of operand blocks (a's, b's) by the output block they meet in.
+using BlockPairs = std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>>;
+
+// The tensor whose blocks are the keys of `pairs`, each made by `product(out, pair, beta)` over
+// its pairs in order (beta 0 for the first: it overwrites, then 1: it accumulates), which
+// returns its flops (added to `flops`). Many output blocks: one task each (each GEMM on one
+// thread); few: in order, each GEMM with all the backend's threads.
+template <class T, class Product>
+BlockTensor<T> made_by_pairs(Kernels<T>& K, std::vector<Leg> legs, std::vector<int> labels, const BlockPairs& pairs,
+                             const Product& product, double* flops) {
+  std::vector<BlockKey> keys;
+  std::vector<const std::vector<std::pair<std::size_t, std::size_t>>*> lists;
+  for (const auto& [key, list] : pairs) {
+    keys.push_back(key);
+    lists.push_back(&list);
+  }
+  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
+  std::vector<double> task_flops(out.blocks.size(), 0.0);
+  auto one_block = [&](std::size_t o) {
+    const auto& list = *lists[o];  // keys are in the map's order, and so are out's blocks
+    for (std::size_t p = 0; p < list.size(); ++p) task_flops[o] += product(out.at(out.blocks[o]), list[p], p == 0 ? T(0) : T(1));
+  };
+  if (out.blocks.size() >= 4 * K.concurrency())
+    K.for_each_task(out.blocks.size(), one_block);
+  else
+    for (std::size_t o = 0; o < out.blocks.size(); ++o) one_block(o);
+  if (flops)
+    for (double f : task_flops) *flops += f;
+  return out;
+}
+
 template <class T>
 BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b, const std::vector<int>& over,
                              std::size_t batch, double* flops) {
@@ -181,7 +212,7 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
 
   std::map<BlockKey, std::vector<std::size_t>> b_by_contracted;
   for (std::size_t i = 0; i < bt.blocks.size(); ++i) b_by_contracted[bp.contracted_key[i]].push_back(i);
-  std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>> pairs;
+  BlockPairs pairs;
   for (std::size_t i = 0; i < at.blocks.size(); ++i) {
     const auto it = b_by_contracted.find(ap.contracted_key[i]);
     if (it == b_by_contracted.end()) continue;
@@ -192,38 +223,18 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
       pairs[key].emplace_back(i, jb);
     }
   }
-  std::vector<BlockKey> keys;
-  std::vector<const std::vector<std::pair<std::size_t, std::size_t>>*> lists;
-  for (const auto& [key, list] : pairs) {
-    keys.push_back(key);
-    lists.push_back(&list);
-  }
-  BlockTensor<T> out = allocate_blocks(K, std::move(out_legs), std::move(out_labels), keys);
   const std::size_t nb = batch ? at.legs[0].size() : 1;
-  std::vector<double> task_flops(out.blocks.size(), 0.0);
   // A stored (m × k) or, contracted first, (k × m); B stored (k × n) or (n × k).
   const Op op_a = ap.contracted_first ? Op::kTrans : Op::kNone, op_b = bp.contracted_first ? Op::kNone : Op::kTrans;
-  auto one_block = [&](std::size_t o) {
-    const auto& ob = out.blocks[o];
-    const auto& list = *lists[o];  // keys are in the map's order, and so are out's blocks
-    for (std::size_t p = 0; p < list.size(); ++p) {
-      const auto [ia, ib] = list[p];
-      const std::size_t m = ap.free_size[ia], kk = ap.contracted_size[ia], n = bp.free_size[ib];
-      const std::size_t lda = ap.contracted_first ? m : kk, ldb = bp.contracted_first ? n : kk;
-      K.gemm(op_a, op_b, m, n, kk, T(1), at.at(at.blocks[ia]), lda, m * kk, bt.at(bt.blocks[ib]), ldb, kk * n,
-             p == 0 ? T(0) : T(1), out.at(ob), n, m * n, nb);
-      task_flops[o] += gemm_flops<T>(m, n, kk, nb);
-    }
+  auto product = [&](T* c, std::pair<std::size_t, std::size_t> pair, T beta) {
+    const auto [ia, ib] = pair;
+    const std::size_t m = ap.free_size[ia], kk = ap.contracted_size[ia], n = bp.free_size[ib];
+    const std::size_t lda = ap.contracted_first ? m : kk, ldb = bp.contracted_first ? n : kk;
+    K.gemm(op_a, op_b, m, n, kk, T(1), at.at(at.blocks[ia]), lda, m * kk, bt.at(bt.blocks[ib]), ldb, kk * n, beta, c, n,
+           m * n, nb);
+    return gemm_flops<T>(m, n, kk, nb);
   };
-  // Many output blocks: one task each (each GEMM on one thread); few: in order, each GEMM with
-  // all the backend's threads.
-  if (out.blocks.size() >= 4 * K.concurrency())
-    K.for_each_task(out.blocks.size(), one_block);
-  else
-    for (std::size_t o = 0; o < out.blocks.size(); ++o) one_block(o);
-  if (flops)
-    for (double f : task_flops) *flops += f;
-  return out;
+  return made_by_pairs(K, std::move(out_legs), std::move(out_labels), pairs, product, flops);
 }
 
 }  // namespace
@@ -274,7 +285,7 @@ BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const B
   std::map<BlockKey, std::vector<std::size_t>> w_by_c;  // op's blocks by their contracted key
   for (std::size_t i = 0; i < w.blocks.size(); ++i)
     w_by_c[BlockKey(w.blocks[i].key.begin(), w.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(nc))].push_back(i);
-  std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>> pairs;  // out key → (t block, op block)
+  BlockPairs pairs;  // (t's block, op's block) by output key
   for (std::size_t i = 0; i < t.blocks.size(); ++i) {
     const BlockKey& key = t.blocks[i].key;
     const auto it = w_by_c.find(BlockKey(key.begin() + run, key.begin() + after));
@@ -286,35 +297,17 @@ BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const B
       pairs[out].emplace_back(i, iw);
     }
   }
-  std::vector<BlockKey> keys;
-  std::vector<const std::vector<std::pair<std::size_t, std::size_t>>*> lists;
-  for (const auto& [key, list] : pairs) {
-    keys.push_back(key);
-    lists.push_back(&list);
-  }
-  BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
-  std::vector<double> task_flops(out.blocks.size(), 0.0);
-  auto one_block = [&](std::size_t o) {
-    const auto& list = *lists[o];  // keys are in the map's order, and so are out's blocks
-    for (std::size_t p = 0; p < list.size(); ++p) {
-      const auto& tb = t.blocks[list[p].first];
-      const auto& wb = w.blocks[list[p].second];
-      const std::size_t lead = dims(t, tb.key, 0, first), kc = dims(t, tb.key, first, first + nc),
-                        trail = dims(t, tb.key, first + nc, t.rank()), ng = wb.size / kc;
-      // Per index before the run: (n_g × trail) += op's blockᵀ (n_g × k_c) · t's (k_c × trail).
-      K.gemm(Op::kTrans, Op::kNone, ng, trail, kc, T(1), w.at(wb), ng, 0, t.at(tb), trail, kc * trail,
-             p == 0 ? T(0) : T(1), out.at(out.blocks[o]), trail, ng * trail, lead);
-      task_flops[o] += gemm_flops<T>(ng, trail, kc, lead);
-    }
+  auto product = [&](T* c, std::pair<std::size_t, std::size_t> pair, T beta) {
+    const auto& tb = t.blocks[pair.first];
+    const auto& wb = w.blocks[pair.second];
+    const std::size_t lead = dims(t, tb.key, 0, first), kc = dims(t, tb.key, first, first + nc),
+                      trail = dims(t, tb.key, first + nc, t.rank()), ng = wb.size / kc;
+    // Per index before the run: (n_g × trail) += op's blockᵀ (n_g × k_c) · t's (k_c × trail).
+    K.gemm(Op::kTrans, Op::kNone, ng, trail, kc, T(1), w.at(wb), ng, 0, t.at(tb), trail, kc * trail, beta, c, trail,
+           ng * trail, lead);
+    return gemm_flops<T>(ng, trail, kc, lead);
   };
-  // Many output blocks: one task each; few: in order, each GEMM with all the backend's threads.
-  if (out.blocks.size() >= 4 * K.concurrency())
-    K.for_each_task(out.blocks.size(), one_block);
-  else
-    for (std::size_t o = 0; o < out.blocks.size(); ++o) one_block(o);
-  if (flops)
-    for (double f : task_flops) *flops += f;
-  return out;
+  return made_by_pairs(K, std::move(legs), std::move(labels), pairs, product, flops);
 }
 
 template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& omega) {
