@@ -8,7 +8,9 @@
 #     that skips while nvidia-smi lists a device fails the step. Then CPU against GPU runs of
 #     the command line, each distance judged against a limit: fixed χ̄ in complex128, complex64
 #     and float64, --oversample, --tol, MPO·MPO, compress, truncate; one of them again with
-#     SRCC_CUDA_SYNC=1 (every CUDA call synchronised and checked);
+#     SRCC_CUDA_SYNC=1 (every CUDA call synchronised and checked); the same for charged (U(1))
+#     products by every method, a sum, MPO·MPO and an evolution measured in its blocks, each run
+#     saying it kept the charges;
 #  2. a run whose budgets put environments on the device, in host memory and on scratch disk,
 #     compared with the CPU run, and its device moves summed from /log/transfers;
 #  3. (two or more GPUs) the sketch split over gpu:0,1 against one GPU;
@@ -215,6 +217,47 @@ synced() {
 }
 export -f synced
 step "SRCC_CUDA_SYNC=1: every call synchronised and checked" synced
+
+# Charges kept on the GPU: each method on a U(1) product, a --taylor evolution with measurements
+# in blocks, and the run's own word that it computed on charges (--json's "symmetry"); the GPU's
+# sweep seconds beside the CPU's (one thread) for the record.
+charged() {
+  local g=$work/charged
+  mkdir -p "$g"
+  "$bin" -q generate xxz -o "$g/h.h5" --sites 40 --delta 0.7 &&
+    "$bin" -q generate charged-random -o "$g/psi.h5" --sites 40 --bond 96 --total-charge 0 || return 1
+  local rc=0 mode args limit
+  while IFS='|' read -r mode args limit; do
+    # shellcheck disable=SC2086
+    "$bin" -q $args -o "$g/$mode-cpu.h5" --threads 1 --json >"$g/$mode-cpu.json" &&
+      "$bin" -q $args -o "$g/$mode-gpu.h5" --device "$GPU" --json >"$g/$mode-gpu.json" &&
+      close "$g/$mode-gpu.h5" "$g/$mode-cpu.h5" "$limit" || { rc=1; continue; }
+    "$py" - "$g/$mode-cpu.json" "$g/$mode-gpu.json" <<'PY' || rc=1
+import json, sys
+cpu, gpu = (json.load(open(f)) for f in sys.argv[1:3])
+print(f"  symmetry {gpu.get('symmetry')}, sweep {gpu.get('sweep_seconds', 0):.3f} s on the GPU, "
+      f"{cpu.get('sweep_seconds', 0):.3f} s on one CPU thread")
+sys.exit(0 if gpu.get("symmetry") == "U(1)" else 1)
+PY
+  done <<LIST
+src|apply $g/h.h5 $g/psi.h5 --chi 64 --seed 7|1e-10
+over|apply $g/h.h5 $g/psi.h5 --chi 64 --seed 7 --oversample|1e-10
+tol|apply $g/h.h5 $g/psi.h5 --tol 1e-5 --seed 7|1e-8
+sdc|apply $g/h.h5 $g/psi.h5 --chi 64 --method sdc --oversample=1.1|1e-10
+sdcr|apply $g/h.h5 $g/psi.h5 --chi 64 --method sdcr --seed 7|1e-10
+fit|apply $g/h.h5 $g/psi.h5 --chi 64 --seed 7 --fit-sweeps 1|1e-10
+sum|apply --term 1 $g/psi.h5 --term -0.1 $g/h.h5 $g/psi.h5 --chi 64 --seed 7|1e-10
+hh|apply $g/h.h5 $g/h.h5 --chi 16 --seed 7|1e-10
+LIST
+  "$bin" -q evolve "$g/h.h5" "$g/psi.h5" --taylor 2 --dt 0.05 --steps 2 --chi 128 --seed 3 --measure "$g/h.h5" \
+    --measure-site-op Sz --measure-entropy -o "$g/ev-cpu.h5" --threads 1 &&
+    "$bin" -q evolve "$g/h.h5" "$g/psi.h5" --taylor 2 --dt 0.05 --steps 2 --chi 128 --seed 3 --measure "$g/h.h5" \
+      --measure-site-op Sz --measure-entropy -o "$g/ev-gpu.h5" --device "$GPU" &&
+    close "$g/ev-gpu.h5:/result" "$g/ev-cpu.h5:/result" 1e-10 || rc=1
+  return $rc
+}
+export -f charged
+step "charges on the GPU: src, --oversample, --tol, sdc, sdcr, a fit sweep, a sum, MPO·MPO, evolve --taylor with measurements" charged
 
 spilled() {
   "$bin" -q generate random-mpo -o "$work/a.h5" --sites 60 --bond 16 --dtype complex128 --seed 1 >/dev/null &&

@@ -8,6 +8,7 @@
 
 #include "../support/dense.hpp"
 #include "../support/stacks.hpp"
+#include "../symmetric/charged_support.hpp"
 #include "srcc/backend/cuda/cuda_backend.hpp"
 #include "srcc/backend/device.hpp"
 #include "srcc/core/error.hpp"
@@ -262,6 +263,88 @@ TYPED_TEST(GpuSweep, SumSameResultAsTheCpu) {
       results.push_back(run_sweep(terms, o, *b, log, rep).cores);
     }
     EXPECT_LT(relative_error(dense_vector(results[1]), dense_vector(results[0])), tol) << "mode " << mode;
+  }
+}
+
+// Chains of GEMMs of mixed shapes (strided batches, an operand shared at stride 0, chains of one
+// to three calls accumulating into one output), runs copied as a pitched copy, and zeroing:
+// what the charged sweep's block operations issue, as the CPU computes them.
+TYPED_TEST(GpuKernels, GemmChainsRunsAndZerosMatchTheCpu) {
+  REQUIRE_GPU();
+  using T = TypeParam;
+  const double tol = sizeof(real_t<T>) == 4 ? 1e-5 : 1e-12;
+  auto cpu = make_cpu_backend(1);
+  auto gpu = make_cuda_backend(0, 0);
+  auto& C = cpu->kernels<T>();
+  auto& G = gpu->kernels<T>();
+  Rng rng(9);
+  const std::size_t na = 4000, nb = 4000, nc = 3000;
+  auto ha = draw_gaussian<T>(rng, na), hb = draw_gaussian<T>(rng, nb), hc = draw_gaussian<T>(rng, nc);
+  auto ac = C.adopt(std::vector<T>(ha)), ag = G.adopt(std::vector<T>(ha));
+  auto bc = C.adopt(std::vector<T>(hb)), bg = G.adopt(std::vector<T>(hb));
+  auto cc = C.adopt(std::vector<T>(hc)), cg = G.adopt(std::vector<T>(hc));
+  // Chain i writes its own m × n × batch output at out_at; its calls read A and B at offsets.
+  struct Shape {
+    Op oa, ob;
+    std::size_t m, n, k, batch, stride_a, calls;
+  };
+  const std::vector<Shape> shapes{{Op::kNone, Op::kNone, 3, 4, 5, 1, 0, 1},  {Op::kTrans, Op::kNone, 3, 4, 5, 2, 0, 3},
+                                  {Op::kNone, Op::kTrans, 3, 4, 5, 1, 15, 2}, {Op::kNone, Op::kNone, 3, 4, 5, 1, 0, 2},
+                                  {Op::kConjTrans, Op::kNone, 6, 2, 7, 3, 42, 1}, {Op::kNone, Op::kNone, 1, 9, 2, 4, 2, 3}};
+  auto chains_on = [&](T* a, T* b, T* c) {
+    std::vector<std::vector<GemmCall<T>>> chains;
+    std::size_t out_at = 0, in_at = 0;
+    for (const Shape& x : shapes) {
+      chains.emplace_back();
+      for (std::size_t p = 0; p < x.calls; ++p) {
+        const std::size_t lda = x.oa == Op::kNone ? x.k : x.m, ldb = x.ob == Op::kNone ? x.n : x.k;
+        chains.back().push_back({x.oa, x.ob, x.m, x.n, x.k, a + in_at, lda, x.stride_a, b + in_at, ldb, x.k * x.n,
+                                 p == 0 ? T(0) : T(1), c + out_at, x.n, x.m * x.n, x.batch});
+        in_at += 97;
+      }
+      out_at += x.m * x.n * x.batch;
+    }
+    return chains;
+  };
+  C.gemm_chains(chains_on(ac.data(), bc.data(), cc.data()));
+  G.gemm_chains(chains_on(ag.data(), bg.data(), cg.data()));
+  EXPECT_LT(rel_diff(G.download(cg, nc), C.download(cc, nc)), tol);
+  // Runs of 7 from a pitch of 11 to a pitch of 9, and runs that overlap (taken one at a time).
+  C.copy_runs(20, 7, ac.data(), 11, cc.data(), 9);
+  G.copy_runs(20, 7, ag.data(), 11, cg.data(), 9);
+  C.copy_runs(5, 7, bc.data(), 3, cc.data() + 500, 7);
+  G.copy_runs(5, 7, bg.data(), 3, cg.data() + 500, 7);
+  C.zero(100, cc.data() + 1000);
+  G.zero(100, cg.data() + 1000);
+  EXPECT_LT(rel_diff(G.download(cg, nc), C.download(cc, nc)), tol);
+}
+
+// The charged sweep on the GPU (every block operation through its kernels, the contractions'
+// GEMMs grouped into batched launches) against the CPU, for each method.
+template <class T> class GpuChargedSweep : public ::testing::Test {};
+using DoubleTypes = ::testing::Types<double, cdouble>;
+TYPED_TEST_SUITE(GpuChargedSweep, DoubleTypes);
+
+TYPED_TEST(GpuChargedSweep, SameResultAsTheCpuForEveryMethod) {
+  REQUIRE_GPU();
+  using T = TypeParam;
+  {
+    using namespace charged;
+    auto cpu = make_cpu_backend(1);
+    auto gpu = make_cuda_backend(0, 0);
+    SilentReporter reporter;
+    const std::size_t n = 12;
+    const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 24, 0, 5)};
+    const std::vector<TrainKind> kinds{TrainKind::kMpo, TrainKind::kMps};
+    const ChargedStack<T> a_stack = stack_of(cpu->kernels<T>(), layers, kinds, Rule::kU1);
+    const ChargedStack<T> g_stack = stack_of(gpu->kernels<T>(), layers, kinds, Rule::kU1);
+    for (Method m : {Method::kSrc, Method::kSdc, Method::kSdcr}) {
+      SweepOptions o = src(16, 4, m == Method::kSdc ? 0 : 1.5);
+      o.method = m;
+      const auto a = symmetric_sweep(a_stack, TrainKind::kMps, o, cpu->kernels<T>(), reporter, [] {});
+      const auto g = symmetric_sweep(g_stack, TrainKind::kMps, o, gpu->kernels<T>(), reporter, [] {});
+      EXPECT_LT(relative_error(dense_train(g.sweep.cores).v, dense_train(a.sweep.cores).v), 1e-10) << method_name(m);
+    }
   }
 }
 

@@ -56,6 +56,19 @@ template <class T> class Buffer {
   std::size_t size_ = 0;
 };
 
+// One GEMM of gemm_chains(): gemm()'s arguments with alpha = 1.
+template <class T> struct GemmCall {
+  Op op_a = Op::kNone, op_b = Op::kNone;
+  std::size_t m = 0, n = 0, k = 0;
+  const T* a = nullptr;
+  std::size_t lda = 0, stride_a = 0;
+  const T* b = nullptr;
+  std::size_t ldb = 0, stride_b = 0;
+  T beta = T(0);
+  T* c = nullptr;
+  std::size_t ldc = 0, stride_c = 0, batch = 1;
+};
+
 template <class T> class Kernels {
  public:
   using R = real_t<T>;
@@ -117,6 +130,23 @@ template <class T> class Kernels {
                     const T* a, std::size_t lda, std::size_t stride_a, const T* b,
                     std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc,
                     std::size_t stride_c, std::size_t batch) = 0;
+  // Independent chains of GEMMs, as a block-sparse contraction makes them: each chain writes one
+  // output (its first call may overwrite, beta 0; the later ones accumulate), no two chains write
+  // the same memory, and no chain reads what another writes. A host backend runs many chains as
+  // tasks over its threads (each GEMM on one), few in order with all of them per GEMM; a device
+  // issues the i-th calls of all chains together, one batched launch per shape
+  // (backend/gemm_groups.hpp).
+  virtual void gemm_chains(const std::vector<std::vector<GemmCall<T>>>& chains) {
+    auto run = [&](std::size_t i) {
+      for (const GemmCall<T>& g : chains[i])
+        gemm(g.op_a, g.op_b, g.m, g.n, g.k, T(1), g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b, g.beta, g.c, g.ldc,
+             g.stride_c, g.batch);
+    };
+    if (chains.size() >= 4 * concurrency())
+      for_each_task(chains.size(), run);
+    else
+      for (std::size_t i = 0; i < chains.size(); ++i) run(i);
+  }
   // gemm(), returning the Frobenius norm of all the C_i it wrote. The CPU backend sums the
   // squares as its kernel stores them (no pass over C afterwards); others take norm() after.
   virtual R gemm_norm(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,

@@ -9,9 +9,11 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include "srcc/backend/counting_gemm.hpp"
+#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/core/weight.hpp"
 #include "srcc/measure/local_observables.hpp"
 #include "srcc/measure/observable_loops.hpp"
@@ -51,7 +53,7 @@ template <class T> struct SectorSite {
   std::map<Triple, std::size_t> by_uab;
 };
 
-template <class T> SectorSite<T> sector_site(const BlockTensor<T>& core) {
+template <class T> SectorSite<T> sector_site(Kernels<T>& K, const BlockTensor<T>& core) {
   using namespace axis;
   const std::size_t al = core.axis(kCoreL), ar = core.axis(kCoreR), au = core.axis(kCoreU);
   SectorSite<T> s;
@@ -62,12 +64,13 @@ template <class T> SectorSite<T> sector_site(const BlockTensor<T>& core) {
   const auto dense_u = dense_places(up);
   std::vector<std::size_t> first_u(up.sectors(), 0);  // where each sector's places start
   for (std::size_t q = 1; q < up.sectors(); ++q) first_u[q] = first_u[q - 1] + up.dims[q - 1];
+  const std::vector<T> host = K.download(core.data, core.elements);  // a device's blocks, once
   for (const auto& b : core.blocks) {
     const Shape shape = core.block_shape(b.key);
     std::vector<std::size_t> stride(shape.size(), 1);
     for (std::size_t k = shape.size(); k-- > 1;) stride[k - 1] = stride[k] * shape[k];
     const std::size_t l = shape[al], r = shape[ar];
-    const T* data = core.at(b);
+    const T* data = host.data() + b.offset;
     for (std::size_t k = 0; k < shape[au]; ++k) {
       typename SectorSite<T>::Piece p{dense_u[first_u[b.key[au]] + k], b.key[al], b.key[ar], std::vector<T>(l * r)};
       for (std::size_t x = 0; x < l; ++x)
@@ -92,8 +95,9 @@ template <class T> class BlockTransfers {
   using Y = std::map<Triple, std::vector<T>>;
   using Close = Env;
 
-  BlockTransfers(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores) : gemm_(K) {
-    for (const auto& c : cores) s_.push_back(sector_site(c));
+  // `K` holds the cores; the pieces are host vectors, multiplied on the host.
+  BlockTransfers(Kernels<T>& K, const std::vector<BlockTensor<T>>& cores) : gemm_(host_kernels(K, host_)) {
+    for (const auto& c : cores) s_.push_back(sector_site(K, c));
     for (std::size_t j = 0; j + 1 < s_.size(); ++j)
       if (s_[j].rdim != s_[j + 1].ldim) throw std::logic_error("charged cores whose bonds do not meet at cut " + std::to_string(j + 1));
     if (s_.empty() || s_[0].ldim != std::vector<std::size_t>{1})
@@ -195,6 +199,7 @@ template <class T> class BlockTransfers {
   }
 
  private:
+  std::unique_ptr<Backend> host_;  // a CPU backend, where K's memory is a device's
   CountingGemm<T> gemm_;
   std::vector<SectorSite<T>> s_;
 };

@@ -372,15 +372,11 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     }
     ExpectResult out;
     if (state.local()) {
-      // On the host: a device's kernels would need the cores uploaded for a few small products.
+      // Dense cores on the host: a device's kernels would need them uploaded for a few small
+      // products. Charged ones are where K keeps them (the measurement downloads them once).
       std::unique_ptr<Backend> host;
-      Kernels<T>* H = &K;
-      if (K.moves_data()) {
-        host = make_cpu_backend(1);
-        H = &host->kernels<T>();
-      }
-      if (charges) measure_locally(*H, charged_cores, local, state, out);
-      else measure_locally(*H, cores, local, state, out);
+      if (charges) measure_locally(K, charged_cores, local, state, out);
+      else measure_locally(host_kernels(K, host), cores, local, state, out);
     }
     if (state.entropy && !charges) {
       // The Schmidt values cut by cut.

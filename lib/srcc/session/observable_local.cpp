@@ -48,12 +48,7 @@ template <class T> class SiteOp final : public Observable<T> {
   std::vector<double> measure(const std::vector<Tensor<T>>& cores, double /*scale*/, Kernels<T>& K) override {
     // On the host: a device's kernels would need the cores uploaded for a few small products.
     std::unique_ptr<Backend> host;
-    Kernels<T>* H = &K;
-    if (K.moves_data()) {
-      host = make_cpu_backend(1);
-      H = &host->kernels<T>();
-    }
-    return columns_of(site_expectations(*H, cores, op_));
+    return columns_of(site_expectations(host_kernels(K, host), cores, op_));
   }
   std::vector<double> measure_charged(const ChargedState<T>& state, double /*scale*/, Kernels<T>& K) override {
     return columns_of(site_expectations(K, state.cores, op_));

@@ -184,6 +184,8 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
   // The result's cores go into the conversion: after it nothing needs them.
   std::optional<ChargedCores<T>> charged;
   if (charges && !blocks.empty()) {
+    // From a device's memory to the host's, where the conversion works, one site at a time.
+    for (auto& b : blocks) b = moved_to(kernels, host->kernels<T>(), std::move(b));
     charged = ChargedCores<T>{std::move(blocks), *charges};
     result.cores.clear();  // the blocks hold the result: it is held once
   }

@@ -25,7 +25,7 @@ namespace {
 // Why the run cannot compute on charges, whatever the inputs ("" when it can).
 std::string unsupported(const RunOptions& o) {
   const SweepOptions& s = o.sweep;
-  if (o.exec.device.gpu) return "a run on the GPU";
+  if (o.exec.device.gpu && o.exec.device.ids.size() > 1) return "a run on several GPUs";
   if (s.method == Method::kSvd && s.fit_sweep_cap() > 0) return opt::kFitSweeps.name() + " after truncate";
   return "";
 }

@@ -29,7 +29,8 @@ struct SymmetryChoice {
 
 // From the options and the inputs' files: keeps the charges when --symmetry is auto, every layer
 // of every term carries charges that agree where layers meet (and the terms of a sum agree on
-// their outer physical legs) and the device is the CPU (every method computes on charges).
+// their outer physical legs) and the run is on the CPU or one GPU (every method computes on
+// charges; a run over several GPUs splits a dense sketch, and computes dense).
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks);
 // The same from each layer's charges (none: the layer carries none), each named by `where`.
 struct LayerCharges {

@@ -141,9 +141,7 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
                   std::vector<std::size_t>& sizes) {
     keys.emplace_back(key.begin() + static_cast<std::ptrdiff_t>(first),
                       key.begin() + static_cast<std::ptrdiff_t>(first + count));
-    std::size_t v = 1;
-    for (std::size_t k = 0; k < count; ++k) v *= o.t().legs[first + k].dims[key[first + k]];
-    sizes.push_back(v);
+    sizes.push_back(o.t().extent(key, first, first + count));
   };
   for (const auto& b : o.t().blocks) {
     part(b.key, first_free, o.free, o.free_key, o.free_size);
@@ -155,10 +153,10 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
 // Pairs of operand blocks (a's, b's) by the output block they meet in.
 using BlockPairs = std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>>;
 
-// The tensor whose blocks are the keys of `pairs`, each made by `product(out, pair, beta)` over
-// its pairs in order (beta 0 for the first: it overwrites, then 1: it accumulates), which
-// returns its flops (added to `flops`). Many output blocks: one task each (each GEMM on one
-// thread); few: in order, each GEMM with all the backend's threads.
+// The tensor whose blocks are the keys of `pairs`, each made by the GEMMs `product(out, pair)`
+// describes over its pairs in order (the first overwrites, the rest accumulate): one chain per
+// output block, all handed to the backend at once (Kernels::gemm_chains), their flops added to
+// `flops`.
 template <class T, class Product>
 BlockTensor<T> made_by_pairs(Kernels<T>& K, std::vector<Leg> legs, std::vector<int> labels, const BlockPairs& pairs,
                              const Product& product, double* flops) {
@@ -169,17 +167,18 @@ BlockTensor<T> made_by_pairs(Kernels<T>& K, std::vector<Leg> legs, std::vector<i
     lists.push_back(&list);
   }
   BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
-  std::vector<double> task_flops(out.blocks.size(), 0.0);
-  auto one_block = [&](std::size_t o) {
+  std::vector<std::vector<GemmCall<T>>> chains(out.blocks.size());
+  for (std::size_t o = 0; o < out.blocks.size(); ++o) {
     const auto& list = *lists[o];  // keys are in the map's order, and so are out's blocks
-    for (std::size_t p = 0; p < list.size(); ++p) task_flops[o] += product(out.at(out.blocks[o]), list[p], p == 0 ? T(0) : T(1));
-  };
-  if (out.blocks.size() >= 4 * K.concurrency())
-    K.for_each_task(out.blocks.size(), one_block);
-  else
-    for (std::size_t o = 0; o < out.blocks.size(); ++o) one_block(o);
-  if (flops)
-    for (double f : task_flops) *flops += f;
+    chains[o].reserve(list.size());
+    for (std::size_t p = 0; p < list.size(); ++p) {
+      GemmCall<T> g = product(out.at(out.blocks[o]), list[p]);
+      g.beta = p == 0 ? T(0) : T(1);
+      if (flops) *flops += gemm_flops<T>(g.m, g.n, g.k, g.batch);
+      chains[o].push_back(g);
+    }
+  }
+  K.gemm_chains(chains);
   return out;
 }
 
@@ -226,13 +225,12 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
   const std::size_t nb = batch ? at.legs[0].size() : 1;
   // A stored (m × k) or, contracted first, (k × m); B stored (k × n) or (n × k).
   const Op op_a = ap.contracted_first ? Op::kTrans : Op::kNone, op_b = bp.contracted_first ? Op::kNone : Op::kTrans;
-  auto product = [&](T* c, std::pair<std::size_t, std::size_t> pair, T beta) {
+  auto product = [&](T* c, std::pair<std::size_t, std::size_t> pair) {
     const auto [ia, ib] = pair;
     const std::size_t m = ap.free_size[ia], kk = ap.contracted_size[ia], n = bp.free_size[ib];
     const std::size_t lda = ap.contracted_first ? m : kk, ldb = bp.contracted_first ? n : kk;
-    K.gemm(op_a, op_b, m, n, kk, T(1), at.at(at.blocks[ia]), lda, m * kk, bt.at(bt.blocks[ib]), ldb, kk * n, beta, c, n,
-           m * n, nb);
-    return gemm_flops<T>(m, n, kk, nb);
+    return GemmCall<T>{op_a, op_b, m, n, kk, at.at(at.blocks[ia]), lda, m * kk, bt.at(bt.blocks[ib]), ldb, kk * n, T(0), c, n,
+                       m * n, nb};
   };
   return made_by_pairs(K, std::move(out_legs), std::move(out_labels), pairs, product, flops);
 }
@@ -277,11 +275,6 @@ BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const B
   }
   labels.insert(labels.end(), t.labels.begin() + after, t.labels.end());
   legs.insert(legs.end(), t.legs.begin() + after, t.legs.end());
-  auto dims = [](const BlockTensor<T>& x, const BlockKey& key, std::size_t lo, std::size_t hi) {
-    std::size_t v = 1;
-    for (std::size_t k = lo; k < hi; ++k) v *= x.legs[k].dims[key[k]];
-    return v;
-  };
   std::map<BlockKey, std::vector<std::size_t>> w_by_c;  // op's blocks by their contracted key
   for (std::size_t i = 0; i < w.blocks.size(); ++i)
     w_by_c[BlockKey(w.blocks[i].key.begin(), w.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(nc))].push_back(i);
@@ -297,15 +290,14 @@ BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const B
       pairs[out].emplace_back(i, iw);
     }
   }
-  auto product = [&](T* c, std::pair<std::size_t, std::size_t> pair, T beta) {
+  auto product = [&](T* c, std::pair<std::size_t, std::size_t> pair) {
     const auto& tb = t.blocks[pair.first];
     const auto& wb = w.blocks[pair.second];
-    const std::size_t lead = dims(t, tb.key, 0, first), kc = dims(t, tb.key, first, first + nc),
-                      trail = dims(t, tb.key, first + nc, t.rank()), ng = wb.size / kc;
+    const std::size_t lead = t.extent(tb.key, 0, first), kc = t.extent(tb.key, first, first + nc),
+                      trail = t.extent(tb.key, first + nc, t.rank()), ng = wb.size / kc;
     // Per index before the run: (n_g × trail) += op's blockᵀ (n_g × k_c) · t's (k_c × trail).
-    K.gemm(Op::kTrans, Op::kNone, ng, trail, kc, T(1), w.at(wb), ng, 0, t.at(tb), trail, kc * trail, beta, c, trail,
-           ng * trail, lead);
-    return gemm_flops<T>(ng, trail, kc, lead);
+    return GemmCall<T>{Op::kTrans, Op::kNone, ng, trail, kc, w.at(wb), ng, 0, t.at(tb), trail, kc * trail, T(0), c, trail,
+                       ng * trail, lead};
   };
   return made_by_pairs(K, std::move(legs), std::move(labels), pairs, product, flops);
 }

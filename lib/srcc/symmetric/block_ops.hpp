@@ -2,8 +2,9 @@
 // The operations of the symmetric sweep on block-sparse tensors, all through the backend's
 // kernels (so they run wherever the dense sweep runs): axis permutations (block by block, as
 // transpositions of two axes), contractions (one GEMM per pair of blocks that meet, the pairs of
-// one output block accumulated in place, output blocks spread over the backend's threads), the
-// Khatri–Rao product of a sketch environment with a test tensor, conjugation and norms.
+// one output block a chain accumulated in place, all chains handed to the backend together:
+// tasks over a CPU's threads, batched launches of one shape each on a GPU), the Khatri–Rao
+// product of a sketch environment with a test tensor, conjugation and norms.
 #include <vector>
 
 #include "srcc/symmetric/block_tensor.hpp"

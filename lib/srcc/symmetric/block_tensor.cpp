@@ -213,6 +213,12 @@ template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor
   return out;
 }
 
+template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, BlockTensor<T> t) {
+  if (&from == &to || t.elements == 0) return t;
+  t.data = to.adopt(from.download(t.data, t.elements));
+  return t;
+}
+
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template struct BlockTensor<T>;                                                                            \
   template BlockTensor<T> allocate_blocks(Kernels<T>&, std::vector<Leg>, std::vector<int>, std::vector<BlockKey>); \
@@ -221,7 +227,8 @@ template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor
   template BlockTensor<T> blocks_of_boxes(Kernels<T>&, const SiteBoxes<T>&, std::vector<Leg>, std::vector<int>,      \
                                           const std::function<bool(const BlockKey&)>&);                         \
   template Tensor<T> dense_of_blocks(Kernels<T>&, const BlockTensor<T>&);                                    \
-  template SiteBoxes<T> boxes_of_blocks(Kernels<T>&, const BlockTensor<T>&);
+  template SiteBoxes<T> boxes_of_blocks(Kernels<T>&, const BlockTensor<T>&);                                 \
+  template BlockTensor<T> moved_to(Kernels<T>&, Kernels<T>&, BlockTensor<T>);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

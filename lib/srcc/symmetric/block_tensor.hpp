@@ -38,6 +38,13 @@ template <class T> struct BlockTensor {
     for (std::size_t k = 0; k < key.size(); ++k) s.push_back(legs[k].dims[key[k]]);
     return s;
   }
+  // The product of the block `key`'s sizes along axes lo … hi − 1 (its rows or columns as a
+  // matrix whose rows are those axes).
+  std::size_t extent(const BlockKey& key, std::size_t lo, std::size_t hi) const {
+    std::size_t v = 1;
+    for (std::size_t k = lo; k < hi; ++k) v *= legs[k].dims[key[k]];
+    return v;
+  }
   // The block of `key`, or null.
   const Block* find(const BlockKey& key) const;
   std::size_t axis(int label) const;  // the axis labelled `label` (throws when none)
@@ -84,5 +91,9 @@ template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>
 // indices dense_of_blocks gives its sectors, its data as the block lies. blocks_of_boxes with
 // the same legs gives the blocks back; nothing dense is formed.
 template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor<T>& t);
+
+// t's numbers moved from `from`'s memory to `to`'s (a device's result to the host): the same
+// tensor, its data copied once; t itself where both are the same kernels.
+template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, BlockTensor<T> t);
 
 }  // namespace srcc

@@ -17,6 +17,14 @@ namespace srcc {
 std::unique_ptr<Backend> make_cpu_backend(int threads,
                                           std::size_t pool_bytes = memory::kDefaultHostPoolBytes);
 
+// `K` where it computes in host memory, else the kernels of a one-thread CPU backend made into
+// `keep`: for a few small products on host data beside a device's run.
+template <class T> Kernels<T>& host_kernels(Kernels<T>& K, std::unique_ptr<Backend>& keep) {
+  if (!K.moves_data()) return K;
+  keep = make_cpu_backend(1);
+  return keep->template kernels<T>();
+}
+
 // The BLAS library's build string.
 std::string blas_info();
 

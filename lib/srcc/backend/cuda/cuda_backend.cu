@@ -18,6 +18,7 @@
 #include "srcc/backend/cuda/device_types.hpp"
 #include "srcc/backend/cuda/elementwise.cuh"
 #include "srcc/backend/cuda/typed_calls.hpp"
+#include "srcc/backend/gemm_groups.hpp"
 #include "srcc/core/error.hpp"
 #include "srcc/memory/policy.hpp"
 
@@ -66,6 +67,43 @@ template <class T> class CudaKernels final : public Kernels<T> {
                  "cublas<t>gemmStridedBatched");
   }
 
+  // Each wave's groups (gemm_groups.hpp) as one pointer-array batched GEMM each, so that a
+  // block-sparse contraction's many small products take a few launches; a group of one matrix
+  // as gemm(). The pointer arrays go up on the compute stream and return to the pool behind it.
+  void gemm_chains(const std::vector<std::vector<GemmCall<T>>>& chains) override {
+    for (const auto& wave : gemm_waves(chains))
+      for (const GemmGroup<T>& g : wave) {
+        const std::size_t count = g.c.size();
+        if (count == 1) {
+          gemm(g.op_a, g.op_b, g.m, g.n, g.k, T(1), g.a[0], g.lda, 0, g.b[0], g.ldb, 0, g.beta, g.c[0], g.ldc, 0, 1);
+          continue;
+        }
+        ctx_->use();
+        // B's, A's, then C's pointers: row-major C = op(A) op(B) is column-major Cᵀ = op(B)ᵀ op(A)ᵀ.
+        std::vector<void*> host(3 * count);
+        for (std::size_t i = 0; i < count; ++i) {
+          ctx_->await(g.a[i]);
+          ctx_->await(g.b[i]);
+          ctx_->await(g.c[i]);
+          host[i] = const_cast<T*>(g.b[i]);
+          host[count + i] = const_cast<T*>(g.a[i]);
+          host[2 * count + i] = g.c[i];
+        }
+        const std::shared_ptr<void*> arrays = raw<void*>(3 * count);
+        check_cuda(cudaMemcpyAsync(arrays.get(), host.data(), host.size() * sizeof(void*), cudaMemcpyHostToDevice,
+                                   ctx_->compute()),
+                   "cudaMemcpyAsync (GEMM pointers)");
+        const auto* in = reinterpret_cast<const dev_t<T>* const*>(arrays.get());
+        const auto* out = reinterpret_cast<dev_t<T>* const*>(arrays.get() + 2 * count);
+        const T one(1);
+        check_cublas(gemm_pointers(ctx_->blas(), to_cublas(g.op_b), to_cublas(g.op_a), static_cast<int>(g.n),
+                                   static_cast<int>(g.m), static_cast<int>(g.k), dp(&one), in, static_cast<int>(g.ldb),
+                                   in + count, static_cast<int>(g.lda), dp(&g.beta), out, static_cast<int>(g.ldc),
+                                   static_cast<int>(count)),
+                     "cublas<t>gemmBatched");
+      }
+  }
+
   void khatri_rao(std::size_t s, std::size_t nl, std::size_t nx, std::size_t ny, const T* env,
                   const T* omega, T* out) override {
     const std::size_t total = s * nl * nx * ny;
@@ -89,6 +127,24 @@ template <class T> class CudaKernels final : public Kernels<T> {
     ready(in, out);
     check_cuda(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice, ctx_->compute()),
                "cudaMemcpyAsync (device to device)");
+  }
+  // The runs as one strided copy (each run a row of a pitched 2-D copy).
+  void copy_runs(std::size_t count, std::size_t len, const T* in, std::size_t ld_in, T* out,
+                 std::size_t ld_out) override {
+    if (count == 0 || len == 0) return;
+    if (ld_in < len || ld_out < len) {  // runs that overlap their neighbours: one at a time
+      Kernels<T>::copy_runs(count, len, in, ld_in, out, ld_out);
+      return;
+    }
+    ready(in, out);
+    check_cuda(cudaMemcpy2DAsync(out, ld_out * sizeof(T), in, ld_in * sizeof(T), len * sizeof(T), count,
+                                 cudaMemcpyDeviceToDevice, ctx_->compute()),
+               "cudaMemcpy2DAsync (runs)");
+  }
+  void zero(std::size_t n, T* x) override {
+    if (n == 0) return;
+    ready(x);
+    check_cuda(cudaMemsetAsync(x, 0, n * sizeof(T), ctx_->compute()), "cudaMemsetAsync");
   }
   void conj(std::size_t n, const T* in, T* out) override {
     if (n == 0) return;

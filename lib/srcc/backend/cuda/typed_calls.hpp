@@ -44,6 +44,30 @@ inline cublasStatus_t gemm_batched(cublasHandle_t h, cublasOperation_t ta, cubla
                                    ldc, sc, batch);
 }
 
+// Pointer-array batched GEMMs (the arrays in device memory): a group of gemm_chains().
+inline cublasStatus_t gemm_pointers(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                    const float* alpha, const float* const* a, int lda, const float* const* b, int ldb,
+                                    const float* beta, float* const* c, int ldc, int batch) {
+  return cublasSgemmBatched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, batch);
+}
+inline cublasStatus_t gemm_pointers(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                    const double* alpha, const double* const* a, int lda, const double* const* b, int ldb,
+                                    const double* beta, double* const* c, int ldc, int batch) {
+  return cublasDgemmBatched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, batch);
+}
+inline cublasStatus_t gemm_pointers(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                    const cuFloatComplex* alpha, const cuFloatComplex* const* a, int lda,
+                                    const cuFloatComplex* const* b, int ldb, const cuFloatComplex* beta,
+                                    cuFloatComplex* const* c, int ldc, int batch) {
+  return cublasCgemmBatched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, batch);
+}
+inline cublasStatus_t gemm_pointers(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                                    const cuDoubleComplex* alpha, const cuDoubleComplex* const* a, int lda,
+                                    const cuDoubleComplex* const* b, int ldb, const cuDoubleComplex* beta,
+                                    cuDoubleComplex* const* c, int ldc, int batch) {
+  return cublasZgemmBatched(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, batch);
+}
+
 inline cublasStatus_t scal(cublasHandle_t h, int n, float a, float* x) { return cublasSscal(h, n, &a, x, 1); }
 inline cublasStatus_t scal(cublasHandle_t h, int n, double a, double* x) { return cublasDscal(h, n, &a, x, 1); }
 inline cublasStatus_t scal(cublasHandle_t h, int n, float a, cuFloatComplex* x) { return cublasCsscal(h, n, &a, x, 1); }
