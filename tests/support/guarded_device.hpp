@@ -56,12 +56,17 @@ class GuardedArena {
   // thread at a time is inside.
   void open() {
     mutex_.lock();
-    if (depth_++ == 0) mprotect(base_, bytes_, PROT_READ | PROT_WRITE);
+    if (depth_++ == 0 && mprotect(base_, bytes_, PROT_READ | PROT_WRITE) != 0) {
+      --depth_;
+      mutex_.unlock();
+      throw std::runtime_error("guarded arena: mprotect failed");
+    }
   }
   void close() {
     if (--depth_ == 0) mprotect(base_, bytes_, PROT_NONE);
     mutex_.unlock();
   }
+  std::size_t used() const { return used_; }
 
  private:
   char* base_ = nullptr;
@@ -112,7 +117,7 @@ template <class T> class GuardedKernels final : public ForwardingKernels<T> {
 
 class GuardedDevice final : public BackendOf<GuardedKernels> {
  public:
-  explicit GuardedDevice(std::size_t arena_bytes = std::size_t{8} << 30)
+  explicit GuardedDevice(std::size_t arena_bytes = std::size_t{256} << 20)
       : GuardedDevice(std::make_shared<GuardedArena>(arena_bytes)) {}
   std::string name() const override { return "guarded:0"; }
   std::string library_info() const override { return "CPU kernels on memory the host cannot touch"; }
