@@ -53,14 +53,21 @@ template <class T> double rel_diff(const std::vector<T>& a, const std::vector<T>
   return std::sqrt(num / std::max(den, 1e-300));
 }
 
+// One CPU thread's kernels and the first GPU's for one type, and how closely they agree.
+template <class T> struct BothKernels {
+  std::unique_ptr<Backend> cpu = make_cpu_backend(1), gpu = make_cuda_backend(0, 0);
+  Kernels<T>& C = cpu->kernels<T>();
+  Kernels<T>& G = gpu->kernels<T>();
+  double tol = sizeof(real_t<T>) == 4 ? 1e-5 : 1e-12;
+};
+
 TYPED_TEST(GpuKernels, MatchTheCpuKernels) {
   REQUIRE_GPU();
   using T = TypeParam;
-  const double tol = sizeof(real_t<T>) == 4 ? 1e-5 : 1e-12;
-  auto cpu = make_cpu_backend(1);
-  auto gpu = make_cuda_backend(0, 0);
-  auto& C = cpu->kernels<T>();
-  auto& G = gpu->kernels<T>();
+  BothKernels<T> both_kernels;
+  auto& C = both_kernels.C;
+  auto& G = both_kernels.G;
+  const double tol = both_kernels.tol;
   Rng rng(5);
   auto both = [&](std::size_t n) {
     auto h = draw_gaussian<T>(rng, n);
@@ -272,11 +279,10 @@ TYPED_TEST(GpuSweep, SumSameResultAsTheCpu) {
 TYPED_TEST(GpuKernels, GemmChainsRunsAndZerosMatchTheCpu) {
   REQUIRE_GPU();
   using T = TypeParam;
-  const double tol = sizeof(real_t<T>) == 4 ? 1e-5 : 1e-12;
-  auto cpu = make_cpu_backend(1);
-  auto gpu = make_cuda_backend(0, 0);
-  auto& C = cpu->kernels<T>();
-  auto& G = gpu->kernels<T>();
+  BothKernels<T> both_kernels;
+  auto& C = both_kernels.C;
+  auto& G = both_kernels.G;
+  const double tol = both_kernels.tol;
   Rng rng(9);
   const std::size_t na = 4000, nb = 4000, nc = 3000;
   auto ha = draw_gaussian<T>(rng, na), hb = draw_gaussian<T>(rng, nb), hc = draw_gaussian<T>(rng, nc);
