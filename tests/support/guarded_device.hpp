@@ -7,6 +7,7 @@
 // uses (backend/gemm_groups.hpp). Tests size their runs to the arena.
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -66,7 +67,6 @@ class GuardedArena {
     if (--depth_ == 0) mprotect(base_, bytes_, PROT_NONE);
     mutex_.unlock();
   }
-  std::size_t used() const { return used_; }
 
  private:
   char* base_ = nullptr;
