@@ -100,6 +100,18 @@ TYPED_TEST(ChargedOnDevice, EveryMethodGivesTheCpuResult) {
         for (std::size_t i = 0; i < va_[j][q].values.size(); ++i)
           EXPECT_NEAR(vb_[j][q].values[i], va_[j][q].values[i], 1e-12) << c.name << ", cut " << j;
     }
+    // Moved to the host (as a run's result is for the write-back), the blocks are read there.
+    for (std::size_t j = 0; j < n; ++j) {
+      const Tensor<T> got = dense_of_blocks(cpu.K(), moved_to(D, cpu.K(), b.cores[j]));
+      const Tensor<T> want = dense_of_blocks(cpu.K(), a.cores[j]);
+      ASSERT_EQ(got.shape, want.shape) << c.name << ", site " << j;
+      double diff = 0, norm = 0;
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        diff += std::norm(got.data[i] - want.data[i]);
+        norm += std::norm(want.data[i]);
+      }
+      EXPECT_LT(std::sqrt(diff / norm), 1e-12) << c.name << ", site " << j;
+    }
     const SiteType spin = site_type_for("", 2, "test");
     const auto ca_ = right_canonical_blocks(cpu.K(), a.cores, on_cpu.rule), cb_ = right_canonical_blocks(D, b.cores, on_cpu.rule);
     const auto za = site_expectations(cpu.K(), ca_, spin.op("Sz")), zb = site_expectations(D, cb_, spin.op("Sz"));
