@@ -71,6 +71,15 @@ template <class T> class CudaKernels final : public Kernels<T> {
   // block-sparse contraction's many small products take a few launches; a group of one matrix
   // as gemm(). The pointer arrays go up on the compute stream and return to the pool behind it.
   void gemm_chains(const std::vector<std::vector<GemmCall<T>>>& chains) override {
+    ctx_->use();
+    // A call's strided batch lies in one allocation, so waiting for the upload that holds its
+    // first matrices covers them all: once per call, not per matrix.
+    for (const auto& chain : chains)
+      for (const GemmCall<T>& g : chain) {
+        ctx_->await(g.a);
+        ctx_->await(g.b);
+        ctx_->await(g.c);
+      }
     for (const auto& wave : gemm_waves(chains))
       for (const GemmGroup<T>& g : wave) {
         const std::size_t count = g.c.size();
@@ -78,13 +87,9 @@ template <class T> class CudaKernels final : public Kernels<T> {
           gemm(g.op_a, g.op_b, g.m, g.n, g.k, T(1), g.a[0], g.lda, 0, g.b[0], g.ldb, 0, g.beta, g.c[0], g.ldc, 0, 1);
           continue;
         }
-        ctx_->use();
         // B's, A's, then C's pointers: row-major C = op(A) op(B) is column-major Cᵀ = op(B)ᵀ op(A)ᵀ.
         std::vector<void*> host(3 * count);
         for (std::size_t i = 0; i < count; ++i) {
-          ctx_->await(g.a[i]);
-          ctx_->await(g.b[i]);
-          ctx_->await(g.c[i]);
           host[i] = const_cast<T*>(g.b[i]);
           host[count + i] = const_cast<T*>(g.a[i]);
           host[2 * count + i] = g.c[i];
