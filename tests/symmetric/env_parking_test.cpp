@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "../support/guarded_device.hpp"
 #include "../support/h5_fixture.hpp"
 #include "charged_support.hpp"
 
@@ -70,6 +71,47 @@ TEST(EnvParking, TheCutsThePlanSpillsComeBackBitForBit) {
   }
   EXPECT_EQ(writes, 3u);
   EXPECT_EQ(reads, 3u);
+}
+
+// On a device (the guarded stand-in, whose memory the host cannot read): the cuts the plan puts
+// in host memory and on scratch leave the device and come back bit for bit.
+TEST(EnvParking, OnADeviceTheHostAndScratchTiersComeBackBitForBit) {
+  test::GuardedDevice device;
+  Kernels<cdouble>& D = device.kernels<cdouble>();
+  test::TempDir scratch;
+  const std::size_t n = 8;
+  const ChargedStack<cdouble> st =
+      stack_of(D, {xxz<cdouble>(n), random_charged<cdouble>(n, 12, 0, 5)}, {TrainKind::kMpo, TrainKind::kMps}, Rule::kU1);
+  Plan plan;
+  plan.host_from = 3;
+  plan.memory_from = 5;  // cuts 1, 2 on scratch, 3, 4 in host memory, 5 … 7 on the device
+  plan.budgets.scratch_dir = scratch.path().string();
+  TransferLog log;
+  std::vector<BlockTensor<cdouble>> env(n);
+  std::vector<std::vector<cdouble>> numbers(n);
+  {
+    EnvParking<cdouble> parking(D, "guarded:0", log, plan);
+    for (std::size_t j = 1; j < n; ++j) {
+      env[j] = allocate_blocks(D, st.sites[1][j].legs, st.sites[1][j].labels, [&] {
+        std::vector<BlockKey> keys;
+        for (const auto& b : st.sites[1][j].blocks) keys.push_back(b.key);
+        return keys;
+      }());
+      D.copy(env[j].elements, st.sites[1][j].data.data(), env[j].data.data());
+      numbers[j] = D.download(env[j].data, env[j].elements);
+      parking.park(env[j], j);
+      EXPECT_EQ(env[j].data.data() == nullptr, j < 5) << j;
+    }
+    for (std::size_t j = n; j-- > 1;) {
+      parking.fetch(env[j], j);
+      ASSERT_NE(env[j].data.data(), nullptr) << j;
+      EXPECT_EQ(D.download(env[j].data, env[j].elements), numbers[j]) << j;
+    }
+  }
+  EXPECT_TRUE(fs::is_empty(scratch.path()));
+  std::size_t moved = 0;
+  for (const auto& row : log.take_from(0)) moved += row.site >= 1 && row.site <= 4;
+  EXPECT_GE(moved, 8u);  // each of the four out and back
 }
 
 TEST(EnvParking, APlanThatKeepsEverythingInMemoryNeedsNone) {
