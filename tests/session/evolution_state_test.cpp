@@ -1,7 +1,7 @@
 // An evolution's state held in its blocks between steps (lib/srcc/session/evolution_state.cpp):
 // split from the dense cores, served to the next step's charged run as boxes and made dense on
 // demand, against the dense cores it came from — exactly, element for element — and its norm
-// against the dense train's, for U(1), Z2 and U(1)×Z2.
+// against the dense train's, for U(1), Z2 and U(1)×Z2, on the CPU and on a stand-in device.
 #include "srcc/session/evolution_state.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <variant>
 
+#include "../support/guarded_device.hpp"
 #include "../symmetric/charged_support.hpp"
 
 namespace srcc {
@@ -16,14 +17,23 @@ namespace {
 
 using namespace test::charged;
 
-template <class T> class EvolutionStateTest : public ::testing::Test {};
+template <class T> class EvolutionStateTest : public ::testing::Test {
+ protected:
+  void serves_exactly(Kernels<T>& K, Kernels<T>& host);  // K holds the blocks
+};
 using Scalars = ::testing::Types<double, cdouble>;
 TYPED_TEST_SUITE(EvolutionStateTest, Scalars);
 
+// On the CPU and on a device whose memory the host cannot read (as a GPU run holds the state).
 TYPED_TEST(EvolutionStateTest, BlocksServeTheDenseStateExactly) {
   using T = TypeParam;
   OneThread<T> ctx;
-  auto& K = ctx.K();
+  test::GuardedDevice device;
+  for (Kernels<T>* on : {&ctx.K(), &device.kernels<T>()})
+    this->serves_exactly(*on, ctx.K());
+}
+
+template <class T> void EvolutionStateTest<T>::serves_exactly(Kernels<T>& K, Kernels<T>& host) {
   const std::size_t n = 7;
   std::vector<Tensor<T>> psi = random_charged<T>(n, 10, 1, 17);
   // Norms beyond a double's range: the state's log-norm is taken with its scales apart.
@@ -31,7 +41,7 @@ TYPED_TEST(EvolutionStateTest, BlocksServeTheDenseStateExactly) {
   for (auto& v : psi[5].data) v *= static_cast<real_t<T>>(1e-180);
   EvolutionState<T> dense;
   dense.dense = psi;
-  const double log_norm = dense.log_norm(K);
+  const double log_norm = dense.log_norm(host);
   ASSERT_TRUE(std::isfinite(log_norm));
   for (Rule r : {Rule::kU1, Rule::kZ2, Rule::kU1Z2}) {
     SCOPED_TRACE(static_cast<int>(r));
