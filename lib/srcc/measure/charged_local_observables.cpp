@@ -9,7 +9,7 @@
 #include <array>
 #include <cmath>
 #include <map>
-#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include "srcc/backend/counting_gemm.hpp"
@@ -199,7 +199,7 @@ template <class T> class BlockTransfers {
   }
 
  private:
-  std::unique_ptr<Backend> host_;  // a CPU backend, where K's memory is a device's
+  std::unique_lock<std::recursive_mutex> host_;  // the host-side backend held, where K's memory is a device's
   CountingGemm<T> gemm_;
   std::vector<SectorSite<T>> s_;
 };

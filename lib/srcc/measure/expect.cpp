@@ -374,7 +374,7 @@ ExpectResult expect(const TrainRef& ket_ref, const std::vector<TrainRef>& op_ref
     if (state.local()) {
       // Dense cores on the host: a device's kernels would need them uploaded for a few small
       // products. Charged ones are where K keeps them (the measurement downloads them once).
-      std::unique_ptr<Backend> host;
+      std::unique_lock<std::recursive_mutex> host;
       if (charges) measure_locally(K, charged_cores, local, state, out);
       else measure_locally(host_kernels(K, host), cores, local, state, out);
     }

@@ -47,7 +47,7 @@ template <class T> class SiteOp final : public Observable<T> {
   }
   std::vector<double> measure(const std::vector<Tensor<T>>& cores, double /*scale*/, Kernels<T>& K) override {
     // On the host: a device's kernels would need the cores uploaded for a few small products.
-    std::unique_ptr<Backend> host;
+    std::unique_lock<std::recursive_mutex> host;
     return columns_of(site_expectations(host_kernels(K, host), cores, op_));
   }
   std::vector<double> measure_charged(const ChargedState<T>& state, double /*scale*/, Kernels<T>& K) override {

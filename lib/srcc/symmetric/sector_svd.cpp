@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
+#include "srcc/backend/cpu/cpu_backend.hpp"
 #include "srcc/sweep/truncation.hpp"
 #include "srcc/symmetric/block_ops.hpp"
 
@@ -80,6 +82,20 @@ template <class T>
 SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int>& row_labels,
                         const std::vector<int>& row_signs, const ChargeRule& rule, Factorization how,
                         const SectorShare<T>& share) {
+  if (K.moves_data()) {
+    // A device's sectors are factorised on the host: a cut's tens of SVDs and QRs of a few dozen
+    // to a few hundred rows are each a sequence of launches and a synchronisation on a GPU, where
+    // the host's LAPACK takes them in well under a millisecond. The tensor goes down once, the
+    // factors come up.
+    std::unique_lock<std::recursive_mutex> lock;
+    Kernels<T>& H = host_kernels(K, lock);
+    SectorSvd<T> out = sector_svd(H, moved_to(K, H, t), row_labels, row_signs, rule, how, share);
+    for (auto& g : out.groups) {
+      if (g.u.size() > 0) g.u = K.adopt(H.download(g.u, g.u.size()));
+      if (g.vt.size() > 0) g.vt = K.adopt(H.download(g.vt, g.vt.size()));
+    }
+    return out;
+  }
   SectorSvd<T> out;
   out.row_labels = row_labels;
   for (std::size_t k = 0; k < t.rank(); ++k)

@@ -476,6 +476,17 @@ std::unique_ptr<Backend> make_cpu_backend(int threads, std::size_t pool_bytes) {
   return std::make_unique<CpuBackend>(threads, pool_bytes);
 }
 
+Backend& host_side_backend() {
+  // Never destroyed: its pool's threads must not be joined during static destruction at exit.
+  static Backend* const backend = make_cpu_backend(1).release();
+  return *backend;
+}
+
+std::recursive_mutex& host_side_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+
 std::string blas_info() {
   std::string cfg = openblas_get_config();
   while (!cfg.empty() && cfg.back() == ' ') cfg.pop_back();

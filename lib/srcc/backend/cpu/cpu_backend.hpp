@@ -1,6 +1,7 @@
 #pragma once
 // The CPU backend: OpenBLAS (cblas) for GEMMs, LAPACKE for QR and SVD, host memory.
 #include <memory>
+#include <mutex>
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/memory/policy.hpp"
@@ -17,12 +18,18 @@ namespace srcc {
 std::unique_ptr<Backend> make_cpu_backend(int threads,
                                           std::size_t pool_bytes = memory::kDefaultHostPoolBytes);
 
-// `K` where it computes in host memory, else the kernels of a one-thread CPU backend made into
-// `keep`: for a few small products on host data beside a device's run.
-template <class T> Kernels<T>& host_kernels(Kernels<T>& K, std::unique_ptr<Backend>& keep) {
+// The process's CPU backend for host-side work beside a device (small products and sector
+// factorisations on host data), one thread, made on first use (making a backend costs
+// milliseconds) and kept; used under host_side_mutex().
+Backend& host_side_backend();
+std::recursive_mutex& host_side_mutex();
+
+// `K` where it computes in host memory, else host_side_backend()'s kernels, with `lock` taken on
+// its mutex for as long as the caller uses them (another thread waits; this one may nest).
+template <class T> Kernels<T>& host_kernels(Kernels<T>& K, std::unique_lock<std::recursive_mutex>& lock) {
   if (!K.moves_data()) return K;
-  keep = make_cpu_backend(1);
-  return keep->template kernels<T>();
+  lock = std::unique_lock<std::recursive_mutex>(host_side_mutex());
+  return host_side_backend().template kernels<T>();
 }
 
 // The BLAS library's build string.
