@@ -40,7 +40,23 @@ TEST(Device, MissingGpuIsABackendErrorThatPointsToTheCpu) {
   EXPECT_THROW(make_backends(parse_device("gpu:1,1"), 1, 0, 0), UsageError);
 }
 
-template <class T> class GpuKernels : public ::testing::Test {};
+// One CPU thread's kernels and the first GPU's for one type (the test skips without a GPU), and
+// how closely they agree.
+template <class T> class GpuKernels : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (cuda_device_count(why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    cpu_ = make_cpu_backend(1);
+    gpu_ = make_cuda_backend(0, 0);
+  }
+  Kernels<T>& C() { return cpu_->kernels<T>(); }
+  Kernels<T>& G() { return gpu_->kernels<T>(); }
+  static constexpr double kTol = sizeof(real_t<T>) == 4 ? 1e-5 : 1e-12;
+
+ private:
+  std::unique_ptr<Backend> cpu_, gpu_;
+};
 using ScalarTypes = ::testing::Types<float, double, cfloat, cdouble>;
 TYPED_TEST_SUITE(GpuKernels, ScalarTypes);
 
@@ -53,21 +69,11 @@ template <class T> double rel_diff(const std::vector<T>& a, const std::vector<T>
   return std::sqrt(num / std::max(den, 1e-300));
 }
 
-// One CPU thread's kernels and the first GPU's for one type, and how closely they agree.
-template <class T> struct BothKernels {
-  std::unique_ptr<Backend> cpu = make_cpu_backend(1), gpu = make_cuda_backend(0, 0);
-  Kernels<T>& C = cpu->kernels<T>();
-  Kernels<T>& G = gpu->kernels<T>();
-  double tol = sizeof(real_t<T>) == 4 ? 1e-5 : 1e-12;
-};
-
 TYPED_TEST(GpuKernels, MatchTheCpuKernels) {
-  REQUIRE_GPU();
   using T = TypeParam;
-  BothKernels<T> both_kernels;
-  auto& C = both_kernels.C;
-  auto& G = both_kernels.G;
-  const double tol = both_kernels.tol;
+  auto& C = this->C();
+  auto& G = this->G();
+  const double tol = this->kTol;
   Rng rng(5);
   auto both = [&](std::size_t n) {
     auto h = draw_gaussian<T>(rng, n);
@@ -277,12 +283,10 @@ TYPED_TEST(GpuSweep, SumSameResultAsTheCpu) {
 // to three calls accumulating into one output), runs copied as a pitched copy, and zeroing:
 // what the charged sweep's block operations issue, as the CPU computes them.
 TYPED_TEST(GpuKernels, GemmChainsRunsAndZerosMatchTheCpu) {
-  REQUIRE_GPU();
   using T = TypeParam;
-  BothKernels<T> both_kernels;
-  auto& C = both_kernels.C;
-  auto& G = both_kernels.G;
-  const double tol = both_kernels.tol;
+  auto& C = this->C();
+  auto& G = this->G();
+  const double tol = this->kTol;
   Rng rng(9);
   const std::size_t na = 4000, nb = 4000, nc = 3000;
   auto ha = draw_gaussian<T>(rng, na), hb = draw_gaussian<T>(rng, nb), hc = draw_gaussian<T>(rng, nc);
