@@ -20,7 +20,12 @@ namespace {
 
 using namespace test::charged;
 
-template <class T> class ChargedOnDevice : public ::testing::Test {};
+// One CPU thread, and the stand-in device beside it.
+template <class T> class ChargedOnDevice : public ::testing::Test {
+ protected:
+  OneThread<T> cpu;
+  test::GuardedDevice device;
+};
 using Scalars = ::testing::Types<double, cdouble>;
 TYPED_TEST_SUITE(ChargedOnDevice, Scalars);
 
@@ -44,9 +49,8 @@ TEST(GuardedDevice, ABufferReadOnTheHostFaults) {
 
 TYPED_TEST(ChargedOnDevice, EveryMethodGivesTheCpuResult) {
   using T = TypeParam;
-  OneThread<T> cpu;
-  test::GuardedDevice device;
-  Kernels<T>& D = device.kernels<T>();
+  OneThread<T>& cpu = this->cpu;
+  Kernels<T>& D = this->device.template kernels<T>();
   const std::size_t n = 8;
   const std::vector<std::vector<Tensor<T>>> layers{xxz<T>(n), random_charged<T>(n, 12, 0, 5)};
   const std::vector<TrainKind> kinds{TrainKind::kMpo, TrainKind::kMps};
@@ -125,9 +129,8 @@ TYPED_TEST(ChargedOnDevice, EveryMethodGivesTheCpuResult) {
 // A sum of terms of depths 1, 2 and 3, and an MPO·MPO product.
 TYPED_TEST(ChargedOnDevice, SumsAndOperatorProductsGiveTheCpuResult) {
   using T = TypeParam;
-  OneThread<T> cpu;
-  test::GuardedDevice device;
-  Kernels<T>& D = device.kernels<T>();
+  OneThread<T>& cpu = this->cpu;
+  Kernels<T>& D = this->device.template kernels<T>();
   const std::size_t n = 6;
   ChargedSum<T> sa(cpu.K(), n), sb(D, n);
   for (Method m : {Method::kSrc, Method::kSdc}) {
