@@ -214,7 +214,8 @@ template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor
 }
 
 template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, BlockTensor<T> t) {
-  if (&from == &to || t.elements == 0) return t;
+  // Host memory is any host backend's to read: nothing to move between two of them.
+  if (&from == &to || t.elements == 0 || (!from.moves_data() && !to.moves_data())) return t;
   t.data = to.adopt(from.download(t.data, t.elements));
   return t;
 }

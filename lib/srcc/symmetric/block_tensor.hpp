@@ -93,7 +93,8 @@ template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>
 template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor<T>& t);
 
 // t's numbers moved from `from`'s memory to `to`'s (a device's result to the host): the same
-// tensor, its data copied once; t itself where both are the same kernels.
+// tensor, its data copied once; t itself where both are the same kernels or both compute in
+// host memory.
 template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, BlockTensor<T> t);
 
 }  // namespace srcc
