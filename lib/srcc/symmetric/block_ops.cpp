@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace srcc {
 
@@ -150,6 +151,14 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
   return o;
 }
 
+// The leg labelled `label` of both operands of a contraction (`what`) has the same sectors (a
+// logic error naming both otherwise: the caller paired the wrong legs).
+inline void require_same_sectors(const char* what, int label, const Leg& a, const Leg& b) {
+  if (!a.same_sectors(b))
+    throw std::logic_error(std::string(what) + ": the legs labelled " + std::to_string(label) + " differ: " + a.describe() +
+                           " and " + b.describe());
+}
+
 // Pairs of operand blocks (a's, b's) by the output block they meet in.
 using BlockPairs = std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>>;
 
@@ -185,10 +194,7 @@ BlockTensor<T> made_by_pairs(Kernels<T>& K, std::vector<Leg> legs, std::vector<i
 template <class T>
 BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const BlockTensor<T>& b, const std::vector<int>& over,
                              std::size_t batch, double* flops) {
-  for (int l : over)
-    if (!a.legs[a.axis(l)].same_sectors(b.legs[b.axis(l)]))
-      throw std::logic_error("contract: the legs labelled " + std::to_string(l) + " differ: " +
-                             a.legs[a.axis(l)].describe() + " and " + b.legs[b.axis(l)].describe());
+  for (int l : over) require_same_sectors("contract", l, a.legs[a.axis(l)], b.legs[b.axis(l)]);
   const Operand<T> ap = operand(K, a, over, batch, true), bp = operand(K, b, over, batch, false);
   const BlockTensor<T>& at = ap.t();
   const BlockTensor<T>& bt = bp.t();
@@ -259,9 +265,7 @@ BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const B
   for (std::size_t i = 0; i < nc; ++i) {
     if (first + i >= t.rank() || t.labels[first + i] != over[i])
       throw std::logic_error("contract_in_place: the contracted axes are not one run of the tensor's");
-    if (!t.legs[first + i].same_sectors(op.legs[op.axis(over[i])]))
-      throw std::logic_error("contract_in_place: the legs labelled " + std::to_string(over[i]) + " differ: " +
-                             t.legs[first + i].describe() + " and " + op.legs[op.axis(over[i])].describe());
+    require_same_sectors("contract_in_place", over[i], t.legs[first + i], op.legs[op.axis(over[i])]);
   }
   std::vector<int> op_order = over;
   op_order.insert(op_order.end(), op_free.begin(), op_free.end());

@@ -213,13 +213,6 @@ template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor
   return out;
 }
 
-template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, BlockTensor<T> t) {
-  // Host memory is any host backend's to read: nothing to move between two of them.
-  if (&from == &to || t.elements == 0 || (!from.moves_data() && !to.moves_data())) return t;
-  t.data = to.adopt(from.download(t.data, t.elements));
-  return t;
-}
-
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template struct BlockTensor<T>;                                                                            \
   template BlockTensor<T> allocate_blocks(Kernels<T>&, std::vector<Leg>, std::vector<int>, std::vector<BlockKey>); \
@@ -228,8 +221,7 @@ template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, Blo
   template BlockTensor<T> blocks_of_boxes(Kernels<T>&, const SiteBoxes<T>&, std::vector<Leg>, std::vector<int>,      \
                                           const std::function<bool(const BlockKey&)>&);                         \
   template Tensor<T> dense_of_blocks(Kernels<T>&, const BlockTensor<T>&);                                    \
-  template SiteBoxes<T> boxes_of_blocks(Kernels<T>&, const BlockTensor<T>&);                                 \
-  template BlockTensor<T> moved_to(Kernels<T>&, Kernels<T>&, BlockTensor<T>);
+  template SiteBoxes<T> boxes_of_blocks(Kernels<T>&, const BlockTensor<T>&);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -92,9 +92,18 @@ template <class T> Tensor<T> dense_of_blocks(Kernels<T>& K, const BlockTensor<T>
 // the same legs gives the blocks back; nothing dense is formed.
 template <class T> SiteBoxes<T> boxes_of_blocks(Kernels<T>& K, const BlockTensor<T>& t);
 
-// t's numbers moved from `from`'s memory to `to`'s (a device's result to the host): the same
-// tensor, its data copied once; t itself where both are the same kernels or both compute in
-// host memory.
-template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, BlockTensor<T> t);
+// b's numbers moved from `from`'s memory to `to`'s (a device's result to the host, factors back
+// to the device): copied once; b itself where both are the same kernels or both compute in host
+// memory.
+template <class T> Buffer<T> moved_to(Kernels<T>& from, Kernels<T>& to, Buffer<T> b) {
+  // Host memory is any host backend's to read: nothing to move between two of them.
+  if (&from == &to || b.size() == 0 || (!from.moves_data() && !to.moves_data())) return b;
+  return to.adopt(from.download(b, b.size()));
+}
+// The same for a tensor's numbers: the same tensor, its data moved.
+template <class T> BlockTensor<T> moved_to(Kernels<T>& from, Kernels<T>& to, BlockTensor<T> t) {
+  t.data = moved_to(from, to, std::move(t.data));
+  return t;
+}
 
 }  // namespace srcc

@@ -91,8 +91,8 @@ SectorSvd<T> sector_svd(Kernels<T>& K, const BlockTensor<T>& t, const std::vecto
     Kernels<T>& H = host_kernels(K, lock);
     SectorSvd<T> out = sector_svd(H, moved_to(K, H, t), row_labels, row_signs, rule, how, share);
     for (auto& g : out.groups) {
-      if (g.u.size() > 0) g.u = K.adopt(H.download(g.u, g.u.size()));
-      if (g.vt.size() > 0) g.vt = K.adopt(H.download(g.vt, g.vt.size()));
+      g.u = moved_to(H, K, std::move(g.u));
+      g.vt = moved_to(H, K, std::move(g.vt));
     }
     return out;
   }
