@@ -40,7 +40,7 @@ inline constexpr Option kOversample{"--oversample{1.5}", "[=F]",
     "--oversample=F, a real in [1, 1000]", "off"};
 inline constexpr Option kTol{"--tol", "REAL",
     "Tolerance mode: per-bond relative Frobenius tolerance in (0, 1); each cut's sketch grows "
-    "until its leave-one-out error estimate is below tol/10, then one SVD truncation sweep "
+    "until its leave-one-out error estimate is below tol/3, then one SVD truncation sweep "
     "keeps at each cut the fewest values that meet tol (global error about sqrt(n-1)·tol). "
     "--chi becomes an optional cap", "off: a fixed χ̄"};
 // The methods and what each does are listed from their table (plan/methods.cpp).
