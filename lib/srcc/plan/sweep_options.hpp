@@ -15,9 +15,10 @@ inline constexpr std::size_t kMaxChi = std::size_t{1} << 30;
 inline constexpr double kMaxOversample = 1000;  // --oversample factors above this are refused
 // Tolerance mode sketches each cut to this fraction of --tol, leaving the rest to the
 // truncation sweep: the cut's error is then at most about √(1 + 1/9)·tol ≈ 1.054·tol. A third
-// rather than a tenth: the sketch a cut needs for tol/10 is a block or two wider and every
-// column costs a sweep to it; on the same bonds, runs are 10–30% faster and their errors up
-// to 1% larger (docs/PERFORMANCE.md, "Tolerance mode").
+// rather than a tenth: the sketch a cut needs for tol/10 is a few blocks wider (416 columns
+// against 368 for a bond of 255), and every column is swept to the cut and kept through the
+// right sweep; on the same bonds, runs were 1.1–1.25× faster and their errors up to 1.2% larger
+// (docs/PERFORMANCE.md, "Tolerance mode").
 inline constexpr double kSketchTolFraction = 1.0 / 3.0;
 
 // The fit sweeps' cap when only --fit-tol is given.
