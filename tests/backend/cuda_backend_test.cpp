@@ -45,8 +45,7 @@ TEST(Device, MissingGpuIsABackendErrorThatPointsToTheCpu) {
 template <class T> class GpuKernels : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string why;
-    if (cuda_device_count(why) == 0) GTEST_SKIP() << "no GPU: " << why;
+    REQUIRE_GPU();
     cpu_ = make_cpu_backend(1);
     gpu_ = make_cuda_backend(0, 0);
   }
