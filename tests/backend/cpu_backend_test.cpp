@@ -92,6 +92,52 @@ TYPED_TEST(CpuKernelsTyped, GemmMatchesLoopsWhateverTheSplit) {
       }
 }
 
+// The products a charged sweep makes by the million where its sectors are a few indices wide
+// (one_product.hpp's tiny ones, computed in loops, not by BLAS), and the shapes just past those
+// bounds (BLAS again), against the loops above: an operand shared by the whole batch (stride 0,
+// as a layer's block is), beta 0 over a C full of NaN (which must not be read), beta 1
+// accumulating, and the norm of what was written.
+TYPED_TEST(CpuKernelsTyped, TinyProductsMatchLoopsAndNeverReadCAtBetaZero) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  struct Tiny {
+    Op a;
+    std::size_t m, n, k;
+  };
+  const Tiny cases[] = {{Op::kTrans, 2, 20, 1}, {Op::kTrans, 1, 20, 2}, {Op::kNone, 2, 4, 2}, {Op::kNone, 4, 20, 1},
+                        {Op::kTrans, 2, 20, 2}, {Op::kNone, 1, 1, 1},  {Op::kNone, 2, 41, 1}, {Op::kTrans, 5, 8, 1},
+                        {Op::kNone, 1, 16, 5}};
+  auto backend = make_cpu_backend(1);
+  auto& K = backend->template kernels<T>();
+  std::mt19937_64 gen(11);
+  for (const Tiny& g : cases)
+    for (const T beta : {T(0), T(1)}) {
+      const std::size_t batch = 80, lda = g.a == Op::kNone ? g.k : g.m, sb = g.k * g.n, sc = g.m * g.n;
+      std::vector<T> a(g.m * g.k), b(sb * batch), c(sc * batch);
+      for (auto& x : a) x = value<T>(gen);
+      for (auto& x : b) x = value<T>(gen);
+      for (auto& x : c) x = beta == T(0) ? T(std::numeric_limits<R>::quiet_NaN()) : value<T>(gen);
+      std::vector<T> want = c;
+      for (std::size_t i = 0; i < batch; ++i)
+        for (std::size_t r = 0; r < g.m; ++r)
+          for (std::size_t q = 0; q < g.n; ++q) {
+            T sum = beta == T(0) ? T(0) : want[i * sc + r * g.n + q];
+            for (std::size_t p = 0; p < g.k; ++p) sum += T(0.75) * op_at(g.a, a.data(), lda, r, p) * b[i * sb + p * g.n + q];
+            want[i * sc + r * g.n + q] = sum;
+          }
+      const R norm = K.gemm_norm(g.a, Op::kNone, g.m, g.n, g.k, T(0.75), a.data(), lda, 0, b.data(), g.n, sb, beta,
+                                 c.data(), g.n, sc, batch);
+      double want2 = 0;
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        ASSERT_NEAR(std::abs(std::complex<double>(c[i]) - std::complex<double>(want[i])), 0.0,
+                    50 * std::numeric_limits<R>::epsilon() * (1 + std::abs(std::complex<double>(want[i]))))
+            << g.m << "x" << g.n << "x" << g.k << " beta " << std::complex<double>(beta) << ", element " << i;
+        want2 += std::norm(std::complex<double>(want[i]));
+      }
+      EXPECT_NEAR(static_cast<double>(norm), std::sqrt(want2), 50 * std::numeric_limits<R>::epsilon() * std::sqrt(want2));
+    }
+}
+
 // swap_axes against its definition out[p, y, q, x, r] = in[p, x, q, y, r], for every way it is
 // taken: single elements and short runs in tiles (sides that are not multiples of a tile, one
 // side narrow), long runs copied whole, and an axis of size 1 on either side.

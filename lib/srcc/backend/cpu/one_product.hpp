@@ -1,6 +1,6 @@
 #pragma once
 // One product on the calling thread, as the CPU backend's pool runs it in each task: the direct
-// kernel where it applies and is faster, BLAS otherwise.
+// kernel where it applies and is faster, a few loops for tiny real products, BLAS otherwise.
 #include <complex>
 #include <cstddef>
 #include <type_traits>
@@ -34,6 +34,45 @@ inline double block_sum_squares(std::size_t m, std::size_t n, const T* c, std::s
   return sum;
 }
 
+// Real products this small (at most kTinyWork multiply-adds, C's rows each a sum of at most
+// kTinyTerms rows of B) are a few loops here: BLAS spends 30-70 ns a call on its checks and
+// dispatch, 2-5x their arithmetic. A charged sweep makes millions of them where its sectors
+// are a few indices wide (the transverse-field Ising chain's Z2 blocks: 2 x 20 over 1, batches
+// of 80); docs/PERFORMANCE.md, "Tiny products". Above these bounds BLAS's kernels win.
+inline constexpr std::size_t kTinyWork = 80, kTinyTerms = 4;
+
+template <class T>
+inline bool tiny_product(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k) {
+  return !is_complex_v<T> && op_b == Op::kNone && op_a != Op::kConjTrans && k > 0 && m * k <= kTinyTerms &&
+         m * n * k <= kTinyWork;
+}
+
+// C = alpha·op(A)·B + beta·C for a tiny_product: each row of C from k rows of B, summed first
+// and then scaled by alpha, as BLAS does (scaling A first loses digits to underflow where its
+// entries are near the smallest doubles); beta = 0: C is not read. Given `sum_squares`, adds
+// Σ |C|² of the result.
+template <class T>
+inline void tiny_gemm(bool trans_a, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
+                      const T* b, std::size_t ldb, T beta, T* c, std::size_t ldc, double* sum_squares) {
+  T sum[kTinyWork];
+  for (std::size_t i = 0; i < m; ++i) {
+    auto a_at = [&](std::size_t p) { return trans_a ? a[p * lda + i] : a[i * lda + p]; };
+    const T first = a_at(0);
+    for (std::size_t j = 0; j < n; ++j) sum[j] = first * b[j];
+    for (std::size_t p = 1; p < k; ++p) {
+      const T f = a_at(p);
+      const T* __restrict bp = b + p * ldb;
+      for (std::size_t j = 0; j < n; ++j) sum[j] += f * bp[j];
+    }
+    T* __restrict row = c + i * ldc;
+    if (beta == T(0))
+      for (std::size_t j = 0; j < n; ++j) row[j] = alpha * sum[j];
+    else
+      for (std::size_t j = 0; j < n; ++j) row[j] = alpha * sum[j] + beta * row[j];
+  }
+  if (sum_squares != nullptr) *sum_squares += block_sum_squares(m, n, c, ldc);
+}
+
 // One product on the calling thread: the direct kernel where it applies (complex double, B not
 // transposed, A at most transposed; direct_gemm.hpp says why), BLAS otherwise. Given
 // `sum_squares`, adds Σ |C|² of the result to it (the direct kernel as it stores C; after BLAS,
@@ -42,6 +81,8 @@ template <class T>
 inline void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
                const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta, T* c,
                std::size_t ldc, double* sum_squares = nullptr) {
+  if (tiny_product<T>(op_a, op_b, m, n, k))
+    return tiny_gemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, sum_squares);
   if constexpr (std::is_same_v<T, cdouble>) {
     if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
         (ldb <= kDirectMaxRowGap || k <= kDirectAnyGapDepth) &&
