@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -15,12 +14,18 @@ struct Swap {
   std::size_t p, x, q, y, r;
 };
 
+// A block's dimensions and the transpositions that move it, kept inside their objects: a
+// permutation takes them for every block, and blocks a few indices wide cost no more than
+// the heap allocations that vectors of them made.
+using BlockDims = InlineVector<std::size_t, 8>;
+using Swaps = InlineVector<Swap, 8>;
+
 // The transpositions that bring a row-major array of `shape` to the axis order `perm`
 // (out axis i = in axis perm[i]), leaving out those that move no element.
-std::vector<Swap> swaps_for(Shape shape, const std::vector<std::size_t>& perm) {
-  std::vector<std::size_t> cur(shape.size());
-  std::iota(cur.begin(), cur.end(), 0);
-  std::vector<Swap> out;
+Swaps swaps_for(BlockDims shape, const std::vector<std::size_t>& perm) {
+  BlockDims cur;
+  for (std::size_t i = 0; i < shape.size(); ++i) cur.push_back(i);
+  Swaps out;
   for (std::size_t i = 0; i < perm.size(); ++i) {
     const std::size_t p = static_cast<std::size_t>(std::find(cur.begin(), cur.end(), perm[i]) - cur.begin());
     if (p == i) continue;
@@ -62,7 +67,9 @@ template <class T> BlockTensor<T> permute_to(Kernels<T>& K, const BlockTensor<T>
   auto one = [&](std::size_t i, Buffer<T>* tmp) {
     const auto& b = t.blocks[i];
     const auto* dst = out.find(keys[i]);
-    const auto swaps = swaps_for(t.block_shape(b.key), perm);
+    BlockDims dims;
+    for (std::size_t k = 0; k < t.rank(); ++k) dims.push_back(t.legs[k].dims[b.key[k]]);
+    const Swaps swaps = swaps_for(dims, perm);
     if (swaps.empty()) {
       K.copy(b.size, t.at(b), out.at(*dst));
       return;
@@ -144,6 +151,11 @@ Operand<T> operand(Kernels<T>& K, const BlockTensor<T>& t, const std::vector<int
                       key.begin() + static_cast<std::ptrdiff_t>(first + count));
     sizes.push_back(o.t().extent(key, first, first + count));
   };
+  const std::size_t nb = o.t().blocks.size();
+  o.free_key.reserve(nb);
+  o.contracted_key.reserve(nb);
+  o.free_size.reserve(nb);
+  o.contracted_size.reserve(nb);
   for (const auto& b : o.t().blocks) {
     part(b.key, first_free, o.free, o.free_key, o.free_size);
     part(b.key, first_contracted, nc, o.contracted_key, o.contracted_size);
@@ -159,30 +171,55 @@ inline void require_same_sectors(const char* what, int label, const Leg& a, cons
                            " and " + b.describe());
 }
 
-// Pairs of operand blocks (a's, b's) by the output block they meet in.
-using BlockPairs = std::map<BlockKey, std::vector<std::pair<std::size_t, std::size_t>>>;
+// A pair of operand blocks (a's, b's) and the output block they meet in. A contraction's pairs
+// are kept in one flat list (a map of lists made two heap allocations per output block, most
+// of the time a charged sweep with blocks a few indices wide spent outside its products).
+struct BlockPair {
+  BlockKey out;
+  std::size_t a, b;
+};
+using BlockPairs = std::vector<BlockPair>;
+
+// Indices 0 … keys.size() − 1 by their key: sorted by key, equal keys in index order.
+struct KeyIndex {
+  std::vector<std::pair<BlockKey, std::size_t>> sorted;
+  explicit KeyIndex(std::vector<BlockKey> keys) {
+    sorted.reserve(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) sorted.emplace_back(std::move(keys[i]), i);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  }
+  // The entries of key `k`, in index order.
+  auto of(const BlockKey& k) const {
+    return std::equal_range(sorted.begin(), sorted.end(), std::pair<BlockKey, std::size_t>(k, 0),
+                            [](const auto& x, const auto& y) { return x.first < y.first; });
+  }
+};
 
 // The tensor whose blocks are the keys of `pairs`, each made by the GEMMs `product(out, pair)`
 // describes over its pairs in order (the first overwrites, the rest accumulate): one chain per
 // output block, all handed to the backend at once (Kernels::gemm_chains), their flops added to
 // `flops`.
 template <class T, class Product>
-BlockTensor<T> made_by_pairs(Kernels<T>& K, std::vector<Leg> legs, std::vector<int> labels, const BlockPairs& pairs,
+BlockTensor<T> made_by_pairs(Kernels<T>& K, std::vector<Leg> legs, std::vector<int> labels, BlockPairs pairs,
                              const Product& product, double* flops) {
+  // By output block; an output block's pairs in the order they were found, which is the order
+  // they are summed in.
+  std::stable_sort(pairs.begin(), pairs.end(), [](const BlockPair& x, const BlockPair& y) { return x.out < y.out; });
   std::vector<BlockKey> keys;
-  std::vector<const std::vector<std::pair<std::size_t, std::size_t>>*> lists;
-  for (const auto& [key, list] : pairs) {
-    keys.push_back(key);
-    lists.push_back(&list);
-  }
+  std::vector<std::size_t> first;  // each output block's first pair
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    if (i == 0 || pairs[i].out != pairs[i - 1].out) {
+      keys.push_back(pairs[i].out);
+      first.push_back(i);
+    }
+  first.push_back(pairs.size());
   BlockTensor<T> out = allocate_blocks(K, std::move(legs), std::move(labels), std::move(keys));
   std::vector<std::vector<GemmCall<T>>> chains(out.blocks.size());
-  for (std::size_t o = 0; o < out.blocks.size(); ++o) {
-    const auto& list = *lists[o];  // keys are in the map's order, and so are out's blocks
-    chains[o].reserve(list.size());
-    for (std::size_t p = 0; p < list.size(); ++p) {
-      GemmCall<T> g = product(out.at(out.blocks[o]), list[p]);
-      g.beta = p == 0 ? T(0) : T(1);
+  for (std::size_t o = 0; o < out.blocks.size(); ++o) {  // keys sorted: out's blocks in their order
+    chains[o].reserve(first[o + 1] - first[o]);
+    for (std::size_t p = first[o]; p < first[o + 1]; ++p) {
+      GemmCall<T> g = product(out.at(out.blocks[o]), std::pair<std::size_t, std::size_t>(pairs[p].a, pairs[p].b));
+      g.beta = p == first[o] ? T(0) : T(1);
       if (flops) *flops += gemm_flops<T>(g.m, g.n, g.k, g.batch);
       chains[o].push_back(g);
     }
@@ -215,19 +252,16 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
   add_free(ap);
   add_free(bp);
 
-  std::map<BlockKey, std::vector<std::size_t>> b_by_contracted;
-  for (std::size_t i = 0; i < bt.blocks.size(); ++i) b_by_contracted[bp.contracted_key[i]].push_back(i);
+  const KeyIndex b_by_contracted(bp.contracted_key);
   BlockPairs pairs;
-  for (std::size_t i = 0; i < at.blocks.size(); ++i) {
-    const auto it = b_by_contracted.find(ap.contracted_key[i]);
-    if (it == b_by_contracted.end()) continue;
-    for (std::size_t jb : it->second) {
+  for (std::size_t i = 0; i < at.blocks.size(); ++i)
+    for (auto [it, end] = b_by_contracted.of(ap.contracted_key[i]); it != end; ++it) {
+      const std::size_t jb = it->second;
       BlockKey key(at.blocks[i].key.begin(), at.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(batch));
       key.insert(key.end(), ap.free_key[i].begin(), ap.free_key[i].end());
       key.insert(key.end(), bp.free_key[jb].begin(), bp.free_key[jb].end());
-      pairs[key].emplace_back(i, jb);
+      pairs.push_back({std::move(key), i, jb});
     }
-  }
   const std::size_t nb = batch ? at.legs[0].size() : 1;
   // A stored (m × k) or, contracted first, (k × m); B stored (k × n) or (n × k).
   const Op op_a = ap.contracted_first ? Op::kTrans : Op::kNone, op_b = bp.contracted_first ? Op::kNone : Op::kTrans;
@@ -238,7 +272,7 @@ BlockTensor<T> contract_impl(Kernels<T>& K, const BlockTensor<T>& a, const Block
     return GemmCall<T>{op_a, op_b, m, n, kk, at.at(at.blocks[ia]), lda, m * kk, bt.at(bt.blocks[ib]), ldb, kk * n, T(0), c, n,
                        m * n, nb};
   };
-  return made_by_pairs(K, std::move(out_legs), std::move(out_labels), pairs, product, flops);
+  return made_by_pairs(K, std::move(out_legs), std::move(out_labels), std::move(pairs), product, flops);
 }
 
 }  // namespace
@@ -279,19 +313,19 @@ BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const B
   }
   labels.insert(labels.end(), t.labels.begin() + after, t.labels.end());
   legs.insert(legs.end(), t.legs.begin() + after, t.legs.end());
-  std::map<BlockKey, std::vector<std::size_t>> w_by_c;  // op's blocks by their contracted key
-  for (std::size_t i = 0; i < w.blocks.size(); ++i)
-    w_by_c[BlockKey(w.blocks[i].key.begin(), w.blocks[i].key.begin() + static_cast<std::ptrdiff_t>(nc))].push_back(i);
-  BlockPairs pairs;  // (t's block, op's block) by output key
+  std::vector<BlockKey> contracted;  // op's blocks' contracted keys
+  contracted.reserve(w.blocks.size());
+  for (const auto& b : w.blocks) contracted.emplace_back(b.key.begin(), b.key.begin() + static_cast<std::ptrdiff_t>(nc));
+  const KeyIndex w_by_c(std::move(contracted));
+  BlockPairs pairs;  // (t's block, op's block) and their output key
   for (std::size_t i = 0; i < t.blocks.size(); ++i) {
     const BlockKey& key = t.blocks[i].key;
-    const auto it = w_by_c.find(BlockKey(key.begin() + run, key.begin() + after));
-    if (it == w_by_c.end()) continue;
-    for (std::size_t iw : it->second) {
+    for (auto [it, end] = w_by_c.of(BlockKey(key.begin() + run, key.begin() + after)); it != end; ++it) {
+      const std::size_t iw = it->second;
       BlockKey out(key.begin(), key.begin() + run);
       out.insert(out.end(), w.blocks[iw].key.begin() + static_cast<std::ptrdiff_t>(nc), w.blocks[iw].key.end());
       out.insert(out.end(), key.begin() + after, key.end());
-      pairs[out].emplace_back(i, iw);
+      pairs.push_back({std::move(out), i, iw});
     }
   }
   auto product = [&](T* c, std::pair<std::size_t, std::size_t> pair) {
@@ -303,7 +337,7 @@ BlockTensor<T> contract_in_place(Kernels<T>& K, const BlockTensor<T>& t, const B
     return GemmCall<T>{Op::kTrans, Op::kNone, ng, trail, kc, w.at(wb), ng, 0, t.at(tb), trail, kc * trail, T(0), c, trail,
                        ng * trail, lead};
   };
-  return made_by_pairs(K, std::move(legs), std::move(labels), pairs, product, flops);
+  return made_by_pairs(K, std::move(legs), std::move(labels), std::move(pairs), product, flops);
 }
 
 template <class T> BlockTensor<T> khatri_rao(Kernels<T>& K, const BlockTensor<T>& env, const BlockTensor<T>& omega) {

@@ -41,9 +41,10 @@ BlockTensor<T> laid_out(std::vector<Leg> legs, std::vector<int> labels, std::vec
   BlockTensor<T> t;
   t.legs = std::move(legs);
   t.labels = std::move(labels);
+  t.blocks.reserve(keys.size());
   for (auto& key : keys) {
     typename BlockTensor<T>::Block b;
-    b.size = shape_size(t.block_shape(key));
+    b.size = t.extent(key, 0, key.size());
     b.offset = t.elements;
     b.key = std::move(key);
     t.elements += b.size;
