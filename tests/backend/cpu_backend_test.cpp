@@ -104,9 +104,11 @@ TYPED_TEST(CpuKernelsTyped, TinyProductsMatchLoopsAndNeverReadCAtBetaZero) {
     Op a;
     std::size_t m, n, k;
   };
-  const Tiny cases[] = {{Op::kTrans, 2, 20, 1}, {Op::kTrans, 1, 20, 2}, {Op::kNone, 2, 4, 2}, {Op::kNone, 4, 20, 1},
-                        {Op::kTrans, 2, 20, 2}, {Op::kNone, 1, 1, 1},  {Op::kNone, 2, 41, 1}, {Op::kTrans, 5, 8, 1},
-                        {Op::kNone, 1, 16, 5}};
+  // Every row count up to the bound, depths 1 … 8, the work at its bound (4 × 4 over 8, 2 × 64
+  // over 1), and just past each bound (5 rows, depth 9, 132 multiply-adds).
+  const Tiny cases[] = {{Op::kTrans, 2, 20, 1}, {Op::kTrans, 1, 20, 2}, {Op::kNone, 2, 4, 2},  {Op::kNone, 4, 20, 1},
+                        {Op::kTrans, 3, 10, 4}, {Op::kNone, 1, 1, 1},   {Op::kTrans, 4, 4, 8}, {Op::kNone, 2, 64, 1},
+                        {Op::kNone, 3, 1, 7},   {Op::kTrans, 5, 8, 1},  {Op::kNone, 1, 16, 9}, {Op::kNone, 4, 33, 1}};
   auto backend = make_cpu_backend(1);
   auto& K = backend->template kernels<T>();
   std::mt19937_64 gen(11);

@@ -1,9 +1,11 @@
 #pragma once
 // One product on the calling thread, as the CPU backend's pool runs it in each task: the direct
 // kernel where it applies and is faster, a few loops for tiny real products, BLAS otherwise.
+#include <array>
 #include <complex>
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "srcc/backend/backend.hpp"
 #include "srcc/backend/cpu/direct_gemm.hpp"
@@ -34,43 +36,76 @@ inline double block_sum_squares(std::size_t m, std::size_t n, const T* c, std::s
   return sum;
 }
 
-// Real products this small (at most kTinyWork multiply-adds, C's rows each a sum of at most
-// kTinyTerms rows of B) are a few loops here: BLAS spends 30-70 ns a call on its checks and
-// dispatch, 2-5x their arithmetic. A charged sweep makes millions of them where its sectors
-// are a few indices wide (the transverse-field Ising chain's Z2 blocks: 2 x 20 over 1, batches
-// of 80); docs/PERFORMANCE.md, "Tiny products". Above these bounds BLAS's kernels win.
-inline constexpr std::size_t kTinyWork = 80, kTinyTerms = 4;
+// Real products this small — op(A) at most kTinyRows × kTinyDepth, at most kTinyWork
+// multiply-adds — run in loops whose row and contraction counts are compile-time constants:
+// A's few numbers stay in registers and each element of B is loaded once for every row of C.
+// BLAS spends 30-70 ns a call on its checks and dispatch, 2-10x their arithmetic, and a
+// charged sweep makes millions of them where its sectors are a few indices wide (an MPO's
+// blocks, TeNPy's Z2 Ising chain: 2 x 20 over 1, batches of 80). Above these bounds BLAS's
+// kernels win (docs/PERFORMANCE.md, "Tiny products").
+inline constexpr std::size_t kTinyRows = 4, kTinyDepth = 8, kTinyWork = 128;
 
 template <class T>
 inline bool tiny_product(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k) {
-  return !is_complex_v<T> && op_b == Op::kNone && op_a != Op::kConjTrans && k > 0 && m * k <= kTinyTerms &&
-         m * n * k <= kTinyWork;
+  return !is_complex_v<T> && op_b == Op::kNone && op_a != Op::kConjTrans && m >= 1 && m <= kTinyRows && k >= 1 &&
+         k <= kTinyDepth && m * n * k <= kTinyWork;
 }
 
-// C = alpha·op(A)·B + beta·C for a tiny_product: each row of C from k rows of B, summed first
-// and then scaled by alpha, as BLAS does (scaling A first loses digits to underflow where its
-// entries are near the smallest doubles); beta = 0: C is not read. Given `sum_squares`, adds
-// Σ |C|² of the result.
+// C_i = alpha·op(A_i)·B_i + beta·C_i for i < batch (X_i = X + i·stride_x) with op(A) M × K:
+// each element's sum over K first, then scaled by alpha, as BLAS does (scaling A first loses
+// digits to underflow where its entries are near the smallest doubles); beta = 0: C is not
+// read. A shared by the batch (stride 0, a layer's block) is read once.
+template <class T, std::size_t M, std::size_t K>
+void tiny_gemm_fixed(bool trans_a, std::size_t n, T alpha, const T* a, std::size_t lda, std::size_t stride_a, const T* b,
+                     std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
+                     std::size_t batch) {
+  T coef[M][K] = {};  // read once the first item has set it (a compiler cannot tell)
+  const bool overwrite = beta == T(0);
+  for (std::size_t item = 0; item < batch; ++item) {
+    if (item == 0 || stride_a != 0) {
+      const T* ai = a + item * stride_a;
+      for (std::size_t i = 0; i < M; ++i)
+        for (std::size_t p = 0; p < K; ++p) coef[i][p] = trans_a ? ai[p * lda + i] : ai[i * lda + p];
+    }
+    const T* bi = b + item * stride_b;
+    T* ci = c + item * stride_c;
+    for (std::size_t j = 0; j < n; ++j) {
+      T column[K];
+      for (std::size_t p = 0; p < K; ++p) column[p] = bi[p * ldb + j];
+      for (std::size_t i = 0; i < M; ++i) {
+        T sum = coef[i][0] * column[0];
+        for (std::size_t p = 1; p < K; ++p) sum += coef[i][p] * column[p];
+        T& out = ci[i * ldc + j];
+        out = overwrite ? alpha * sum : alpha * sum + beta * out;
+      }
+    }
+  }
+}
+
+template <class T>
+using TinyGemm = void (*)(bool, std::size_t, T, const T*, std::size_t, std::size_t, const T*, std::size_t, std::size_t, T,
+                          T*, std::size_t, std::size_t, std::size_t);
+template <class T, std::size_t M, std::size_t... K>
+constexpr std::array<TinyGemm<T>, sizeof...(K)> tiny_gemm_row(std::index_sequence<K...>) {
+  return {&tiny_gemm_fixed<T, M, K + 1>...};
+}
+template <class T, std::size_t... M>
+constexpr std::array<std::array<TinyGemm<T>, kTinyDepth>, sizeof...(M)> tiny_gemm_table(std::index_sequence<M...>) {
+  return {tiny_gemm_row<T, M + 1>(std::make_index_sequence<kTinyDepth>())...};
+}
+// tiny_gemm_fixed<T, m, k> at [m − 1][k − 1].
+template <class T>
+inline constexpr auto kTinyGemms = tiny_gemm_table<T>(std::make_index_sequence<kTinyRows>());
+
+// A batch of tiny_products: C_i = alpha·op(A_i)·B_i + beta·C_i. Given `sum_squares`, adds
+// Σ |C_i|² of the results.
 template <class T>
 inline void tiny_gemm(bool trans_a, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
-                      const T* b, std::size_t ldb, T beta, T* c, std::size_t ldc, double* sum_squares) {
-  T sum[kTinyWork];
-  for (std::size_t i = 0; i < m; ++i) {
-    auto a_at = [&](std::size_t p) { return trans_a ? a[p * lda + i] : a[i * lda + p]; };
-    const T first = a_at(0);
-    for (std::size_t j = 0; j < n; ++j) sum[j] = first * b[j];
-    for (std::size_t p = 1; p < k; ++p) {
-      const T f = a_at(p);
-      const T* __restrict bp = b + p * ldb;
-      for (std::size_t j = 0; j < n; ++j) sum[j] += f * bp[j];
-    }
-    T* __restrict row = c + i * ldc;
-    if (beta == T(0))
-      for (std::size_t j = 0; j < n; ++j) row[j] = alpha * sum[j];
-    else
-      for (std::size_t j = 0; j < n; ++j) row[j] = alpha * sum[j] + beta * row[j];
-  }
-  if (sum_squares != nullptr) *sum_squares += block_sum_squares(m, n, c, ldc);
+                      std::size_t stride_a, const T* b, std::size_t ldb, std::size_t stride_b, T beta, T* c,
+                      std::size_t ldc, std::size_t stride_c, std::size_t batch, double* sum_squares) {
+  kTinyGemms<T>[m - 1][k - 1](trans_a, n, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+  if (sum_squares != nullptr)
+    for (std::size_t i = 0; i < batch; ++i) *sum_squares += block_sum_squares(m, n, c + i * stride_c, ldc);
 }
 
 // One product on the calling thread: the direct kernel where it applies (complex double, B not
@@ -81,8 +116,10 @@ template <class T>
 inline void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
                const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta, T* c,
                std::size_t ldc, double* sum_squares = nullptr) {
-  if (tiny_product<T>(op_a, op_b, m, n, k))
-    return tiny_gemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, sum_squares);
+  if constexpr (!is_complex_v<T>) {
+    if (tiny_product<T>(op_a, op_b, m, n, k))
+      return tiny_gemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, sum_squares);
+  }
   if constexpr (std::is_same_v<T, cdouble>) {
     if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
         (ldb <= kDirectMaxRowGap || k <= kDirectAnyGapDepth) &&
