@@ -108,7 +108,8 @@ TYPED_TEST(CpuKernelsTyped, TinyProductsMatchLoopsAndNeverReadCAtBetaZero) {
   // over 1), and just past each bound (5 rows, depth 9, 132 multiply-adds).
   const Tiny cases[] = {{Op::kTrans, 2, 20, 1}, {Op::kTrans, 1, 20, 2}, {Op::kNone, 2, 4, 2},  {Op::kNone, 4, 20, 1},
                         {Op::kTrans, 3, 10, 4}, {Op::kNone, 1, 1, 1},   {Op::kTrans, 4, 4, 8}, {Op::kNone, 2, 64, 1},
-                        {Op::kNone, 3, 1, 7},   {Op::kTrans, 5, 8, 1},  {Op::kNone, 1, 16, 9}, {Op::kNone, 4, 33, 1}};
+                        {Op::kNone, 3, 1, 7},   {Op::kTrans, 5, 8, 1},  {Op::kNone, 1, 16, 9}, {Op::kNone, 4, 33, 1},
+                        {Op::kConjTrans, 2, 20, 1}, {Op::kConjTrans, 3, 10, 4}};
   auto backend = make_cpu_backend(1);
   auto& K = backend->template kernels<T>();
   std::mt19937_64 gen(11);

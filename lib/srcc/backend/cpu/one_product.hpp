@@ -46,9 +46,23 @@ inline double block_sum_squares(std::size_t m, std::size_t n, const T* c, std::s
 inline constexpr std::size_t kTinyRows = 4, kTinyDepth = 8, kTinyWork = 128;
 
 template <class T>
-inline bool tiny_product(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k) {
-  return !is_complex_v<T> && op_b == Op::kNone && op_a != Op::kConjTrans && m >= 1 && m <= kTinyRows && k >= 1 &&
-         k <= kTinyDepth && m * n * k <= kTinyWork;
+inline bool tiny_product(Op op_b, std::size_t m, std::size_t n, std::size_t k) {
+  return op_b == Op::kNone && m >= 1 && m <= kTinyRows && k >= 1 && k <= kTinyDepth && m * n * k <= kTinyWork;
+}
+
+// a·b, complex ones spelled out: the language's complex product checks its result for NaNs
+// and falls back to a library call, which keeps these loops from being vectorised.
+template <class T> inline T times(const T& a, const T& b) {
+  if constexpr (is_complex_v<T>)
+    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  else
+    return a * b;
+}
+template <class T> inline T conj_if(const T& a, bool conj) {
+  if constexpr (is_complex_v<T>)
+    return conj ? std::conj(a) : a;
+  else
+    return a;
 }
 
 // C_i = alpha·op(A_i)·B_i + beta·C_i for i < batch (X_i = X + i·stride_x) with op(A) M × K:
@@ -56,16 +70,16 @@ inline bool tiny_product(Op op_a, Op op_b, std::size_t m, std::size_t n, std::si
 // digits to underflow where its entries are near the smallest doubles); beta = 0: C is not
 // read. A shared by the batch (stride 0, a layer's block) is read once.
 template <class T, std::size_t M, std::size_t K>
-void tiny_gemm_fixed(bool trans_a, std::size_t n, T alpha, const T* a, std::size_t lda, std::size_t stride_a, const T* b,
+void tiny_gemm_fixed(Op op_a, std::size_t n, T alpha, const T* a, std::size_t lda, std::size_t stride_a, const T* b,
                      std::size_t ldb, std::size_t stride_b, T beta, T* c, std::size_t ldc, std::size_t stride_c,
                      std::size_t batch) {
   T coef[M][K] = {};  // read once the first item has set it (a compiler cannot tell)
-  const bool overwrite = beta == T(0);
+  const bool overwrite = beta == T(0), trans_a = op_a != Op::kNone, conj_a = op_a == Op::kConjTrans;
   for (std::size_t item = 0; item < batch; ++item) {
     if (item == 0 || stride_a != 0) {
       const T* ai = a + item * stride_a;
       for (std::size_t i = 0; i < M; ++i)
-        for (std::size_t p = 0; p < K; ++p) coef[i][p] = trans_a ? ai[p * lda + i] : ai[i * lda + p];
+        for (std::size_t p = 0; p < K; ++p) coef[i][p] = conj_if(trans_a ? ai[p * lda + i] : ai[i * lda + p], conj_a);
     }
     const T* bi = b + item * stride_b;
     T* ci = c + item * stride_c;
@@ -73,17 +87,17 @@ void tiny_gemm_fixed(bool trans_a, std::size_t n, T alpha, const T* a, std::size
       T column[K];
       for (std::size_t p = 0; p < K; ++p) column[p] = bi[p * ldb + j];
       for (std::size_t i = 0; i < M; ++i) {
-        T sum = coef[i][0] * column[0];
-        for (std::size_t p = 1; p < K; ++p) sum += coef[i][p] * column[p];
+        T sum = times(coef[i][0], column[0]);
+        for (std::size_t p = 1; p < K; ++p) sum += times(coef[i][p], column[p]);
         T& out = ci[i * ldc + j];
-        out = overwrite ? alpha * sum : alpha * sum + beta * out;
+        out = overwrite ? times(alpha, sum) : times(alpha, sum) + times(beta, out);
       }
     }
   }
 }
 
 template <class T>
-using TinyGemm = void (*)(bool, std::size_t, T, const T*, std::size_t, std::size_t, const T*, std::size_t, std::size_t, T,
+using TinyGemm = void (*)(Op, std::size_t, T, const T*, std::size_t, std::size_t, const T*, std::size_t, std::size_t, T,
                           T*, std::size_t, std::size_t, std::size_t);
 template <class T, std::size_t M, std::size_t... K>
 constexpr std::array<TinyGemm<T>, sizeof...(K)> tiny_gemm_row(std::index_sequence<K...>) {
@@ -100,10 +114,10 @@ inline constexpr auto kTinyGemms = tiny_gemm_table<T>(std::make_index_sequence<k
 // A batch of tiny_products: C_i = alpha·op(A_i)·B_i + beta·C_i. Given `sum_squares`, adds
 // Σ |C_i|² of the results.
 template <class T>
-inline void tiny_gemm(bool trans_a, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
+inline void tiny_gemm(Op op_a, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
                       std::size_t stride_a, const T* b, std::size_t ldb, std::size_t stride_b, T beta, T* c,
                       std::size_t ldc, std::size_t stride_c, std::size_t batch, double* sum_squares) {
-  kTinyGemms<T>[m - 1][k - 1](trans_a, n, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
+  kTinyGemms<T>[m - 1][k - 1](op_a, n, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch);
   if (sum_squares != nullptr)
     for (std::size_t i = 0; i < batch; ++i) *sum_squares += block_sum_squares(m, n, c + i * stride_c, ldc);
 }
@@ -116,10 +130,8 @@ template <class T>
 inline void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
                const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta, T* c,
                std::size_t ldc, double* sum_squares = nullptr) {
-  if constexpr (!is_complex_v<T>) {
-    if (tiny_product<T>(op_a, op_b, m, n, k))
-      return tiny_gemm(op_a == Op::kTrans, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, sum_squares);
-  }
+  if (tiny_product<T>(op_b, m, n, k))
+    return tiny_gemm(op_a, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, sum_squares);
   if constexpr (std::is_same_v<T, cdouble>) {
     if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
         (ldb <= kDirectMaxRowGap || k <= kDirectAnyGapDepth) &&
