@@ -378,13 +378,25 @@ template <class T> class Evolution {
     const double drift = std::expm1(norm_log_drift_);
     if (!(std::abs(drift) > norm_warn_at_)) return;
     while (std::abs(drift) > norm_warn_at_) norm_warn_at_ *= 10;
-    char text[512];
+    // A Taylor series cut at order K errs by about (E·dt)^{K+1}/(K+1)! for the state's energy E,
+    // which H's constant part counts whole (a ground state's E·dt of 1.3 loses 3% a step at K = 4).
+    char cause[256];
+    if (eo_.taylor > 0)
+      std::snprintf(cause, sizeof cause,
+                    "a %s %zu step errs by about |E·dt|^%zu/%zu! per step for the state's energy E, its constant part "
+                    "included: a smaller %s or a larger %s",
+                    opt::kTaylor.name().c_str(), eo_.taylor, eo_.taylor + 1, eo_.taylor + 1, opt::kDt.name().c_str(),
+                    opt::kTaylor.name().c_str());
+    else
+      std::snprintf(cause, sizeof cause,
+                    "a W^I/W^II or Trotter step errs by O(dt²) per step: a smaller %s, or generate step --order 2",
+                    opt::kDt.name().c_str());
+    char text[768];
     std::snprintf(text, sizeof text,
                   "the state's norm has changed by %+.3g%% over %zu steps (to step %zu): a real-time step keeps it, so "
-                  "this is the step's own error (a W^I/W^II or Trotter step errs by O(dt²) per step: a smaller --dt, "
-                  "or generate step --order 2) "
-                  "or a truncation far too coarse; in imaginary time, %s keeps the state at norm 1",
-                  100 * drift, steps_watched_, k, opt::kNormalize.name().c_str());
+                  "this is the step's own error (%s) or a truncation far too coarse; in imaginary time, %s keeps the "
+                  "state at norm 1",
+                  100 * drift, steps_watched_, k, cause, opt::kNormalize.name().c_str());
     reporter_.warning(text);
   }
 
