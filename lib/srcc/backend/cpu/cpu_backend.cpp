@@ -378,7 +378,7 @@ template <class T> class CpuKernels final : public Kernels<T> {
       const std::size_t a0 = op_a == Op::kNone ? r0 * lda : r0;
       const std::size_t b0 = op_b == Op::kNone ? c0 : c0 * ldb;
       // A batch of tiny products in one call: its operand shared by the batch read once.
-      if (tiny_product<T>(op_b, mm, nn, k))
+      if (tiny_product(op_b, mm, nn, k))
         return tiny_gemm(op_a, mm, nn, k, alpha, a + first * stride_a + a0, lda, stride_a, b + first * stride_b + b0,
                          ldb, stride_b, beta, c + first * stride_c + r0 * ldc + c0, ldc, stride_c, last - first, ss);
       for (std::size_t i = first; i < last; ++i)

@@ -1,6 +1,6 @@
 #pragma once
 // One product on the calling thread, as the CPU backend's pool runs it in each task: the direct
-// kernel where it applies and is faster, a few loops for tiny real products, BLAS otherwise.
+// kernel where it applies and is faster, kernels of fixed sizes for tiny products, BLAS otherwise.
 #include <array>
 #include <complex>
 #include <cstddef>
@@ -36,7 +36,7 @@ inline double block_sum_squares(std::size_t m, std::size_t n, const T* c, std::s
   return sum;
 }
 
-// Real products this small — op(A) at most kTinyRows × kTinyDepth, at most kTinyWork
+// Products this small — op(A) at most kTinyRows × kTinyDepth, at most kTinyWork
 // multiply-adds — run in loops whose row and contraction counts are compile-time constants:
 // A's few numbers stay in registers and each element of B is loaded once for every row of C.
 // BLAS spends 30-70 ns a call on its checks and dispatch, 2-10x their arithmetic, and a
@@ -45,7 +45,6 @@ inline double block_sum_squares(std::size_t m, std::size_t n, const T* c, std::s
 // kernels win (docs/PERFORMANCE.md, "Tiny products").
 inline constexpr std::size_t kTinyRows = 4, kTinyDepth = 8, kTinyWork = 128;
 
-template <class T>
 inline bool tiny_product(Op op_b, std::size_t m, std::size_t n, std::size_t k) {
   return op_b == Op::kNone && m >= 1 && m <= kTinyRows && k >= 1 && k <= kTinyDepth && m * n * k <= kTinyWork;
 }
@@ -122,15 +121,15 @@ inline void tiny_gemm(Op op_a, std::size_t m, std::size_t n, std::size_t k, T al
     for (std::size_t i = 0; i < batch; ++i) *sum_squares += block_sum_squares(m, n, c + i * stride_c, ldc);
 }
 
-// One product on the calling thread: the direct kernel where it applies (complex double, B not
-// transposed, A at most transposed; direct_gemm.hpp says why), BLAS otherwise. Given
-// `sum_squares`, adds Σ |C|² of the result to it (the direct kernel as it stores C; after BLAS,
-// a pass over C while it is in cache).
+// One product on the calling thread: a tiny product's kernel, else the direct kernel where it
+// applies (complex double, B not transposed, A at most transposed; direct_gemm.hpp says why),
+// BLAS otherwise. Given `sum_squares`, adds Σ |C|² of the result to it (the direct kernel as it
+// stores C; after the others, a pass over C while it is in cache).
 template <class T>
 inline void gemm_here(Op op_a, Op op_b, std::size_t m, std::size_t n, std::size_t k, T alpha,
                const T* a, std::size_t lda, const T* b, std::size_t ldb, T beta, T* c,
                std::size_t ldc, double* sum_squares = nullptr) {
-  if (tiny_product<T>(op_b, m, n, k))
+  if (tiny_product(op_b, m, n, k))
     return tiny_gemm(op_a, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, sum_squares);
   if constexpr (std::is_same_v<T, cdouble>) {
     if (op_b == Op::kNone && op_a != Op::kConjTrans && k <= kDirectMaxDepth &&
