@@ -93,7 +93,7 @@ TYPED_TEST(CpuKernelsTyped, GemmMatchesLoopsWhateverTheSplit) {
 }
 
 // The products a charged sweep makes by the million where its sectors are a few indices wide
-// (one_product.hpp's tiny ones, computed in loops, not by BLAS), and the shapes just past those
+// (one_product.hpp's tiny ones, in its fixed-size kernels, not BLAS), and the shapes just past those
 // bounds (BLAS again), against the loops above: an operand shared by the whole batch (stride 0,
 // as a layer's block is), beta 0 over a C full of NaN (which must not be read), beta 1
 // accumulating, and the norm of what was written.
@@ -104,8 +104,8 @@ TYPED_TEST(CpuKernelsTyped, TinyProductsMatchLoopsAndNeverReadCAtBetaZero) {
     Op a;
     std::size_t m, n, k;
   };
-  // Every row count up to the bound, depths 1 … 8, the work at its bound (4 × 4 over 8, 2 × 64
-  // over 1), and just past each bound (5 rows, depth 9, 132 multiply-adds).
+  // Every row count up to the bound, depths 1, 2, 4, 7 and 8, the work at its bound (4 × 4 over
+  // 8, 2 × 64 over 1), and just past each bound (5 rows, depth 9, 132 multiply-adds).
   const Tiny cases[] = {{Op::kTrans, 2, 20, 1}, {Op::kTrans, 1, 20, 2}, {Op::kNone, 2, 4, 2},  {Op::kNone, 4, 20, 1},
                         {Op::kTrans, 3, 10, 4}, {Op::kNone, 1, 1, 1},   {Op::kTrans, 4, 4, 8}, {Op::kNone, 2, 64, 1},
                         {Op::kNone, 3, 1, 7},   {Op::kTrans, 5, 8, 1},  {Op::kNone, 1, 16, 9}, {Op::kNone, 4, 33, 1},
