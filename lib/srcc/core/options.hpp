@@ -50,7 +50,8 @@ inline constexpr Option kSymmetry{"--symmetry", "auto|off",
     "Charges in the computation: auto keeps the inputs' U(1)/Z_N charges (TeNPy, ITensor QN, our "
     "format's charges) in block-sparse tensors wherever every input carries compatible ones and "
     "the run is one that computes on them (every method, in fixed or tolerance mode, oversampled or "
-    "with fit sweeps; sums of products; evolve's steps; truncate; distance; expect; not yet a GPU run), else a "
+    "with fit sweeps; sums of products; evolve's steps; truncate; distance; expect; on the CPU or one GPU, "
+    "not one split over several GPUs), else a "
     "one-line note says why the run is dense; off: always dense", "auto"};
 inline constexpr Option kFitSweeps{"--fit-sweeps", "INT",
     "After the method, at most this many variational sweeps at the result's bonds, each lowering "
