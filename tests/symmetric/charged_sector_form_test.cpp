@@ -6,6 +6,7 @@
 
 #include "srcc/sweep/sector_form.hpp"
 #include "srcc/symmetric/charged_sector_form.hpp"
+#include "srcc/symmetric/charged_truncation.hpp"
 #include "srcc/train/layout.hpp"
 #include "charged_support.hpp"
 
@@ -37,6 +38,36 @@ template <class T> double worst_right_orthonormality(const std::vector<Tensor<T>
         test::cd s = 0;
         for (std::size_t i = 0; i < rest; ++i) s += test::cd(c.data[a * rest + i]) * std::conj(test::cd(c.data[b * rest + i]));
         worst = std::max(worst, std::abs(s - (a == b ? 1.0 : 0.0)));
+      }
+  }
+  return worst;
+}
+
+// max_j of ‖Lᴴ L − diag(s_j²)‖ with L the cores 0 … j−1 contracted (configurations × bond j) and
+// s_j the written values: each bond is a Schmidt basis with those values (unit norm).
+template <class T> double worst_schmidt_gauge(const std::vector<Tensor<T>>& cores, const std::vector<std::vector<double>>& schmidt) {
+  double worst = 0;
+  std::vector<test::cd> left{1.0};  // (configurations × bond), row-major
+  std::size_t bond = 1;
+  for (std::size_t j = 0; j + 1 < cores.size(); ++j) {
+    const auto& c = cores[j];
+    const std::size_t l = c.shape[kLegL], r = c.shape[kLegR], u = c.shape[kLegU], d = c.shape[kLegD];
+    const std::size_t configs = left.size() / bond;
+    std::vector<test::cd> next(configs * u * r, 0.0);
+    for (std::size_t x = 0; x < configs; ++x)
+      for (std::size_t a = 0; a < l; ++a)
+        for (std::size_t b = 0; b < r; ++b)
+          for (std::size_t p = 0; p < u; ++p)
+            next[(x * u + p) * r + b] += left[x * bond + a] * test::cd(c.data[((a * r + b) * u + p) * d]);
+    left = std::move(next);
+    bond = r;
+    const std::size_t rows = left.size() / bond;
+    for (std::size_t a = 0; a < bond; ++a)
+      for (std::size_t b = 0; b < bond; ++b) {
+        test::cd g = 0;
+        for (std::size_t x = 0; x < rows; ++x) g += std::conj(left[x * bond + a]) * left[x * bond + b];
+        const double want = a == b ? schmidt[j + 1][a] * schmidt[j + 1][a] : 0.0;
+        worst = std::max(worst, std::abs(g - want));
       }
   }
   return worst;
@@ -102,6 +133,7 @@ TYPED_TEST(ChargedSectorForm, EqualsTheDenseSplitByCharge) {
       EXPECT_EQ(ours.dropped_weight, 0.0);
       EXPECT_LT(ours.truncated_weight, 1e-26);
       EXPECT_LT(worst_right_orthonormality(ours.cores), 1e-12);
+      EXPECT_LT(worst_schmidt_gauge(ours.cores, ours.schmidt), 1e-12);
       std::vector<Tensor<T>> back = ours.cores;
       for (auto& v : back.front().data) v *= static_cast<real_t<T>>(ours.norm);
       EXPECT_LT(test::relative_error(test::dense_train(back).v, reference), 1e-12);
@@ -139,6 +171,65 @@ TYPED_TEST(ChargedSectorForm, ATemplateOfOtherChargesIsLeftToTheDenseForm) {
   EXPECT_FALSE(fits_template(result, template_of(flipped, {0}, {0}, std::vector<Charge>(n, {0}))));
   const PhysicalCharges z2 = charges(n, TrainKind::kMps, Rule::kZ2);
   EXPECT_FALSE(fits_template(result, template_of(z2, {0}, {0}, std::vector<Charge>(n, {0}))));
+}
+
+// A run that ends in a truncation sweep asks it for the Schmidt form (ResultNeeds::schmidt): the
+// sweep's way back to B form by SVDs leaves the cores as the writer would make them, and the
+// writer takes them as they are. The same bonds, Schmidt values, norm and state as the form made
+// from the same truncated train the usual way (a QR sweep and an SVD sweep), and B form.
+TYPED_TEST(ChargedSectorForm, ATruncationSweepLeavesTheFormItWrites) {
+  using T = TypeParam;
+  OneThread<T> ctx;
+  auto& K = ctx.K();
+  const std::size_t n = 8;
+  for (Rule r : {Rule::kU1, Rule::kU1Z2}) {
+    SCOPED_TRACE(testing::Message() << "rule " << static_cast<int>(r));
+    const PhysicalCharges pc = charges(n, TrainKind::kMps, r);
+    std::vector<BlockTensor<T>> blocks = charged_layer(K, random_charged<T>(n, 12, 2, 17), pc, 0, "psi");
+    for (auto& b : blocks) b.labels = {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD};
+    const std::size_t nq = pc.rule.count();
+    const SectorTemplate tpl = template_of(pc, Charge(nq, 0), blocks.back().legs[1].charges.front(), std::vector<Charge>(n, Charge(nq, 0)));
+    std::vector<double> truncated;
+    SchmidtForm carried;
+    const auto kept = symmetric_truncate(K, blocks, 7, 0.0, 0.0, true, truncated, pc.rule, false, &carried);
+    const auto plain = symmetric_truncate(K, blocks, 7, 0.0, 0.0, true, truncated, pc.rule, false);
+    ASSERT_EQ(carried.spectra.size(), n);
+    double cut = 0;
+    for (double t : truncated) cut = std::max(cut, t);
+    ASSERT_GT(cut, 1e-3) << "the bond of 7 truncates";
+
+    SectorForm<T> taken = charged_sector_form(K, ChargedCores<T>{kept, pc, carried}, tpl);
+    const SectorForm<T> made = charged_sector_form(K, ChargedCores<T>{plain, pc}, tpl);
+    EXPECT_EQ(taken.bonds, made.bonds);
+    ASSERT_EQ(taken.schmidt.size(), made.schmidt.size());
+    for (std::size_t j = 0; j < made.schmidt.size(); ++j) {
+      ASSERT_EQ(taken.schmidt[j].size(), made.schmidt[j].size()) << "cut " << j;
+      for (std::size_t i = 0; i < made.schmidt[j].size(); ++i)
+        EXPECT_NEAR(taken.schmidt[j][i], made.schmidt[j][i], 1e-12) << "cut " << j;
+    }
+    EXPECT_NEAR(taken.norm, made.norm, 1e-12 * made.norm);
+    EXPECT_EQ(taken.truncated_weight, 0.0);
+    std::vector<Tensor<T>> a, b;
+    for (std::size_t j = 0; j < n; ++j) {
+      Tensor<T> scratch;
+      a.push_back(taken.core(j, scratch));
+      Tensor<T> scratch2;
+      b.push_back(made.core(j, scratch2));
+    }
+    EXPECT_LT(worst_right_orthonormality(a), 1e-12);
+    EXPECT_LT(worst_schmidt_gauge(a, taken.schmidt), 1e-12);
+    EXPECT_LT(test::relative_error(test::dense_train(a).v, test::dense_train(b).v), 1e-12);
+    // The values carried are the train's own Schmidt values.
+    const auto spectra = schmidt_spectra(K, kept, pc.rule, true);
+    for (std::size_t j = 1; j < n; ++j) {
+      double sum = 0, carried_sum = 0;
+      for (const auto& sv : spectra[j - 1])
+        for (double v : sv.values) sum += v * v;
+      for (const auto& sv : carried.spectra[j])
+        for (double v : sv.values) carried_sum += v * v;
+      EXPECT_NEAR(carried_sum, sum, 1e-12 * sum) << "cut " << j;
+    }
+  }
 }
 
 }  // namespace

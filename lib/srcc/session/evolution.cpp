@@ -245,7 +245,7 @@ template <class T> class Evolution {
       std::optional<RankExchange> split;  // over ranks: the sketch's columns split
       if (share_.workers) split.emplace(share_.workers.get(), RankExchange::Mode::kColumns, 1, check_interrupt_, log_);
       return kept_blocks(symmetric_run<T>({{&data_.stack, &source, T(1), &plan}}, sym_, step_options.sweep, backend(), quiet_,
-                                          check_interrupt_, split ? &*split : nullptr, false, &log_));
+                                          check_interrupt_, split ? &*split : nullptr, ResultNeeds{.dense = false}, &log_));
     }
     data_.sites.push_back(std::move(state_.dense));
     // The state back in its place whatever happens: a step stopped midway leaves it as it was.
@@ -295,7 +295,7 @@ template <class T> class Evolution {
       std::optional<RankExchange> dealt;  // over ranks: the terms dealt
       if (share_.workers) dealt.emplace(share_.workers.get(), RankExchange::Mode::kTerms, inputs.size(), check_interrupt_, log_);
       return kept_blocks(symmetric_run(inputs, choice, t.options.sweep, backend(), quiet_, check_interrupt_,
-                                       dealt ? &*dealt : nullptr, false, &log_));
+                                       dealt ? &*dealt : nullptr, ResultNeeds{.dense = false}, &log_));
     }
     return run_sweep(sum, t.options.sweep, backend(), log_, quiet_, check_interrupt_, {}, share_.workers.get());
   }

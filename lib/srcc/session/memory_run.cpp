@@ -117,7 +117,7 @@ SweepResult<T> run_in_memory(const std::vector<MemoryTerm<T>>& terms, const Swee
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
     for (std::size_t k = 0; k < terms.size(); ++k) inputs.push_back({&stacks[k], sources[k].get(), terms[k].weight, &plans[k]});
-    SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backends.front(), reporter, check_interrupt, nullptr, true, &log);
+    SymmetricOutcome<T> so = symmetric_run(inputs, sym, o.sweep, *backends.front(), reporter, check_interrupt, nullptr, {}, &log);
     r = std::move(so.result);
     if (info != nullptr) info->charges = std::move(so.charges);
   } else if (o.sweep.method == Method::kSvd) {

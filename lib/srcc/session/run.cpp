@@ -154,11 +154,16 @@ TrainInfo write_template(const RunOptions& o, const TrainInfo& state) {
 
 // /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
 // block structure may drop or truncate a little weight: that joins the error estimate.
+// The format /result is written in: --output-format's, else the template's own.
+TrainFormat written_format(const RunOptions& o, const TrainInfo& state) {
+  return o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
+}
+
 template <class T>
 void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& result, const PhysicalCharges* charges,
-                  std::vector<BlockTensor<T>> blocks, Kernels<T>& kernels, ResultWriter& out, TransferLog& log,
-                  RunSummary& sum, Reporter& reporter) {
-  const TrainFormat format = o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
+                  std::vector<BlockTensor<T>> blocks, std::optional<SchmidtForm> schmidt, Kernels<T>& kernels,
+                  ResultWriter& out, TransferLog& log, RunSummary& sum, Reporter& reporter) {
+  const TrainFormat format = written_format(o, state);
   sum.output_format = std::string(train_format_name(format));
   if (format == TrainFormat::kSrcc) {
     // A run on charges kept only its blocks: each site made dense as it is written and its
@@ -186,7 +191,7 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
   if (charges && !blocks.empty()) {
     // From a device's memory to the host's, where the conversion works, one site at a time.
     for (auto& b : blocks) b = moved_to(kernels, host->kernels<T>(), std::move(b));
-    charged = ChargedCores<T>{std::move(blocks), *charges};
+    charged = ChargedCores<T>{std::move(blocks), *charges, std::move(schmidt)};
     result.cores.clear();  // the blocks hold the result: it is held once
   }
   const WriteBack wb =
@@ -238,18 +243,24 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   std::optional<PhysicalCharges> charges;
   SweepResult<T> result;
   std::vector<BlockTensor<T>> blocks;
+  std::optional<SchmidtForm> schmidt;
+  const TrainInfo like = write_template(o, ins.front().stack.layers.back());
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
     for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight, term.plan});
     std::optional<RankExchange> dealt;  // over ranks: a sum's terms dealt, a product's columns split
     if (workers) dealt.emplace(workers, ins.size() > 1 ? RankExchange::Mode::kTerms : RankExchange::Mode::kColumns, ins.size(),
                                check_interrupt, log);
-    // Only the blocks: the writer makes what its format needs from them.
+    // Only the blocks: the writer makes what its format needs from them. A library's layout
+    // (TeNPy's, ITensor's) is written from the B form with Schmidt bases, which a final
+    // truncation sweep can leave instead of two more sweeps at the write.
+    const ResultNeeds needs{.dense = false, .schmidt = written_format(o, like) != TrainFormat::kSrcc};
     SymmetricOutcome<T> so =
-        symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr, false, &log);
+        symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr, needs, &log);
     result = std::move(so.result);
     charges = std::move(so.charges);
     blocks = std::move(so.blocks);
+    schmidt = std::move(so.schmidt);
     sum.symmetry = sym.name;
     sum.max_sectors = so.max_sectors;
   } else if (workers) {
@@ -277,8 +288,8 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
 
   t0 = Clock::now();
   ResultWriter out(o.output, o.force);
-  write_result(o, write_template(o, ins.front().stack.layers.back()), result, charges ? &*charges : nullptr,
-               std::move(blocks), backend->kernels<T>(), out, log, sum, reporter);
+  write_result(o, like, result, charges ? &*charges : nullptr, std::move(blocks), std::move(schmidt),
+               backend->kernels<T>(), out, log, sum, reporter);
   sum.bytes_by_mechanism = log.bytes_by_mechanism();
   sum.write_seconds = since(t0);
   sum.wall_seconds = since(wall0);

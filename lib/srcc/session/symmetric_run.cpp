@@ -96,7 +96,7 @@ SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stac
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
-                                  const std::function<void()>& check_interrupt, RankExchange* ranks, bool dense_result,
+                                  const std::function<void()>& check_interrupt, RankExchange* ranks, ResultNeeds needs,
                                   TransferLog* log) {
   Kernels<T>& K = backend.kernels<T>();
   // Over ranks a rank reads only its own terms' sites.
@@ -117,13 +117,15 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
     std::vector<BlockTensor<T>> train = stacks.front().sites.front();
     for (auto& site : train) site.labels = {axis::kCoreL, axis::kCoreR, axis::kCoreU, axis::kCoreD};
     std::vector<double> truncated;
+    SchmidtForm schmidt;
     cores = symmetric_truncate(K, std::move(train), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated,
-                               stacks.front().rule, false);
+                               stacks.front().rule, false, needs.schmidt ? &schmidt : nullptr);
+    if (needs.schmidt) out.schmidt = std::move(schmidt);
     SweepResult<T>& r = out.result;
     r.kind = first.result_kind();
     r.sites.assign(cores.size(), SiteStats{});
     for (std::size_t j = 1; j < cores.size(); ++j) r.sites[j].truncation_error = r.sites[j].error_estimate = truncated[j];
-    finish_result(r, cores, K, dense_result);
+    finish_result(r, cores, K, needs.dense);
   } else {
     std::vector<ChargedTerm<T>> terms;
     std::vector<std::unique_ptr<EnvParking<T>>> parking(inputs.size());
@@ -133,7 +135,8 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
         parking[k] = std::make_unique<EnvParking<T>>(K, backend.name(), *log, *inputs[k].plan);
       terms.push_back({mine ? &stacks[k] : nullptr, inputs[k].weight, parking[k].get()});
     }
-    ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt, ranks, dense_result);
+    ChargedResult<T> res = symmetric_sweep(terms, first.result_kind(), o, K, reporter, check_interrupt, ranks, needs);
+    out.schmidt = std::move(res.schmidt);
     out.result = std::move(res.sweep);
     cores = std::move(res.cores);
   }
@@ -145,7 +148,7 @@ SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, 
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>&, const SymmetryChoice&,  \
                                              const SweepOptions&, Backend&, Reporter&,                       \
-                                             const std::function<void()>&, RankExchange*, bool, TransferLog*);
+                                             const std::function<void()>&, RankExchange*, ResultNeeds, TransferLog*);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 

@@ -14,6 +14,7 @@
 #include "srcc/session/run_options.hpp"
 #include "srcc/sweep/sweep_data.hpp"
 #include "srcc/symmetric/block_tensor.hpp"
+#include "srcc/symmetric/symmetric_sweep.hpp"
 #include "srcc/train/sectors.hpp"
 
 namespace srcc {
@@ -45,6 +46,7 @@ template <class T> struct SymmetricOutcome {
   SweepResult<T> result;
   PhysicalCharges charges;
   std::vector<BlockTensor<T>> blocks;  // the result's cores in their blocks
+  std::optional<SchmidtForm> schmidt;  // where the blocks are in that form (ResultNeeds::schmidt)
   std::size_t max_sectors = 0;  // the most charge sectors on any bond of the result
 };
 // One term w·(stack) of the run, its sites from `source`; `plan`, where given, puts its left
@@ -57,12 +59,12 @@ template <class T> struct SymmetricInput {
 };
 // Over MPI ranks (`ranks` dealing a sum's terms, or splitting one product's sketch columns):
 // dealt, each rank reads and sweeps only its own terms; every rank holds the result
-// (symmetric_sweep.hpp). `dense_result` false: the result's dense cores are not made (a caller
-// that keeps the blocks). Environments that go to scratch are logged in `log`.
+// (symmetric_sweep.hpp). `needs` says what the caller takes besides the blocks (the dense
+// cores, the Schmidt form). Environments that go to scratch are logged in `log`.
 template <class T>
 SymmetricOutcome<T> symmetric_run(const std::vector<SymmetricInput<T>>& inputs, const SymmetryChoice& choice,
                                   const SweepOptions& o, Backend& backend, Reporter& reporter,
                                   const std::function<void()>& check_interrupt, RankExchange* ranks = nullptr,
-                                  bool dense_result = true, TransferLog* log = nullptr);
+                                  ResultNeeds needs = {}, TransferLog* log = nullptr);
 
 }  // namespace srcc

@@ -14,10 +14,6 @@ namespace srcc {
 
 namespace {
 
-// Singular values at or below this fraction of the largest one at a cut are rounding: not
-// written (as the dense sector form).
-constexpr double kZero = 1e-14;
-
 
 // Whether every site's charges agree under the rule.
 bool same_per_site(const ChargeRule& rule, const std::vector<std::vector<Charge>>& a,
@@ -61,8 +57,8 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
   const std::size_t n = cores.size();
   const std::vector<Charge> shift = gauge_shift(result, tpl);
   const Charge right = right_charge(result, shift);
-  double dropped2 = 0;
-  const auto spectra = schmidt_b_form(K, cores, rule, kZero, dropped2);
+  const SchmidtForm form = result.schmidt ? std::move(*result.schmidt) : schmidt_b_form(K, cores, rule);
+  const auto& spectra = form.spectra;
   SectorForm<T> out;
   out.bonds.assign(n + 1, {});
   out.schmidt.assign(n + 1, {});
@@ -110,7 +106,7 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
       for (auto& v : c.data) v *= inv;
     return c;
   };
-  out.truncated_weight = out.norm > 0 ? dropped2 / (out.norm * out.norm) : 0.0;
+  out.truncated_weight = out.norm > 0 ? form.dropped2 / (out.norm * out.norm) : 0.0;
   return out;
 }
 

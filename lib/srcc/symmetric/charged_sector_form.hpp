@@ -6,18 +6,22 @@
 // Schmidt values at every cut (charged_truncation.hpp's schmidt_b_form), each bond's sectors laid
 // out in the template's charge order, the charges moved into the template's gauge (its left
 // boundary's charge and the tensors' own totals).
+#include <optional>
 #include <vector>
 
 #include "srcc/symmetric/block_tensor.hpp"
+#include "srcc/symmetric/charged_truncation.hpp"
 #include "srcc/train/sectors.hpp"
 
 namespace srcc {
 
 // A result computed on charges: its cores (l, r, u, d), labelled kCoreL … kCoreD, and the
-// physical charges they were computed with.
+// physical charges they were computed with; `schmidt` where the cores are in that form already
+// (a run that ended in a truncation sweep asked for it), else it is made here.
 template <class T> struct ChargedCores {
   std::vector<BlockTensor<T>> cores;
   PhysicalCharges physical;
+  std::optional<SchmidtForm> schmidt;
 };
 
 // Whether the template's charges are the result's (the same physical charges, the same total):

@@ -71,11 +71,16 @@ void to_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRu
 template <class T>
 std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>& K, std::vector<BlockTensor<T>> cores, std::size_t chi,
                                                double cutoff, double tol, bool numerical_zeros, std::vector<double>& truncated,
-                                               const ChargeRule& rule, bool from_b_form) {
+                                               const ChargeRule& rule, bool from_b_form, SchmidtForm* schmidt) {
   truncated.assign(cores.size(), 0.0);
   if (!from_b_form) to_b_form(K, cores, rule);
   left_to_right(K, cores, rule, Factorization::kSvd, chi, effective_cutoff<real_t<T>>(cutoff, numerical_zeros), tol, &truncated);
-  to_b_form(K, cores, rule);
+  if (schmidt) {
+    *schmidt = SchmidtForm{};
+    to_b_form(K, cores, rule, Factorization::kSvd, kSchmidtRounding, &schmidt->spectra, &schmidt->dropped2);
+  } else {
+    to_b_form(K, cores, rule);
+  }
   return cores;
 }
 
@@ -98,23 +103,20 @@ void right_orthonormalize(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, con
   to_b_form(K, cores, rule);
 }
 
-template <class T>
-std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores,
-                                                      const ChargeRule& rule, double cutoff, double& dropped2) {
-  std::vector<std::vector<SectorValues>> out;
+template <class T> SchmidtForm schmidt_b_form(Kernels<T>& K, std::vector<BlockTensor<T>>& cores, const ChargeRule& rule) {
+  SchmidtForm out;
   left_orthonormalize(K, cores, rule);
-  to_b_form(K, cores, rule, Factorization::kSvd, cutoff, &out, &dropped2);
+  to_b_form(K, cores, rule, Factorization::kSvd, kSchmidtRounding, &out.spectra, &out.dropped2);
   return out;
 }
 
 #define SRCC_INSTANTIATE(T)                                                                                    \
   template std::vector<BlockTensor<T>> symmetric_truncate(Kernels<T>&, std::vector<BlockTensor<T>>, std::size_t, \
                                                           double, double, bool, std::vector<double>&,            \
-                                                          const ChargeRule&, bool);                               \
+                                                          const ChargeRule&, bool, SchmidtForm*);                 \
   template void left_orthonormalize(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);             \
   template void right_orthonormalize(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);            \
-  template std::vector<std::vector<SectorValues>> schmidt_b_form(Kernels<T>&, std::vector<BlockTensor<T>>&,      \
-                                                                 const ChargeRule&, double, double&);           \
+  template SchmidtForm schmidt_b_form(Kernels<T>&, std::vector<BlockTensor<T>>&, const ChargeRule&);            \
   template std::vector<std::vector<SectorValues>> schmidt_spectra(Kernels<T>&, std::vector<BlockTensor<T>>,     \
                                                                   const ChargeRule&, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)

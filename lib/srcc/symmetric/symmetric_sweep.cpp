@@ -596,7 +596,7 @@ void finish_result(SweepResult<T>& r, const std::vector<BlockTensor<T>>& cores, 
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
-                                 RankExchange* ranks, bool dense_result) {
+                                 RankExchange* ranks, ResultNeeds needs) {
   if (o.method != Method::kSrc && !o.dense_left())
     throw UsageError("the symmetric sweep takes src, sdc or sdcr (with --fit-sweeps)");
   if (ranks && ranks->spread() && (o.fit_sweep_cap() > 0 || (ranks->columns_split() && (terms.size() != 1 || o.dense_left()))))
@@ -664,7 +664,12 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
   }
   if (truncate) {
     std::vector<double> truncated;
-    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated, rule, true);
+    // The Schmidt form is the last sweep's only where no fit sweep follows.
+    SchmidtForm schmidt;
+    const bool last = needs.schmidt && o.fit_sweep_cap() == 0;
+    cores = symmetric_truncate(K, std::move(cores), o.chi, o.cutoff, o.tol, o.numerical_zeros, truncated, rule, true,
+                               last ? &schmidt : nullptr);
+    if (last) out.schmidt = std::move(schmidt);
     for (std::size_t j = 1; j < n; ++j) {
       res.sites[j].truncation_error = truncated[j];
       const double e = res.sites[j].error_estimate;
@@ -706,7 +711,7 @@ ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, Train
     res.estimated = false;  // the per-cut figures of the last sweep are not error estimates
     fit_estimate = ledger.left();
   }
-  finish_result(res, cores, K, dense_result);
+  finish_result(res, cores, K, needs.dense);
   if (!res.fit.empty()) res.error_estimate = fit_estimate;
   out.cores = std::move(cores);
   return out;
@@ -722,7 +727,8 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& st, TrainKind kind, cons
   template ChargedResult<T> symmetric_sweep(const ChargedStack<T>&, TrainKind, const SweepOptions&, Kernels<T>&, \
                                             Reporter&, const std::function<void()>&);                            \
   template ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>&, TrainKind, const SweepOptions&,   \
-                                            Kernels<T>&, Reporter&, const std::function<void()>&, RankExchange*, bool); \
+                                            Kernels<T>&, Reporter&, const std::function<void()>&, RankExchange*,        \
+                                            ResultNeeds);                                                        \
   template void finish_result(SweepResult<T>&, const std::vector<BlockTensor<T>>&, Kernels<T>&, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE

@@ -9,11 +9,13 @@
 // the cut is the relative norm of the rest). The result conserves the charges exactly: no weight
 // leaks out of the inputs' sectors, and the bonds come out with their charges.
 #include <functional>
+#include <optional>
 
 #include "srcc/log/reporter.hpp"
 #include "srcc/plan/sweep_options.hpp"
 #include "srcc/sweep/sweep_data.hpp"
 #include "srcc/symmetric/charged_stack.hpp"
+#include "srcc/symmetric/charged_truncation.hpp"
 
 namespace srcc {
 
@@ -24,6 +26,14 @@ template <class T> struct ChargedResult {
   std::vector<BlockTensor<T>> cores;
   SweepResult<T> sweep;  // the same cores dense (sectors one after another on each bond; none
                          // where the caller keeps only the blocks), figures
+  std::optional<SchmidtForm> schmidt;  // where the cores are left in it (ResultNeeds::schmidt)
+};
+
+// What the caller takes of the result besides its blocks.
+struct ResultNeeds {
+  bool dense = true;     // the cores made dense in ChargedResult::sweep
+  bool schmidt = false;  // the B form with Schmidt bases (a writer that stores it, TeNPy's): where
+                         // the run ends in a truncation sweep, that sweep leaves it, found once
 };
 
 // The product of the stack on `K` by the options' method: src (its sketch as above), sdc or sdcr
@@ -57,6 +67,6 @@ ChargedResult<T> symmetric_sweep(const ChargedStack<T>& stack, TrainKind kind, c
 template <class T>
 ChargedResult<T> symmetric_sweep(const std::vector<ChargedTerm<T>>& terms, TrainKind kind, const SweepOptions& o,
                                  Kernels<T>& K, Reporter& reporter, const std::function<void()>& check_interrupt,
-                                 RankExchange* ranks = nullptr, bool dense_result = true);
+                                 RankExchange* ranks = nullptr, ResultNeeds needs = {});
 
 }  // namespace srcc
