@@ -42,9 +42,15 @@ void print_summary(const RunSummary& s) {
 }
 
 // --dry-run: the plan, or a sum's plan of each term.
-void print_plans(const std::vector<Plan>& plans, const RunOptions& o, bool json) {
+// A dry run's JSON fields beside its plans: what it says of the charges, where anything.
+std::vector<std::pair<std::string, std::string>> note_fields(const std::string& note) {
+  if (note.empty()) return {};
+  return {{"symmetry_note", json_quote(note)}};
+}
+
+void print_plans(const std::vector<Plan>& plans, const RunOptions& o, bool json, const std::string& note) {
   if (json || plans.size() == 1) {
-    std::printf("%s\n", json ? plans_json(plans).c_str() : plans.front().to_text().c_str());
+    std::printf("%s\n", json ? plans_json(plans, note_fields(note)).c_str() : plans.front().to_text().c_str());
     return;
   }
   for (std::size_t k = 0; k < plans.size(); ++k)
@@ -94,13 +100,15 @@ void cmd_product(const Cli& cli, const ProductArgs& args, const std::string& com
     if (ranks > 1) {
       const RankPlan shared = rank_plan(o, plans, ranks);
       if (c.json) {
-        std::printf("%s\n", plans_json(plans, "rank_plan", shared.json()).c_str());
+        auto fields = note_fields(note);
+        fields.emplace_back("rank_plan", shared.json());
+        std::printf("%s\n", plans_json(plans, fields).c_str());
       } else {
-        print_plans(plans, o, false);
+        print_plans(plans, o, false, note);
         std::printf("%s", shared.text().c_str());
       }
     } else {
-      print_plans(plans, o, c.json);
+      print_plans(plans, o, c.json, note);
     }
     return;
   }
@@ -149,9 +157,11 @@ void cmd_evolve(const Cli& cli, const std::string& command_line) {
   o.symmetry = parse_symmetry(c.symmetry);
   if (c.dry_run) {
     e.run.sweep.seed = c.seed.value_or(0);
+    const std::string note = evolve_symmetry_note(e);
+    if (!note.empty() && !c.quiet) spdlog::info("{}", note);
     const std::vector<Plan> plans = plan_evolve(e);
     if (c.json) {
-      std::printf("%s\n", plans_json(plans).c_str());
+      std::printf("%s\n", plans_json(plans, note_fields(note)).c_str());
       return;
     }
     for (std::size_t m = 0; m < plans.size(); ++m)

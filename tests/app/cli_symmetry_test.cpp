@@ -274,10 +274,32 @@ TEST(CliSymmetry, EvolutionStepsAreComputedOnCharges) {
   const auto next = run_cli(dir, "apply " + h + " s.h5:/result -o n.h5 --chi 16 --seed 1 --json");
   ASSERT_EQ(next.code, 0) << next.err;
   EXPECT_TRUE(has(next.out, "\"symmetry\": \"U(1)\"")) << next.out;
-  // A dry run says it.
+  // A dry run says it, and that its flops are a bound: on stderr, and in its JSON for a script;
+  // an evolution's dry run too.
   const auto dry = run_cli(dir, "apply " + h + " " + psi + " -o x.h5 --chi 16 --dry-run");
   ASSERT_EQ(dry.code, 0) << dry.err;
   EXPECT_TRUE(has(dry.err, "computed on the inputs' U(1) charges")) << dry.err;
+  const std::string bound = "\"symmetry_note\": \"computed on the inputs' U(1) charges: the plan below is the dense run's;";
+  const auto dry_json = run_cli(dir, "apply " + h + " " + psi + " -o x.h5 --chi 16 --dry-run --json");
+  ASSERT_EQ(dry_json.code, 0) << dry_json.err;
+  EXPECT_TRUE(has(dry_json.out, bound)) << dry_json.out;
+  EXPECT_TRUE(has(dry_json.out, "\"predicted_gflop\"")) << dry_json.out;
+  const auto ranks_json = run_cli(dir, "apply " + h + " " + psi + " -o x.h5 --chi 16 --dry-run --json --ranks 2");
+  ASSERT_EQ(ranks_json.code, 0) << ranks_json.err;
+  EXPECT_TRUE(has(ranks_json.out, bound)) << ranks_json.out;
+  EXPECT_TRUE(has(ranks_json.out, "\"rank_plan\"")) << ranks_json.out;
+  for (const std::string how : {"--dt 0.1", "--taylor 2 --dt 0.05"}) {
+    const auto evolve_dry = run_cli(dir, "evolve " + h + " " + psi + " " + how + " --chi 16 --steps 2 -o e.h5 --dry-run");
+    ASSERT_EQ(evolve_dry.code, 0) << evolve_dry.err;
+    EXPECT_TRUE(has(evolve_dry.err, "computed on the inputs' U(1) charges")) << how << evolve_dry.err;
+    const auto evolve_json = run_cli(dir, "evolve " + h + " " + psi + " " + how + " --chi 16 --steps 2 -o e.h5 --dry-run --json");
+    ASSERT_EQ(evolve_json.code, 0) << evolve_json.err;
+    EXPECT_TRUE(has(evolve_json.out, bound)) << how << evolve_json.out;
+  }
+  // Dense inputs' dry runs say nothing of charges.
+  const auto dense = run_cli(dir, "apply " + h + " " + psi + " -o x.h5 --chi 16 --dry-run --json --symmetry off");
+  ASSERT_EQ(dense.code, 0) << dense.err;
+  EXPECT_FALSE(has(dense.out, "symmetry_note")) << dense.out;
 }
 
 TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {

@@ -315,9 +315,7 @@ std::string Plan::to_text() const {
   return out;
 }
 
-std::string plans_json(const std::vector<Plan>& plans) { return plans_json(plans, "", ""); }
-
-std::string plans_json(const std::vector<Plan>& plans, const std::string& key, const std::string& json) {
+std::string plans_json(const std::vector<Plan>& plans, const std::vector<std::pair<std::string, std::string>>& fields) {
   std::string out;
   if (plans.size() == 1) {
     out = plans.front().to_json();
@@ -326,8 +324,9 @@ std::string plans_json(const std::vector<Plan>& plans, const std::string& key, c
     for (const auto& p : plans) rows += (rows.empty() ? "" : ",") + p.to_json();
     out = JsonObject().add_raw("terms", "[" + rows + "]").str();
   }
-  // Every object JsonObject writes ends in its closing brace: the field goes before it.
-  if (!key.empty()) out.insert(out.rfind('}'), (out.size() > 2 ? ", " : "") + json_quote(key) + ": " + json);
+  // Every object JsonObject writes ends in its closing brace: the fields go before it.
+  for (const auto& [key, json] : fields)
+    out.insert(out.rfind('}'), (out.size() > 2 ? ", " : "") + json_quote(key) + ": " + json);
   return out;
 }
 

@@ -4,6 +4,7 @@
 // options and the budgets alone (no tensor data). Pure: the same inputs give the same plan.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "srcc/core/dtype.hpp"
@@ -69,9 +70,7 @@ Plan make_plan(const Stack& stack, const SweepOptions& sweep, DType dtype, int t
                const Budgets& budgets, bool on_device = false);
 
 // The plans as JSON, as /log records them: the plan itself for a product, {"terms": [plan, …]}
-// for a sum.
-std::string plans_json(const std::vector<Plan>& plans);
-// The same with one more field `key` (JSON text) in its top object.
-std::string plans_json(const std::vector<Plan>& plans, const std::string& key, const std::string& json);
+// for a sum; `fields` (a key and its JSON text each) added to its top object.
+std::string plans_json(const std::vector<Plan>& plans, const std::vector<std::pair<std::string, std::string>>& fields = {});
 
 }  // namespace srcc

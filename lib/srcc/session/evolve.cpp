@@ -14,6 +14,7 @@
 #include "srcc/session/evolution.hpp"
 #include "srcc/session/rank_share.hpp"
 #include "srcc/session/stages.hpp"
+#include "srcc/session/symmetric_run.hpp"
 #include "srcc/train/site_type.hpp"
 #include "srcc/session/taylor_step.hpp"
 
@@ -152,6 +153,12 @@ std::vector<Plan> plan_evolve(const EvolveOptions& eo) {
   std::vector<const Stack*> terms;
   for (const auto& s : stacks) terms.push_back(&s);
   return dry_run_plans(eo.run, terms, in.dtype);
+}
+
+std::string evolve_symmetry_note(const EvolveOptions& eo) {
+  check_options(eo);
+  const EvolveInputs in = open_inputs(eo);
+  return plan_symmetry_note(choose_symmetry(eo.run, {&in.stack}));
 }
 
 EvolveSummary evolve(const EvolveOptions& given, Reporter& reporter, const std::function<void()>& check_interrupt) {

@@ -17,6 +17,8 @@ namespace srcc {
 // The plans of the first step, without reading tensor data (--dry-run): the product's, or a
 // --taylor step's per term (each for its share of the budgets, its flops at the sum's bonds).
 std::vector<Plan> plan_evolve(const EvolveOptions& options);
+// What the dry run says of the charges (symmetric_run.hpp's plan_symmetry_note for the step).
+std::string evolve_symmetry_note(const EvolveOptions& options);
 
 // Throws an srcc::Error on failure. A stop (SIGINT/SIGTERM, --max-time) between steps writes a
 // checkpoint first, then throws InterruptedError: the output holds every finished step.

@@ -356,10 +356,7 @@ RankPlan rank_plan(const RunOptions& given, const std::vector<Plan>& plans, int 
 
 std::string symmetry_note(const RunOptions& given) {
   std::vector<Inputs> ins = open_inputs(given);
-  SymmetryChoice sym = choose_symmetry(given, stacks_of(ins));
-  if (!sym.keep) return sym.note;
-  return "computed on the inputs' " + sym.name + " charges: the plan below is the dense run's; its environments are the "
-         "charged run's size (dense in the sketch column) and wait where the plan puts them, its other memory and its flops a bound";
+  return plan_symmetry_note(choose_symmetry(given, stacks_of(ins)));
 }
 
 Plan plan_run(const RunOptions& given) {

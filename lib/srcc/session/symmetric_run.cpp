@@ -83,6 +83,12 @@ SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<std::vecto
   return c;
 }
 
+std::string plan_symmetry_note(const SymmetryChoice& choice) {
+  if (!choice.keep) return choice.note;
+  return "computed on the inputs' " + choice.name + " charges: the plan below is the dense run's; its environments are the "
+         "charged run's size (dense in the sketch column) and wait where the plan puts them, its other memory and its flops a bound";
+}
+
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks) {
   std::vector<std::vector<LayerCharges>> terms;
   if (o.symmetry == Symmetry::kOff) return {};

@@ -33,6 +33,10 @@ struct SymmetryChoice {
 // their outer physical legs) and the run is on the CPU or one GPU (every method computes on
 // charges; a run over several GPUs splits a dense sketch, and computes dense).
 SymmetryChoice choose_symmetry(const RunOptions& o, const std::vector<const Stack*>& stacks);
+// What a dry run says of the choice: that the run computes on the charges (its plan being the
+// dense run's, a bound on memory and flops), or why charged inputs are computed dense; "" where
+// the inputs carry none.
+std::string plan_symmetry_note(const SymmetryChoice& choice);
 // The same from each layer's charges (none: the layer carries none), each named by `where`.
 struct LayerCharges {
   std::optional<PhysicalCharges> charges;
