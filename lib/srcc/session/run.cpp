@@ -213,7 +213,7 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
 template <class T>
 RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::vector<Plan>& plans,
                      const std::vector<std::unique_ptr<Backend>>& backends, const SymmetryChoice& sym,
-                     Reporter& reporter,
+                     const TrainInfo& like, Reporter& reporter,
                      const std::function<void()>& check_interrupt, RankShare& share) {
   Ranks* workers = share.workers.get();
   const auto wall0 = Clock::now();
@@ -244,7 +244,6 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
   SweepResult<T> result;
   std::vector<BlockTensor<T>> blocks;
   std::optional<SchmidtForm> schmidt;
-  const TrainInfo like = write_template(o, ins.front().stack.layers.back());
   if (sym.keep) {
     std::vector<SymmetricInput<T>> inputs;
     for (const auto& term : terms) inputs.push_back({term.stack, term.source, term.weight, term.plan});
@@ -402,7 +401,7 @@ RunSummary run(const RunOptions& given, Reporter& reporter,
     if (share.workers) share.workers->broadcast(&options.sweep.seed, sizeof options.sweep.seed, 0, check_interrupt);
   }
   return visit_dtype(dt, [&](auto zero) {
-    return run_typed<decltype(zero)>(options, ins, plans, backend, sym, reporter, check_interrupt, share);
+    return run_typed<decltype(zero)>(options, ins, plans, backend, sym, like, reporter, check_interrupt, share);
   });
 }
 
