@@ -116,6 +116,30 @@ TYPED_TEST(ChargedSectorForm, EqualsTheDenseSplitByCharge) {
         ours.cores.push_back(ours.core(j, made));
         EXPECT_EQ(ours.core_bytes(j), ours.cores.back().bytes()) << j;
       }
+      // A writer that reads the blocks where they lie finds the made cores' elements, each run
+      // along the right bond one stride apart.
+      ASSERT_TRUE(ours.element);
+      std::size_t runs = 0;  // of more than one element
+      for (std::size_t j = 0; j < n; ++j) {
+        const Tensor<T>& c = ours.cores[j];
+        const auto scale = static_cast<real_t<T>>(j == 0 ? ours.first_scale : 1.0);
+        for (std::size_t l = 0; l < c.shape[kLegL]; ++l)
+          for (std::size_t r = 0; r < c.shape[kLegR]; ++r)
+            for (std::size_t u = 0; u < c.shape[kLegU]; ++u) {
+              const std::size_t idx[4] = {l, r, u, 0};
+              std::size_t stride = 0, run = 0;
+              const T* p = ours.element(j, idx, stride, run);
+              ASSERT_GE(run, 1u);
+              ASSERT_LE(r + run, c.shape[kLegR]);
+              for (std::size_t q = 0; q < run; ++q) {
+                const T want = c.data[(l * c.shape[kLegR] + r + q) * c.shape[kLegU] + u];
+                if (p) EXPECT_EQ(scale * p[q * stride], want) << "site " << j;
+                else EXPECT_EQ(want, T(0)) << "site " << j;
+              }
+              runs += run > 1;
+            }
+      }
+      EXPECT_GT(runs, 0u) << "no sector of more than one index: the runs were not tried";
       std::vector<Tensor<T>> dense;
       std::vector<std::size_t> bonds(n, 1);
       for (const auto& b : blocks) dense.push_back(dense_of_blocks(K, b));

@@ -39,6 +39,23 @@ template <class T> Charge right_charge(const ChargedCores<T>& result, const std:
   return add_charge(result.physical.rule, result.cores.back().legs[1].charges.front(), shift.back());
 }
 
+// Dense index i of `leg`: its sector and place there (false: an index the leg leaves out).
+bool locate(const Leg& leg, std::size_t i, std::size_t& sector, std::size_t& position) {
+  if (!leg.sector_of.empty()) {
+    sector = leg.sector_of.at(i);
+    position = leg.position_of.at(i);
+    return sector != Leg::kDropped;
+  }
+  for (sector = 0; sector < leg.sectors(); ++sector) {
+    if (i < leg.dims[sector]) {
+      position = i;
+      return true;
+    }
+    i -= leg.dims[sector];
+  }
+  return false;
+}
+
 }  // namespace
 
 template <class T> bool fits_template(const ChargedCores<T>& result, const SectorTemplate& tpl) {
@@ -97,7 +114,8 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
     out.made_elements.push_back(elements);
   }
   // Each site made dense as the writer takes it: never the whole dense train at once. Core 0 is
-  // scaled in its dense copy (the blocks may be shared with the caller's result).
+  // scaled in its dense copy (the blocks may be shared with the caller's result). A writer that
+  // takes blocks reads them where they lie instead (`element`).
   auto blocks = std::make_shared<const std::vector<BlockTensor<T>>>(std::move(cores));
   const auto inv = static_cast<real_t<T>>(out.norm > 0 ? 1.0 / out.norm : 1.0);
   out.make = [&K, blocks, inv](std::size_t j) {
@@ -105,6 +123,25 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
     if (j == 0)
       for (auto& v : c.data) v *= inv;
     return c;
+  };
+  out.first_scale = inv;
+  out.element = [blocks](std::size_t j, const std::size_t (&index)[4], std::size_t& stride, std::size_t& run) -> const T* {
+    const BlockTensor<T>& c = blocks->at(j);
+    BlockKey key;
+    std::size_t at[4];
+    run = 1;
+    for (std::size_t k = 0; k < 4; ++k) {
+      std::size_t sector = 0, position = 0;
+      if (!locate(c.legs[k], index[k], sector, position)) return nullptr;
+      key.push_back(static_cast<std::uint32_t>(sector));
+      at[k] = position;
+    }
+    const std::size_t dr = c.legs[1].dims[key[1]], du = c.legs[2].dims[key[2]], dd = c.legs[3].dims[key[3]];
+    run = dr - at[1];
+    stride = du * dd;
+    const auto* b = c.find(key);
+    if (!b) return nullptr;
+    return c.at(*b) + ((at[0] * dr + at[1]) * du + at[2]) * dd + at[3];
   };
   out.truncated_weight = out.norm > 0 ? form.dropped2 / (out.norm * out.norm) : 0.0;
   return out;

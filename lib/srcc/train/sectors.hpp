@@ -76,6 +76,14 @@ template <class T> struct SectorForm {
   // its blocks: no whole dense train), core j of made_elements[j] numbers; `cores` is empty.
   std::function<Tensor<T>(std::size_t)> make;
   std::vector<std::size_t> made_elements;
+  // Where set (a result kept in its charge blocks), core j's elements read where they lie, for a
+  // writer that takes them block by block without making the core: for the dense index (l, r,
+  // u, d), the element, `stride` the distance to the element at r + 1 and `run` how many indices
+  // from r on lie in r's sector of the right bond (those elements one stride apart); null where
+  // no block holds it (a zero; `run` still set). Core 0 is scaled by `first_scale` as `make`
+  // scales it: the writer applies that factor.
+  std::function<const T*(std::size_t j, const std::size_t (&index)[4], std::size_t& stride, std::size_t& run)> element;
+  double first_scale = 1.0;
   std::vector<std::vector<Charge>> bonds;    // bonds 0 … n: each index's charge, sectors in order
   std::vector<std::vector<double>> schmidt;  // bonds 0 … n: Schmidt values (the outer bonds: [1])
   double norm = 0;                           // of the train written (after the projection)

@@ -169,19 +169,56 @@ SiteLegs write_site_legs(hid_t train, hid_t old_tensors, hid_t legs, const std::
   return out;
 }
 
-// Every block of core `c` (times `scale`) that the charge rule allows and that holds something,
-// with its dimensions and block indices, the first leg's block fastest: block_inds then come
-// sorted as TeNPy sorts them (numpy.lexsort: the last column decides first).
+// Where site j's elements come from: its core made dense, or the form's blocks read where they
+// lie (SectorForm::element, a result kept in its charge blocks), times `scale`.
+template <class T> struct CoreElements {
+  const Tensor<T>* dense = nullptr;
+  const SectorForm<T>* form = nullptr;
+  std::size_t site = 0;
+  real_t<T> scale = 1;
+
+  // The elements at idx with its axis `axis` running over `along`, into out; whether any is
+  // non-zero.
+  bool fill(std::size_t (&idx)[kSiteRank], std::size_t axis, const std::vector<std::size_t>& along, T* out) const {
+    bool any = false;
+    for (std::size_t e = 0; e < along.size();) {
+      idx[axis] = along[e];
+      if (dense) {
+        const Shape& sh = dense->shape;
+        out[e] = scale * dense->data[((idx[kLegL] * sh[kLegR] + idx[kLegR]) * sh[kLegU] + idx[kLegU]) * sh[kLegD] + idx[kLegD]];
+        any = any || out[e] != T(0);
+        ++e;
+        continue;
+      }
+      std::size_t stride = 0, run = 1;
+      const T* p = form->element(site, idx, stride, run);
+      // Along the right bond a sector's elements lie one stride apart: as many at once as follow.
+      std::size_t m = 1;
+      if (axis == kLegR)
+        while (m < run && e + m < along.size() && along[e + m] == along[e] + m) ++m;
+      for (std::size_t q = 0; q < m; ++q, ++e) {
+        out[e] = p ? scale * p[q * stride] : T(0);
+        any = any || out[e] != T(0);
+      }
+    }
+    return any;
+  }
+};
+
+// Every block of the core that the charge rule allows and that holds something, with its
+// dimensions and block indices, the first leg's block fastest: block_inds then come sorted as
+// TeNPy sorts them (numpy.lexsort: the last column decides first).
 template <class T> struct SiteBlocks {
   std::vector<std::vector<T>> blocks;
   std::vector<std::vector<hsize_t>> dims;
   std::vector<long long> inds;
 };
 template <class T>
-SiteBlocks<T> site_blocks(const SiteLegs& legs, const Tensor<T>& c, real_t<T> scale, const std::vector<std::size_t>& perm,
+SiteBlocks<T> site_blocks(const SiteLegs& legs, const CoreElements<T>& core, const std::vector<std::size_t>& perm,
                           const tenpy::ArrayInfo& tpl, std::size_t nq) {
   SiteBlocks<T> out;
   const auto& roles = legs.roles;
+  const std::size_t last = roles.size() - 1;
   const ChargeRule rule{tpl.moduli};
   std::vector<std::size_t> b(roles.size(), 0);
   for (;;) {
@@ -191,25 +228,27 @@ SiteBlocks<T> site_blocks(const SiteLegs& legs, const Tensor<T>& c, real_t<T> sc
       for (std::size_t q = 0; q < nq; ++q) sum[q] += sign * legs.block_charge[k][b[k]][q];
     }
     if (rule.reduce(sum) == rule.reduce(tpl.total_charge)) {
+      // Each leg's dense indices in this block (a physical leg's through the template's perm).
+      std::vector<std::vector<std::size_t>> along(roles.size());
       std::vector<hsize_t> dims;
       std::size_t count = 1;
       for (std::size_t k = 0; k < roles.size(); ++k) {
-        dims.push_back(static_cast<hsize_t>(legs.slices[k][b[k] + 1] - legs.slices[k][b[k]]));
-        count *= dims.back();
+        for (long long g = legs.slices[k][b[k]]; g < legs.slices[k][b[k] + 1]; ++g) {
+          const bool physical = roles[k] == kLegU || roles[k] == kLegD;
+          along[k].push_back(physical && !perm.empty() ? perm[static_cast<std::size_t>(g)] : static_cast<std::size_t>(g));
+        }
+        dims.push_back(static_cast<hsize_t>(along[k].size()));
+        count *= along[k].size();
       }
       std::vector<T> data(count);
       bool any = false;
       std::vector<std::size_t> i(roles.size(), 0);
-      for (std::size_t e = 0; e < count; ++e) {
+      // The last leg runs fastest: a run of it per index of the others.
+      for (std::size_t e = 0; e < count; e += along[last].size()) {
         std::size_t idx[kSiteRank] = {0, 0, 0, 0};
-        for (std::size_t k = 0; k < roles.size(); ++k) {
-          std::size_t g = static_cast<std::size_t>(legs.slices[k][b[k]]) + i[k];
-          if ((roles[k] == kLegU || roles[k] == kLegD) && !perm.empty()) g = perm[g];
-          idx[roles[k]] = g;
-        }
-        data[e] = scale * c.data[((idx[kLegL] * c.shape[kLegR] + idx[kLegR]) * c.shape[kLegU] + idx[kLegU]) * c.shape[kLegD] + idx[kLegD]];
-        any = any || data[e] != T(0);
-        for (std::size_t k = roles.size(); k-- > 0;) {
+        for (std::size_t k = 0; k < last; ++k) idx[roles[k]] = along[k][i[k]];
+        any = core.fill(idx, roles[last], along[last], data.data() + e) || any;
+        for (std::size_t k = last; k-- > 0;) {
           if (++i[k] < dims[k]) break;
           i[k] = 0;
         }
@@ -284,12 +323,20 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     const auto perm = site_perm(Handle(H5Gopen2(tf.get(), grp.c_str(), H5P_DEFAULT), H5Gclose).get(), j, file);
     Handle a = instance(tensors.get(), name, "Array", "tenpy.linalg.np_conserved");
     hard_link(g.get(), "chinfo", a.get(), "chinfo");
+    // The core's elements: from the form's blocks where it keeps them, else the core made dense.
     Tensor<T> made;
-    const Tensor<T>& c = form.core(j, made);
+    CoreElements<T> core;
+    if (form.element) {
+      core.form = &form;
+      core.site = j;
+      core.scale = static_cast<real_t<T>>(j == 0 ? form.first_scale : 1.0);
+    } else {
+      core.dense = &form.core(j, made);
+    }
     const std::size_t rank = kind == TrainKind::kMps ? 3 : 4;
     Handle legs_group = list_group(a.get(), "legs", rank);
     const SiteLegs legs = write_site_legs(g.get(), old_tensors.get(), legs_group.get(), name, tpl, tw, kind, form, j, nq);
-    max_bond = std::max<long long>(max_bond, static_cast<long long>(c.shape[kLegR]));
+    max_bond = std::max<long long>(max_bond, static_cast<long long>(form.bonds[j + 1].size()));
     Handle dt = group(a.get(), "dtype", "dtype");
     str_attr(dt.get(), "name", dtype_is_complex(dtype_of<T>) ? (sizeof(T) == 8 ? "complex64" : "complex128")
                                                             : (sizeof(T) == 4 ? "float32" : "float64"));
@@ -297,8 +344,8 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     Handle labels = list_group(a.get(), "labels", rank);
     for (std::size_t k = 0; k < rank; ++k) str_dataset(labels.get(), std::to_string(k), label_of(legs.roles[k], kind));
     // An MPS keeps its norm apart (attribute norm); an MPO's is in its first tensor.
-    const auto scale = static_cast<real_t<T>>(kind == TrainKind::kMpo && j == 0 ? form.norm : 1.0);
-    const SiteBlocks<T> blocks = site_blocks(legs, c, scale, perm, tpl, nq);
+    if (kind == TrainKind::kMpo && j == 0) core.scale *= static_cast<real_t<T>>(form.norm);
+    const SiteBlocks<T> blocks = site_blocks(legs, core, perm, tpl, nq);
     Handle bl = list_group(a.get(), "blocks", blocks.blocks.size());
     for (std::size_t m = 0; m < blocks.blocks.size(); ++m) tensor_array(bl.get(), std::to_string(m), blocks.blocks[m], blocks.dims[m]);
     int_array(a.get(), "block_inds", blocks.inds, {blocks.blocks.size(), rank});
