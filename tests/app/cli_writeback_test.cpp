@@ -182,6 +182,13 @@ TEST(WriteBack, ItensorQnStateIsBlockSparseWithConsistentFluxes) {
   }
   H5Fclose(f);
   expect_encoded_like_itensors_jl(dir / "i.h5", "/psi/MPS[3]/inds/index_1");
+  // The state written is the run's, which our own layout holds too: ITensor's takes the sweep's B
+  // form as it is (no Schmidt values to find), plain or after a truncation sweep.
+  ASSERT_EQ(run_cli(dir, "compress " + psi + " -o s.h5 --chi 8 --seed 3 --output-format srcc -q").code, 0);
+  EXPECT_LT(relative_distance(dir, "i.h5:/psi", "s.h5:/result"), 1e-13);
+  ASSERT_EQ(run_cli(dir, "compress " + psi + " -o io.h5 --chi 8 --oversample --seed 3 -q").code, 0);
+  ASSERT_EQ(run_cli(dir, "compress " + psi + " -o so.h5 --chi 8 --oversample --seed 3 --output-format srcc -q").code, 0);
+  EXPECT_LT(relative_distance(dir, "io.h5:/psi", "so.h5:/result"), 1e-13);
 }
 
 TEST(WriteBack, AnotherLibrarysLayoutNeedsAStateOfThatLibrary) {

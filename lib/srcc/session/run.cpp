@@ -191,7 +191,7 @@ void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& r
   if (charges && !blocks.empty()) {
     // From a device's memory to the host's, where the conversion works, one site at a time.
     for (auto& b : blocks) b = moved_to(kernels, host->kernels<T>(), std::move(b));
-    charged = ChargedCores<T>{std::move(blocks), *charges, std::move(schmidt)};
+    charged = ChargedCores<T>{std::move(blocks), *charges, std::move(schmidt), true};  // a sweep's: B form
     result.cores.clear();  // the blocks hold the result: it is held once
   }
   const WriteBack wb =
@@ -250,10 +250,10 @@ RunSummary run_typed(const RunOptions& o, std::vector<Inputs>& ins, const std::v
     std::optional<RankExchange> dealt;  // over ranks: a sum's terms dealt, a product's columns split
     if (workers) dealt.emplace(workers, ins.size() > 1 ? RankExchange::Mode::kTerms : RankExchange::Mode::kColumns, ins.size(),
                                check_interrupt, log);
-    // Only the blocks: the writer makes what its format needs from them. A library's layout
-    // (TeNPy's, ITensor's) is written from the B form with Schmidt bases, which a final
-    // truncation sweep can leave instead of two more sweeps at the write.
-    const ResultNeeds needs{.dense = false, .schmidt = written_format(o, like) != TrainFormat::kSrcc};
+    // Only the blocks: the writer makes what its format needs from them. TeNPy's layout is
+    // written from the B form with Schmidt bases, which a final truncation sweep can leave
+    // instead of two more sweeps at the write.
+    const ResultNeeds needs{.dense = false, .schmidt = written_format(o, like) == TrainFormat::kTenpy};
     SymmetricOutcome<T> so =
         symmetric_run(inputs, sym, o.sweep, *backend, reporter, check_interrupt, dealt ? &*dealt : nullptr, needs, &log);
     result = std::move(so.result);

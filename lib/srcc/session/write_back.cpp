@@ -59,21 +59,24 @@ template <class T> std::vector<Tensor<T>> dense_cores(Job<T>& j) {
 
 // The result in the template's block structure: from its own blocks where it was computed on the
 // template's charges, else its dense cores split by sector (taken: the form holds the result).
-template <class T> SectorForm<T> form_of(Job<T>& j) {
-  if (j.charged && fits_template(*j.charged, j.tpl)) return charged_sector_form(j.kernels, std::move(*j.charged), j.tpl);
+// `schmidt`: the writer stores Schmidt values (else a charged result's B form is taken as it is).
+template <class T> SectorForm<T> form_of(Job<T>& j, bool schmidt) {
+  if (j.charged && fits_template(*j.charged, j.tpl))
+    return charged_sector_form(j.kernels, std::move(*j.charged), j.tpl, schmidt);
   return sector_form(dense_cores(j), j.tpl, j.bonds, j.kernels);
 }
 
 // TeNPy wants B form with Schmidt values, charged or not.
 template <class T> void tenpy_write(Job<T>& j) {
-  const SectorForm<T> form = form_of(j);
+  const SectorForm<T> form = form_of(j, true);
   j.wb.dropped_weight = form.dropped_weight;
   j.wb.truncated_weight = form.truncated_weight;
   j.out.write_tenpy_train(j.wb.group, j.kind, form, j.state.file, j.state.group);
   log_written(j.log, form, "file:" + j.out.path() + ":" + j.wb.group + "/tensors", j.seconds());
 }
 
-// ITensor takes the cores as they are when dense, split by sector when the template has charges.
+// ITensor takes the cores as they are when dense, split by sector when the template has charges
+// (B form, no Schmidt values: right-orthogonal from site 2, as it records).
 template <class T> void itensor_write(Job<T>& j) {
   if (j.tpl.rule.count() == 0) {
     SectorForm<T> plain;
@@ -82,7 +85,7 @@ template <class T> void itensor_write(Job<T>& j) {
     log_written(j.log, plain, "file:" + j.out.path() + ":" + j.wb.group, j.seconds());
     return;
   }
-  const SectorForm<T> form = form_of(j);
+  const SectorForm<T> form = form_of(j, false);
   j.wb.dropped_weight = form.dropped_weight;
   j.wb.truncated_weight = form.truncated_weight;
   j.out.write_itensor_train(j.wb.group, j.kind, form.cores, &form, j.state.file, j.state.group);

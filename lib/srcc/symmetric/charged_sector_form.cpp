@@ -67,14 +67,17 @@ template <class T> bool fits_template(const ChargedCores<T>& result, const Secto
   return right_charge(result, gauge_shift(result, tpl)) == rule.reduce(tpl.right);
 }
 
-template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores<T> result, const SectorTemplate& tpl) {
+template <class T>
+SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores<T> result, const SectorTemplate& tpl, bool schmidt) {
   if (!fits_template(result, tpl)) throw std::logic_error("charged_sector_form: a template of other charges");
   std::vector<BlockTensor<T>>& cores = result.cores;
   const ChargeRule& rule = result.physical.rule;
   const std::size_t n = cores.size();
   const std::vector<Charge> shift = gauge_shift(result, tpl);
   const Charge right = right_charge(result, shift);
-  const SchmidtForm form = result.schmidt ? std::move(*result.schmidt) : schmidt_b_form(K, cores, rule);
+  const bool as_it_is = !schmidt && result.b_form && !result.schmidt;
+  SchmidtForm form;
+  if (!as_it_is) form = result.schmidt ? std::move(*result.schmidt) : schmidt_b_form(K, cores, rule);
   const auto& spectra = form.spectra;
   SectorForm<T> out;
   out.bonds.assign(n + 1, {});
@@ -88,26 +91,31 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
     std::map<Charge, std::size_t, ChargeOrder> order;  // template charge → sector
     for (std::size_t s = 0; s < leg.sectors(); ++s) order[add_charge(rule, leg.charges[s], shift[j])] = s;
     std::map<Charge, const std::vector<double>*> values;
-    for (const auto& sv : spectra[j]) values[sv.charge] = &sv.values;
+    if (!as_it_is)
+      for (const auto& sv : spectra[j]) values[sv.charge] = &sv.values;
     leg.sector_of.clear();
     leg.position_of.clear();
     double sum2 = 0;
     for (const auto& [q, s] : order) {
-      const std::vector<double>& v = *values.at(leg.charges[s]);
+      const std::vector<double>* v = as_it_is ? nullptr : values.at(leg.charges[s]);
       for (std::size_t p = 0; p < leg.dims[s]; ++p) {
         leg.sector_of.push_back(s);
         leg.position_of.push_back(p);
         out.bonds[j].push_back(q);
-        out.schmidt[j].push_back(v.at(p));
-        sum2 += v[p] * v[p];
+        if (!v) continue;
+        out.schmidt[j].push_back(v->at(p));
+        sum2 += (*v)[p] * (*v)[p];
       }
     }
-    if (!(sum2 > 0)) throw NumericalError("writing back with charges: the result is zero at cut " + std::to_string(j));
-    for (double& v : out.schmidt[j]) v /= std::sqrt(sum2);
+    if (!as_it_is) {
+      if (!(sum2 > 0)) throw NumericalError("writing back with charges: the result is zero at cut " + std::to_string(j));
+      for (double& v : out.schmidt[j]) v /= std::sqrt(sum2);
+    }
     cores[j].legs[0] = leg;
     cores[j - 1].legs[1] = leg;
   }
   out.norm = norm_of(K, cores.front());
+  if (as_it_is && !(out.norm > 0)) throw NumericalError("writing back with charges: the result is zero");
   for (const auto& c : cores) {
     std::size_t elements = 1;
     for (const Leg& leg : c.legs) elements *= leg.dense_size();
@@ -149,7 +157,7 @@ template <class T> SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores
 
 #define SRCC_INSTANTIATE(T)                                                                                   \
   template bool fits_template(const ChargedCores<T>&, const SectorTemplate&);                                 \
-  template SectorForm<T> charged_sector_form(Kernels<T>&, ChargedCores<T>, const SectorTemplate&);
+  template SectorForm<T> charged_sector_form(Kernels<T>&, ChargedCores<T>, const SectorTemplate&, bool);
 SRCC_FOR_EACH_SCALAR(SRCC_INSTANTIATE)
 #undef SRCC_INSTANTIATE
 
