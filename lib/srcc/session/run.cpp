@@ -152,13 +152,13 @@ TrainInfo write_template(const RunOptions& o, const TrainInfo& state) {
   return info;
 }
 
-// /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
-// block structure may drop or truncate a little weight: that joins the error estimate.
 // The format /result is written in: --output-format's, else the template's own.
 TrainFormat written_format(const RunOptions& o, const TrainInfo& state) {
   return o.output_format == TrainFormat::kAuto ? state.format : o.output_format;
 }
 
+// /result in the output's format: ours, or the state's own library's (write_back.hpp), whose
+// block structure may drop or truncate a little weight: that joins the error estimate.
 template <class T>
 void write_result(const RunOptions& o, const TrainInfo& state, SweepResult<T>& result, const PhysicalCharges* charges,
                   std::vector<BlockTensor<T>> blocks, std::optional<SchmidtForm> schmidt, Kernels<T>& kernels,

@@ -145,7 +145,17 @@ SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores<T> result, const S
       at[k] = position;
     }
     const std::size_t dr = c.legs[1].dims[key[1]], du = c.legs[2].dims[key[2]], dd = c.legs[3].dims[key[3]];
+    // The dense indices after r that follow it in its sector (all of the rest where the leg's
+    // sectors lie one after another).
+    const Leg& right = c.legs[1];
     run = dr - at[1];
+    if (!right.sector_of.empty()) {
+      std::size_t m = 1;
+      while (m < run && index[1] + m < right.sector_of.size() && right.sector_of[index[1] + m] == key[1] &&
+             right.position_of[index[1] + m] == at[1] + m)
+        ++m;
+      run = m;
+    }
     stride = du * dd;
     const auto* b = c.find(key);
     if (!b) return nullptr;
