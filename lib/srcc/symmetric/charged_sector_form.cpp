@@ -39,23 +39,6 @@ template <class T> Charge right_charge(const ChargedCores<T>& result, const std:
   return add_charge(result.physical.rule, result.cores.back().legs[1].charges.front(), shift.back());
 }
 
-// Dense index i of `leg`: its sector and place there (false: an index the leg leaves out).
-bool locate(const Leg& leg, std::size_t i, std::size_t& sector, std::size_t& position) {
-  if (!leg.sector_of.empty()) {
-    sector = leg.sector_of.at(i);
-    position = leg.position_of.at(i);
-    return sector != Leg::kDropped;
-  }
-  for (sector = 0; sector < leg.sectors(); ++sector) {
-    if (i < leg.dims[sector]) {
-      position = i;
-      return true;
-    }
-    i -= leg.dims[sector];
-  }
-  return false;
-}
-
 }  // namespace
 
 template <class T> bool fits_template(const ChargedCores<T>& result, const SectorTemplate& tpl) {
@@ -140,7 +123,7 @@ SectorForm<T> charged_sector_form(Kernels<T>& K, ChargedCores<T> result, const S
     run = 1;
     for (std::size_t k = 0; k < 4; ++k) {
       std::size_t sector = 0, position = 0;
-      if (!locate(c.legs[k], index[k], sector, position)) return nullptr;
+      if (!c.legs[k].place_of(index[k], sector, position)) return nullptr;
       key.push_back(static_cast<std::uint32_t>(sector));
       at[k] = position;
     }

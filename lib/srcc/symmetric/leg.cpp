@@ -17,6 +17,22 @@ std::size_t Leg::find(const Charge& q) const {
   return kDropped;
 }
 
+bool Leg::place_of(std::size_t i, std::size_t& sector, std::size_t& position) const {
+  if (!sector_of.empty()) {
+    sector = sector_of.at(i);
+    position = position_of.at(i);
+    return sector != kDropped;
+  }
+  for (sector = 0; sector < sectors(); ++sector) {
+    if (i < dims[sector]) {
+      position = i;
+      return true;
+    }
+    i -= dims[sector];
+  }
+  return false;
+}
+
 std::vector<std::size_t> Leg::dense_order() const {
   std::vector<std::size_t> first(dims.size(), 0);
   for (std::size_t s = 1; s < dims.size(); ++s) first[s] = first[s - 1] + dims[s - 1];

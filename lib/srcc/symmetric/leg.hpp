@@ -26,6 +26,9 @@ struct Leg {
   std::size_t find(const Charge& q) const;
   // The dense indices in sector order (the inverse of sector_of/position_of).
   std::vector<std::size_t> dense_order() const;
+  // Dense index i's sector and place there (without a map: the sectors one after another);
+  // false for an index the leg leaves out.
+  bool place_of(std::size_t i, std::size_t& sector, std::size_t& position) const;
   bool same_sectors(const Leg& o) const { return charges == o.charges && dims == o.dims; }
   std::string describe() const;  // "[q: dim, …]" for messages
 };
