@@ -77,6 +77,80 @@ TEST(WriteBack, TenpyStateWithChargesKeepsTheTotalChargeAndSaysWhatItDropped) {
   EXPECT_NEAR(energy, e0, 1e-10);
 }
 
+// The layout's members beside the tensors come from the template, each object once: what the
+// template shares by hard links (the charge info in every leg, a site's physical leg in every
+// tensor) the output shares; members the writer does not know (a user's own dataset with its
+// attribute, a soft link) are kept as they are.
+TEST(WriteBack, TenpyLayoutKeepsTheTemplatesMembersAndWhatItShares) {
+  TempDir dir;
+  const fs::path in = dir / "in.h5";
+  fs::copy_file(data("tenpy_xxz_L12_sz.h5"), in);
+  {
+    hid_t f = H5Fopen(in.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t s = H5Screate(H5S_SCALAR);
+    hid_t d = H5Dcreate2(f, "/psi/note", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const long long v = 42;
+    H5Dwrite(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v);
+    hid_t a = H5Acreate2(d, "unit", H5T_STD_I64LE, s, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_LLONG, &v);
+    H5Aclose(a);
+    H5Dclose(d);
+    H5Sclose(s);
+    H5Lcreate_soft("/psi/chinfo", f, "/psi/alias", H5P_DEFAULT, H5P_DEFAULT);
+    H5Fclose(f);
+  }
+  ASSERT_EQ(run_cli(dir, "apply in.h5:/H_MPO in.h5:/psi -o t.h5 --chi 16 --seed 3 -q").code, 0);
+  hid_t t = H5Fopen(in.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t o = H5Fopen((dir / "t.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(o, 0);
+  auto address = [](hid_t f, const std::string& path) {
+    H5O_info_t info{};
+    EXPECT_GE(H5Oget_info_by_name2(f, path.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT), 0) << path;
+    return info.addr;
+  };
+  // Every member of the template's train is there (the rewritten ones anew).
+  std::vector<std::string> members;
+  hid_t train = H5Gopen2(t, "/psi", H5P_DEFAULT);
+  H5Literate(train, H5_INDEX_NAME, H5_ITER_NATIVE, nullptr,
+             [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+               static_cast<std::vector<std::string>*>(out)->push_back(name);
+               return 0;
+             },
+             &members);
+  H5Gclose(train);
+  EXPECT_GE(members.size(), 9u);
+  for (const auto& m : members) EXPECT_GT(H5Lexists(o, ("/psi/" + m).c_str(), H5P_DEFAULT), 0) << m;
+  const haddr_t chinfo = address(o, "/psi/chinfo"), leg = address(o, "/psi/sites/0/leg");
+  for (int j = 0; j < 12; ++j) {
+    const std::string tensor = "/psi/tensors/" + std::to_string(j);
+    EXPECT_EQ(address(o, tensor + "/chinfo"), chinfo) << j;
+    EXPECT_EQ(address(o, tensor + "/legs/0/chinfo"), chinfo) << j;
+    EXPECT_EQ(address(o, tensor + "/legs/1"), leg) << j;  // (vL, p, vR): the site's own leg
+    EXPECT_EQ(address(o, "/psi/sites/" + std::to_string(j)), address(o, "/psi/sites/0")) << j;
+  }
+  EXPECT_EQ(address(o, "/psi/sites/0/Sz/legs/0"), leg);
+  EXPECT_NE(address(o, "/psi/sites/0/Sz"), address(o, "/psi/sites/0/Sp"));
+  long long note = 0, unit = 0;
+  hid_t d = H5Dopen2(o, "/psi/note", H5P_DEFAULT);
+  ASSERT_GE(d, 0);
+  H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, &note);
+  hid_t a = H5Aopen(d, "unit", H5P_DEFAULT);
+  H5Aread(a, H5T_NATIVE_LLONG, &unit);
+  H5Aclose(a);
+  H5Dclose(d);
+  EXPECT_EQ(note, 42);
+  EXPECT_EQ(unit, 42);
+  H5L_info_t link{};
+  ASSERT_GE(H5Lget_info(o, "/psi/alias", &link, H5P_DEFAULT), 0);
+  EXPECT_EQ(link.type, H5L_TYPE_SOFT);
+  EXPECT_EQ(address(o, "/psi/alias"), chinfo);
+  // TeNPy's own attributes on the copied groups, its variable-length strings among them.
+  EXPECT_EQ(read_string_attr(dir / "t.h5", "/psi/sites/0", "type"), read_string_attr(in, "/psi/sites/0", "type"));
+  EXPECT_EQ(read_string_attr(dir / "t.h5", "/psi/chinfo", "class"), "ChargeInfo");
+  H5Fclose(o);
+  H5Fclose(t);
+}
+
 // An MPO result (H·H) written back as a TeNPy MPO: the operator it holds is H².
 TEST(WriteBack, TenpyMpoProductIsWrittenAsAnMpo) {
   TempDir dir;

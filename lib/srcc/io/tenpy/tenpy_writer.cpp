@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 
 #include "srcc/core/error.hpp"
 #include "srcc/io/h5/h5_dataset.hpp"
 #include "srcc/io/h5/h5_handle.hpp"
 #include "srcc/io/tenpy/tenpy_encoding.hpp"
 #include "srcc/io/tenpy/tenpy_objects.hpp"
+#include "srcc/io/tenpy/tenpy_template_copy.hpp"
 
 namespace srcc {
 
@@ -133,12 +135,13 @@ struct SiteLegs {
   std::vector<std::vector<Charge>> block_charge;
 };
 
-// Writes site j's legs under `legs`: the physical ones are the template's own objects (their
-// charges sorted as TeNPy keeps them), the bonds new.
+// Writes site j's legs under `legs` (the output's `legs_path`): the physical ones are the
+// template's own objects (their charges sorted as TeNPy keeps them), copied or linked by `copy`
+// from the template's tensor at `tensor_path`; the bonds new.
 template <class T>
-SiteLegs write_site_legs(hid_t train, hid_t old_tensors, hid_t legs, const std::string& name,
-                         const tenpy::ArrayInfo& tpl, const std::string& tw, TrainKind kind,
-                         const SectorForm<T>& form, std::size_t j, std::size_t nq) {
+SiteLegs write_site_legs(hid_t train, TemplateCopy& copy, const std::string& tensor_path, hid_t legs,
+                         const std::string& legs_path, const tenpy::ArrayInfo& tpl, const std::string& tw,
+                         TrainKind kind, const SectorForm<T>& form, std::size_t j, std::size_t nq) {
   SiteLegs out;
   out.roles = kind == TrainKind::kMps ? std::vector<std::size_t>{kLegL, kLegU, kLegR}
                                       : std::vector<std::size_t>{kLegL, kLegR, kLegU, kLegD};
@@ -148,7 +151,7 @@ SiteLegs write_site_legs(hid_t train, hid_t old_tensors, hid_t legs, const std::
     const std::size_t role = out.roles[k];
     if (role == kLegU || role == kLegD) {
       const std::size_t tk = axis_of(tpl, label_of(role, kind), tw);
-      hard_link(old_tensors, name + "/legs/" + std::to_string(tk), legs, std::to_string(k));
+      copy.copy(tensor_path + "/legs/" + std::to_string(tk), legs_path + "/" + std::to_string(k));
       const auto& leg = tpl.legs[tk];
       out.slices[k] = leg.slices;
       for (std::size_t b = 0; b < leg.blocks(); ++b) {
@@ -268,14 +271,16 @@ SiteBlocks<T> site_blocks(const SiteLegs& legs, const CoreElements<T>& core, con
   }
 }
 
+// The template's members the writer writes anew (the tensors, and those below), not copied.
+const std::set<std::string> kRewritten{"tensors", "singular_values", "canonical_form", "index_identity_left",
+                                       "index_identity_right"};
+
 // The train's own members beside its tensors: an MPS's singular values, canonical form (B
 // everywhere) and norm; an MPO's identity indices at its ends.
 template <class T> void write_train_members(hid_t g, TrainKind kind, const SectorForm<T>& form, std::size_t n) {
   if (kind == TrainKind::kMps) {
-    remove(g, "singular_values");
     Handle sv = list_group(g, "singular_values", n + 1);
     for (std::size_t i = 0; i <= n; ++i) real_array(sv.get(), std::to_string(i), form.schmidt[i]);
-    remove(g, "canonical_form");
     Handle cf = list_group(g, "canonical_form", n);
     for (std::size_t j = 0; j < n; ++j) {
       Handle form_j = list_group(cf.get(), std::to_string(j), 2, "tuple");
@@ -287,7 +292,6 @@ template <class T> void write_train_members(hid_t g, TrainKind kind, const Secto
   }
   // The result's outer bonds have one index each: that is IdL[0] and IdR[L].
   for (const char* name : {"index_identity_left", "index_identity_right"}) {
-    remove(g, name);
     Handle ids = list_group(g, name, n + 1);
     for (std::size_t i = 0; i <= n; ++i) {
       const bool end = std::string(name) == "index_identity_left" ? i == 0 : i == n;
@@ -304,22 +308,22 @@ template <class T>
 void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, const SectorForm<T>& form,
                        const std::string& file, const std::string& grp, const std::string& label) {
   Handle tf = h5::open_for_reading(file);
-  // Everything TeNPy keeps beside the tensors comes from the template, hard links inside it kept.
-  Handle ocpl(H5Pcreate(H5P_OBJECT_COPY), H5Pclose);
-  if (H5Ocopy(tf.get(), grp.c_str(), out, out_group.c_str(), ocpl.get(), H5P_DEFAULT) < 0)
-    fail(label, "copy of the template " + file + ":" + grp);
-  Handle g(H5Gopen2(out, out_group.c_str(), H5P_DEFAULT), H5Gclose);
+  // Everything TeNPy keeps beside the tensors comes from the template, shared objects shared.
+  const std::string to = out_group.front() == '/' ? out_group : "/" + out_group;
+  TemplateCopy copy(tf.get(), file, out);
+  try {
+    copy.copy(grp, to, kRewritten);
+  } catch (const OutputError& e) {
+    throw OutputError(label + ": " + e.what());
+  }
+  Handle g(H5Gopen2(out, to.c_str(), H5P_DEFAULT), H5Gclose);
   const std::size_t n = form.sites();
   const std::size_t nq = form.bonds.front().front().size();
-  Handle old_tensors(H5Gopen2(g.get(), "tensors", H5P_DEFAULT), H5Gclose);
-  // The template's numbers, copied with it, go before the result's are written, so that the file
-  // reuses their space (its sites' legs stay until the new sites have linked the physical ones).
-  for (std::size_t j = 0; j < n; ++j) remove(old_tensors.get(), std::to_string(j) + "/blocks");
-  Handle tensors = list_group(g.get(), "tensors.new", n);
+  Handle tensors = list_group(g.get(), "tensors", n);
   long long max_bond = 1;
   for (std::size_t j = 0; j < n; ++j) {
-    const std::string name = std::to_string(j), tw = file + ":" + grp + "/tensors/" + name;
-    const tenpy::ArrayInfo tpl = tenpy::read_array_info(tf.get(), grp + "/tensors/" + name, tw);
+    const std::string name = std::to_string(j), tensor = grp + "/tensors/" + name, tw = file + ":" + tensor;
+    const tenpy::ArrayInfo tpl = tenpy::read_array_info(tf.get(), tensor, tw);
     const auto perm = site_perm(Handle(H5Gopen2(tf.get(), grp.c_str(), H5P_DEFAULT), H5Gclose).get(), j, file);
     Handle a = instance(tensors.get(), name, "Array", "tenpy.linalg.np_conserved");
     hard_link(g.get(), "chinfo", a.get(), "chinfo");
@@ -335,7 +339,8 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     }
     const std::size_t rank = kind == TrainKind::kMps ? 3 : 4;
     Handle legs_group = list_group(a.get(), "legs", rank);
-    const SiteLegs legs = write_site_legs(g.get(), old_tensors.get(), legs_group.get(), name, tpl, tw, kind, form, j, nq);
+    const SiteLegs legs = write_site_legs(g.get(), copy, tensor, legs_group.get(), to + "/tensors/" + name + "/legs",
+                                          tpl, tw, kind, form, j, nq);
     max_bond = std::max<long long>(max_bond, static_cast<long long>(form.bonds[j + 1].size()));
     Handle dt = group(a.get(), "dtype", "dtype");
     str_attr(dt.get(), "name", dtype_is_complex(dtype_of<T>) ? (sizeof(T) == 8 ? "complex64" : "complex128")
@@ -355,9 +360,6 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     for (std::size_t k = 0; k < rank; ++k) shape.push_back(legs.slices[k].back());
     int_array_attr(a.get(), "shape", shape);
   }
-  old_tensors.reset();
-  remove(g.get(), "tensors");
-  if (H5Lmove(g.get(), "tensors.new", g.get(), "tensors", H5P_DEFAULT, H5P_DEFAULT) < 0) fail(label, "tensors");
   int_attr(g.get(), "L", static_cast<long long>(n));
   int_attr(g.get(), "max_bond_dimension", max_bond);
   write_train_members(g.get(), kind, form, n);
