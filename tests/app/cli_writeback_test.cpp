@@ -80,7 +80,8 @@ TEST(WriteBack, TenpyStateWithChargesKeepsTheTotalChargeAndSaysWhatItDropped) {
 // The layout's members beside the tensors come from the template, each object once: what the
 // template shares by hard links (the charge info in every leg, a site's physical leg in every
 // tensor) the output shares; members the writer does not know (a user's own dataset with its
-// attribute, a soft link) are kept as they are.
+// attribute, a soft link) are kept as they are. (That every tensor's values are the result's is
+// the other tests'.)
 TEST(WriteBack, TenpyLayoutKeepsTheTemplatesMembersAndWhatItShares) {
   TempDir dir;
   const fs::path in = dir / "in.h5";
@@ -129,6 +130,21 @@ TEST(WriteBack, TenpyLayoutKeepsTheTemplatesMembersAndWhatItShares) {
     EXPECT_EQ(address(o, "/psi/sites/" + std::to_string(j)), address(o, "/psi/sites/0")) << j;
   }
   EXPECT_EQ(address(o, "/psi/sites/0/Sz/legs/0"), leg);
+  // What the result's tensors hold alike is written once, as TeNPy shares it: a label's string,
+  // the dtype, the B form's tuple, a bond's slices and charges (the tensors on both sides of it);
+  // never a list a tensor may change (its labels), nor its own legs.
+  for (int j = 1; j < 12; ++j) {
+    const std::string tensor = "/psi/tensors/" + std::to_string(j), left = "/psi/tensors/" + std::to_string(j - 1);
+    for (const char* k : {"0", "1", "2"})
+      EXPECT_EQ(address(o, tensor + "/labels/" + k), address(o, "/psi/tensors/0/labels/" + std::string(k))) << j;
+    EXPECT_NE(address(o, tensor + "/labels"), address(o, left + "/labels")) << j;
+    EXPECT_EQ(address(o, tensor + "/dtype"), address(o, left + "/dtype")) << j;
+    EXPECT_EQ(address(o, "/psi/canonical_form/" + std::to_string(j)), address(o, "/psi/canonical_form/0")) << j;
+    EXPECT_NE(address(o, tensor + "/legs/0"), address(o, left + "/legs/2")) << j;
+    for (const char* a : {"/slices", "/charges"})
+      EXPECT_EQ(address(o, tensor + "/legs/0" + a), address(o, left + "/legs/2" + a)) << j << a;
+    EXPECT_NE(address(o, tensor + "/legs/2/slices"), address(o, tensor + "/legs/0/slices")) << j;
+  }
   EXPECT_NE(address(o, "/psi/sites/0/Sz"), address(o, "/psi/sites/0/Sp"));
   long long note = 0, unit = 0;
   hid_t d = H5Dopen2(o, "/psi/note", H5P_DEFAULT);

@@ -102,11 +102,32 @@ SectorTemplate tenpy_sector_template(const std::string& file, const std::string&
 
 namespace {
 
+// Objects every tensor of the train holds alike, written once and linked from the others, as
+// TeNPy shares them: immutable ones only (a label's string, the dtype, a bond's slices and
+// charges, which the two tensors beside it hold alike), never a list a tensor may change.
+// Each maps a key to the absolute path of its first copy.
+struct SharedObjects {
+  std::map<std::string, std::string> labels, dtype;
+  std::map<std::size_t, std::string> bonds;  // bond index → a leg holding its arrays
+
+  // Links `name` under `parent` to the first object of `key`, or records `path` as its first and
+  // returns false (the caller writes it).
+  template <class K>
+  static bool link(std::map<K, std::string>& seen, const K& key, hid_t parent, const std::string& name,
+                   const std::string& path) {
+    const auto [it, first] = seen.emplace(key, path);
+    if (!first) hard_link(parent, it->second, parent, name);
+    return !first;
+  }
+};
+
 // A bond's leg: one block per charge (bonds come from sector_form grouped by charge). Returns the
-// leg's slices and its blocks' charges (nq numbers a block).
+// leg's slices and its blocks' charges (nq numbers a block). `path` is the leg's own; the arrays
+// are linked where the tensor on the bond's other side wrote them.
 std::pair<std::vector<long long>, std::vector<long long>> bond_leg(hid_t train, hid_t parent, const std::string& name,
+                                                                   const std::string& path, std::size_t bond_index,
                                                                    const std::vector<Charge>& bond, int qconj,
-                                                                   std::size_t nq) {
+                                                                   std::size_t nq, SharedObjects& shared) {
   Handle leg = instance(parent, name, "LegCharge", "tenpy.linalg.charges");
   std::vector<long long> slices{0}, charges;
   for (std::size_t i = 0; i < bond.size(); ++i) {
@@ -123,8 +144,14 @@ std::pair<std::vector<long long>, std::vector<long long>> bond_leg(hid_t train, 
   bool_attr(leg.get(), "sorted", true);
   bool_attr(leg.get(), "bunched", true);
   hard_link(train, "chinfo", leg.get(), "chinfo");
-  int_array(leg.get(), "slices", slices, {slices.size()});
-  int_array(leg.get(), "charges", charges, {slices.size() - 1, nq});
+  const auto [it, first] = shared.bonds.emplace(bond_index, path);
+  if (first) {
+    int_array(leg.get(), "slices", slices, {slices.size()});
+    int_array(leg.get(), "charges", charges, {slices.size() - 1, nq});
+  } else {
+    hard_link(leg.get(), it->second + "/slices", leg.get(), "slices");
+    hard_link(leg.get(), it->second + "/charges", leg.get(), "charges");
+  }
   return {slices, charges};
 }
 
@@ -139,9 +166,10 @@ struct SiteLegs {
 // template's own objects (their charges sorted as TeNPy keeps them), copied or linked by `copy`
 // from the template's tensor at `tensor_path`; the bonds new.
 template <class T>
-SiteLegs write_site_legs(hid_t train, TemplateCopy& copy, const std::string& tensor_path, hid_t legs,
-                         const std::string& legs_path, const tenpy::ArrayInfo& tpl, const std::string& tw,
-                         TrainKind kind, const SectorForm<T>& form, std::size_t j, std::size_t nq) {
+SiteLegs write_site_legs(hid_t train, TemplateCopy& copy, SharedObjects& shared, const std::string& tensor_path,
+                         hid_t legs, const std::string& legs_path, const tenpy::ArrayInfo& tpl,
+                         const std::string& tw, TrainKind kind, const SectorForm<T>& form, std::size_t j,
+                         std::size_t nq) {
   SiteLegs out;
   out.roles = kind == TrainKind::kMps ? std::vector<std::size_t>{kLegL, kLegU, kLegR}
                                       : std::vector<std::size_t>{kLegL, kLegR, kLegU, kLegD};
@@ -161,8 +189,9 @@ SiteLegs write_site_legs(hid_t train, TemplateCopy& copy, const std::string& ten
         out.block_charge[k].push_back(q);
       }
     } else {
-      const auto& bond = form.bonds[role == kLegL ? j : j + 1];
-      const auto leg = bond_leg(train, legs, std::to_string(k), bond, role == kLegL ? 1 : -1, nq);
+      const std::size_t b = role == kLegL ? j : j + 1;
+      const auto leg = bond_leg(train, legs, std::to_string(k), legs_path + "/" + std::to_string(k), b, form.bonds[b],
+                                role == kLegL ? 1 : -1, nq, shared);
       out.slices[k] = leg.first;
       for (std::size_t b = 0; b + 1 < leg.first.size(); ++b)
         out.block_charge[k].push_back(Charge(leg.second.begin() + static_cast<std::ptrdiff_t>(b * nq),
@@ -281,10 +310,15 @@ template <class T> void write_train_members(hid_t g, TrainKind kind, const Secto
   if (kind == TrainKind::kMps) {
     Handle sv = list_group(g, "singular_values", n + 1);
     for (std::size_t i = 0; i <= n; ++i) real_array(sv.get(), std::to_string(i), form.schmidt[i]);
+    // B = Γ S at every site: (νL, νR) = (0, 1), one tuple linked from each entry.
     Handle cf = list_group(g, "canonical_form", n);
     for (std::size_t j = 0; j < n; ++j) {
-      Handle form_j = list_group(cf.get(), std::to_string(j), 2, "tuple");
-      float_dataset(form_j.get(), "0", 0.0);  // B = Γ S: (νL, νR) = (0, 1)
+      if (j > 0) {
+        hard_link(cf.get(), "0", cf.get(), std::to_string(j));
+        continue;
+      }
+      Handle form_j = list_group(cf.get(), "0", 2, "tuple");
+      float_dataset(form_j.get(), "0", 0.0);
       float_dataset(form_j.get(), "1", 1.0);
     }
     double_attr(g, "norm", form.norm);
@@ -320,6 +354,7 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
   const std::size_t n = form.sites();
   const std::size_t nq = form.bonds.front().front().size();
   Handle tensors = list_group(g.get(), "tensors", n);
+  SharedObjects shared;
   long long max_bond = 1;
   for (std::size_t j = 0; j < n; ++j) {
     const std::string name = std::to_string(j), tensor = grp + "/tensors/" + name, tw = file + ":" + tensor;
@@ -339,15 +374,23 @@ void write_tenpy_train(hid_t out, const std::string& out_group, TrainKind kind, 
     }
     const std::size_t rank = kind == TrainKind::kMps ? 3 : 4;
     Handle legs_group = list_group(a.get(), "legs", rank);
-    const SiteLegs legs = write_site_legs(g.get(), copy, tensor, legs_group.get(), to + "/tensors/" + name + "/legs",
-                                          tpl, tw, kind, form, j, nq);
+    const std::string at = to + "/tensors/" + name;
+    const SiteLegs legs = write_site_legs(g.get(), copy, shared, tensor, legs_group.get(), at + "/legs", tpl, tw, kind,
+                                          form, j, nq);
     max_bond = std::max<long long>(max_bond, static_cast<long long>(form.bonds[j + 1].size()));
-    Handle dt = group(a.get(), "dtype", "dtype");
-    str_attr(dt.get(), "name", dtype_is_complex(dtype_of<T>) ? (sizeof(T) == 8 ? "complex64" : "complex128")
-                                                            : (sizeof(T) == 4 ? "float32" : "float64"));
+    const char* dtype = dtype_is_complex(dtype_of<T>) ? (sizeof(T) == 8 ? "complex64" : "complex128")
+                                                      : (sizeof(T) == 4 ? "float32" : "float64");
+    if (!SharedObjects::link(shared.dtype, std::string(dtype), a.get(), "dtype", at + "/dtype")) {
+      Handle dt = group(a.get(), "dtype", "dtype");
+      str_attr(dt.get(), "name", dtype);
+    }
     int_array(a.get(), "total_charge", tpl.total_charge, {tpl.total_charge.size()});
     Handle labels = list_group(a.get(), "labels", rank);
-    for (std::size_t k = 0; k < rank; ++k) str_dataset(labels.get(), std::to_string(k), label_of(legs.roles[k], kind));
+    for (std::size_t k = 0; k < rank; ++k) {
+      const std::string label = label_of(legs.roles[k], kind), entry = std::to_string(k);
+      if (!SharedObjects::link(shared.labels, label, labels.get(), entry, at + "/labels/" + entry))
+        str_dataset(labels.get(), entry, label);
+    }
     // An MPS keeps its norm apart (attribute norm); an MPO's is in its first tensor.
     if (kind == TrainKind::kMpo && j == 0) core.scale *= static_cast<real_t<T>>(form.norm);
     const SiteBlocks<T> blocks = site_blocks(legs, core, perm, tpl, nq);
