@@ -111,6 +111,31 @@ class RankExchange {
     return out;
   }
 
+  // Every term's `n` values on every rank, from this rank's own terms' at `mine` (in term
+  // order, n each) into `out`, which holds terms() · n values: rank by rank, each rank's terms in
+  // term order, so that term k starts at term_slot(k) · n. The sizes are known on every rank:
+  // one exchange, into memory the caller keeps.
+  template <class V>
+  void gather_terms(const V* mine, V* out, std::size_t n, const std::string& what, std::int64_t site) {
+    if (!ranks_) {
+      if (out != mine) std::memcpy(out, mine, terms_ * n * sizeof(V));
+      return;
+    }
+    std::vector<std::size_t> bytes(size());
+    for (std::size_t r = 0; r < bytes.size(); ++r) bytes[r] = terms_of(r) * n * sizeof(V);
+    const auto t0 = Clock::now();
+    ranks_->all_gather_known(mine, out, bytes, wait_);
+    note(what, site, terms_ * n * sizeof(V), t0);
+  }
+  // Where term k lies in gather_terms' layout, in units of one term.
+  std::size_t term_slot(std::size_t k) const {
+    const std::size_t R = static_cast<std::size_t>(size()), owner = k % R;
+    std::size_t before = 0;
+    for (std::size_t r = 0; r < owner; ++r) before += terms_of(r);
+    return before + k / R;
+  }
+  std::size_t terms() const { return terms_; }
+
   // Every rank's `mine` concatenated in rank order (shares of rows or columns), on every rank.
   template <class V> std::vector<V> joined(const std::vector<V>& mine, const std::string& what, std::int64_t site) {
     if (!ranks_) return mine;
@@ -133,6 +158,11 @@ class RankExchange {
 
  private:
   using Clock = std::chrono::steady_clock;
+  // How many terms rank r holds (k ≡ r mod R).
+  std::size_t terms_of(std::size_t r) const {
+    const std::size_t R = static_cast<std::size_t>(size());
+    return r < terms_ ? (terms_ - r + R - 1) / R : 0;
+  }
   static void append(std::vector<std::byte>& out, const void* p, std::size_t n) {
     const auto* b = static_cast<const std::byte*>(p);
     out.insert(out.end(), b, b + n);

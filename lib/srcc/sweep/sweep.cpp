@@ -146,6 +146,7 @@ Buffer<T> Sweeper<T>::sketch(std::size_t block, std::size_t j, std::size_t cols,
     for (const auto& a : all) least = std::min(least, a.front());
     std::vector<real_t<T>> factors;
     for (const auto& a : all) factors.push_back(static_cast<real_t<T>>(std::exp(least - a.front())));
+    if (!K().moves_data()) return sum_over_ranks(own, rows * cols, factors, "sketch", j);
     return add_terms(all_terms(own, rows * cols, "sketch", j), rows * cols, factors, j);
   }
   if (parts_.size() == 1) return y;
@@ -226,6 +227,22 @@ Buffer<T> Sweeper<T>::add_terms(std::vector<std::vector<T>>&& x, std::size_t n, 
     Buffer<T> term = adopt(std::move(x[k]), "sum of terms", j);
     K().add(n, factor(k), term.data(), sum.data());
   }
+  return sum;
+}
+
+template <class T>
+Buffer<T> Sweeper<T>::sum_over_ranks(const std::vector<Buffer<T>>& own, std::size_t n,
+                                     const std::vector<real_t<T>>& factors, const std::string& what, std::size_t j) {
+  own_terms_.resize(own.size() * n);
+  every_term_.resize(ranks_.terms() * n);
+  for (std::size_t k = 0; k < own.size(); ++k) std::copy_n(own[k].data(), n, own_terms_.data() + k * n);
+  ranks_.gather_terms(own_terms_.data(), every_term_.data(), n, what, static_cast<std::int64_t>(j));
+  auto term = [&](std::size_t k) { return every_term_.data() + ranks_.term_slot(k) * n; };
+  auto factor = [&](std::size_t k) { return factors.empty() ? real_t<T>(1) : factors[k]; };
+  Buffer<T> sum = K().allocate(std::max<std::size_t>(n, 1));
+  std::copy_n(term(0), n, sum.data());
+  if (factor(0) != 1) K().scale(n, factor(0), sum.data());
+  for (std::size_t k = 1; k < ranks_.terms(); ++k) K().add(n, factor(k), term(k), sum.data());
   return sum;
 }
 
