@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,49 @@ class RankExchange {
   }
   std::size_t terms() const { return terms_; }
 
+  // Every term's bytes in term order on every rank, from this rank's own terms' (in term order),
+  // as views into memory the exchange keeps from call to call (no fresh pages for what the
+  // terms send each cut), valid until the next call. Two exchanges: the sizes, then the bytes.
+  std::vector<std::span<const std::byte>> all_term_bytes(const std::vector<std::vector<std::byte>>& own,
+                                                         const std::string& what, std::int64_t site) {
+    std::vector<std::span<const std::byte>> out(terms_);
+    if (!ranks_) {
+      for (std::size_t k = 0; k < own.size() && k < terms_; ++k) out[k] = own[k];
+      return out;
+    }
+    const auto t0 = Clock::now();
+    const std::size_t R = static_cast<std::size_t>(size());
+    std::vector<std::uint64_t> mine, sizes(terms_);
+    for (const auto& v : own) mine.push_back(v.size());
+    std::vector<std::size_t> size_bytes(R);
+    for (std::size_t r = 0; r < R; ++r) size_bytes[r] = terms_of(r) * sizeof(std::uint64_t);
+    std::vector<std::uint64_t> by_rank(terms_);
+    ranks_->all_gather_known(mine.data(), by_rank.data(), size_bytes, wait_);
+    std::vector<std::size_t> bytes(R, 0);
+    for (std::size_t r = 0, at = 0; r < R; ++r)
+      for (std::size_t k = r; k < terms_; k += R) {
+        sizes[k] = by_rank[at++];
+        bytes[r] += sizes[k];
+      }
+    std::size_t total = 0, own_total = 0;
+    for (std::size_t b : bytes) total += b;
+    for (const auto& v : own) own_total += v.size();
+    if (send_.size() < own_total) send_.resize(own_total);
+    if (recv_.size() < total) recv_.resize(total);
+    const std::byte* from = own.size() == 1 ? own[0].data() : send_.data();
+    if (own.size() != 1)
+      for (std::size_t i = 0, at = 0; i < own.size(); at += own[i].size(), ++i)
+        std::memcpy(send_.data() + at, own[i].data(), own[i].size());
+    ranks_->all_gather_known(from, recv_.data(), bytes, wait_);
+    note(what, site, total, t0);
+    for (std::size_t r = 0, at = 0; r < R; ++r)
+      for (std::size_t k = r; k < terms_; k += R) {
+        out[k] = std::span<const std::byte>(recv_.data() + at, sizes[k]);
+        at += sizes[k];
+      }
+    return out;
+  }
+
   // Every rank's `mine` concatenated in rank order (shares of rows or columns), on every rank.
   template <class V> std::vector<V> joined(const std::vector<V>& mine, const std::string& what, std::int64_t site) {
     if (!ranks_) return mine;
@@ -182,6 +226,7 @@ class RankExchange {
   Ranks* ranks_;
   Mode mode_;
   std::size_t terms_;
+  std::vector<std::byte> send_, recv_;  // all_term_bytes' memory, kept
   WaitCheck wait_;
   TransferLog& log_;
 };

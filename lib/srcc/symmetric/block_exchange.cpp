@@ -13,6 +13,7 @@ namespace {
 
 class Packer {
  public:
+  void reserve(std::size_t n) { out.reserve(n); }
   void put(const void* p, std::size_t n) {
     const auto* b = static_cast<const std::byte*>(p);
     out.insert(out.end(), b, b + n);
@@ -27,7 +28,7 @@ class Packer {
 
 class Unpacker {
  public:
-  explicit Unpacker(const std::vector<std::byte>& in) : in_(in) {}
+  explicit Unpacker(std::span<const std::byte> in) : in_(in) {}
   void get(void* p, std::size_t n) {
     if (n > in_.size() - at_) throw std::runtime_error("a packed block tensor ends early");
     std::memcpy(p, in_.data() + at_, n);
@@ -45,10 +46,25 @@ class Unpacker {
     get(v.data(), n * sizeof(V));
     return v;
   }
+  // The next `values` vector's elements straight into a host buffer of K (one copy), or into a
+  // vector that K adopts (a device backend uploads it).
+  template <class T> Buffer<T> elements(Kernels<T>& K, std::size_t& n) {
+    if (K.moves_data()) {
+      std::vector<T> v = values<T>();
+      n = v.size();
+      return n > 0 ? K.adopt(std::move(v)) : Buffer<T>();
+    }
+    n = value<std::uint64_t>();
+    if (n > (in_.size() - at_) / sizeof(T)) throw std::runtime_error("a packed block tensor ends early");
+    if (n == 0) return Buffer<T>();
+    Buffer<T> b = K.allocate(n);
+    get(b.data(), n * sizeof(T));
+    return b;
+  }
   bool done() const { return at_ == in_.size(); }
 
  private:
-  const std::vector<std::byte>& in_;
+  std::span<const std::byte> in_;
   std::size_t at_ = 0;
 };
 
@@ -56,6 +72,9 @@ class Unpacker {
 
 template <class T> std::vector<std::byte> packed_blocks(Kernels<T>& K, const BlockTensor<T>& t) {
   Packer p;
+  std::size_t header = 64 * (t.blocks.size() + 1) + 64 * t.labels.size();
+  for (const Leg& leg : t.legs) header += leg.charges.size() * 64 + (leg.dims.size() + leg.sector_of.size() + leg.position_of.size()) * 8;
+  p.reserve(header + t.elements * sizeof(T));
   p.value<std::uint64_t>(t.legs.size());
   for (const Leg& leg : t.legs) {
     p.value<std::uint64_t>(leg.charges.size());
@@ -71,11 +90,16 @@ template <class T> std::vector<std::byte> packed_blocks(Kernels<T>& K, const Blo
     p.value<std::uint64_t>(b.offset);
     p.value<std::uint64_t>(b.size);
   }
-  p.values(t.elements > 0 ? K.download(t.data, t.elements) : std::vector<T>{});
+  if (t.elements > 0 && !K.moves_data()) {  // host elements as they lie
+    p.value<std::uint64_t>(t.elements);
+    p.put(t.data.data(), t.elements * sizeof(T));
+  } else {
+    p.values(t.elements > 0 ? K.download(t.data, t.elements) : std::vector<T>{});
+  }
   return std::move(p.out);
 }
 
-template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, const std::vector<std::byte>& bytes) {
+template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, std::span<const std::byte> bytes) {
   Unpacker u(bytes);
   BlockTensor<T> t;
   t.legs.resize(u.value<std::uint64_t>());
@@ -93,10 +117,8 @@ template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, const std::vect
     b.offset = u.value<std::uint64_t>();
     b.size = u.value<std::uint64_t>();
   }
-  std::vector<T> data = u.values<T>();
+  t.data = u.elements(K, t.elements);
   if (!u.done() || t.labels.size() != t.legs.size()) throw std::runtime_error("a packed block tensor is malformed");
-  t.elements = data.size();
-  if (t.elements > 0) t.data = K.adopt(std::move(data));
   return t;
 }
 
@@ -109,7 +131,7 @@ std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks
   std::vector<std::vector<std::byte>> mine;
   for (std::size_t k = 0; k < terms.size(); ++k)
     if (terms[k].stack) mine.push_back(packed_blocks(K, tensors[k]));
-  const auto all = ranks->all_terms(mine, what, site);
+  const auto all = ranks->all_term_bytes(mine, what, site);
   for (std::size_t k = 0; k < terms.size(); ++k)
     if (!terms[k].stack) out[k] = unpacked_blocks(K, all[k]);
   return out;
@@ -226,7 +248,7 @@ SectorSvd<T> split_sector_svd(Kernels<T>& K, RankExchange& ranks, const BlockTen
 
 #define SRCC_INSTANTIATE(T)                                                                                  \
   template std::vector<std::byte> packed_blocks(Kernels<T>&, const BlockTensor<T>&);                         \
-  template BlockTensor<T> unpacked_blocks(Kernels<T>&, const std::vector<std::byte>&);                       \
+  template BlockTensor<T> unpacked_blocks(Kernels<T>&, std::span<const std::byte>);                            \
   template std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>&, RankExchange*,                         \
                                                          const std::vector<ChargedTerm<T>>&,                 \
                                                          const std::vector<BlockTensor<T>>&,                 \

@@ -5,6 +5,7 @@
 // added in the order one process adds them.
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ namespace srcc {
 template <class T> std::vector<std::byte> packed_blocks(Kernels<T>& K, const BlockTensor<T>& t);
 // The tensor `bytes` holds (packed_blocks), its elements adopted by K. Throws std::runtime_error
 // on bytes that are not a whole tensor.
-template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, const std::vector<std::byte>& bytes);
+template <class T> BlockTensor<T> unpacked_blocks(Kernels<T>& K, std::span<const std::byte> bytes);
 
 // Every term's tensor in term order, on every rank: `tensors[k]` is this rank's term k's where
 // terms[k].stack is set (its own terms), and stays as it is; the other ranks' arrive packed.
