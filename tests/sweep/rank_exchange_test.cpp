@@ -70,6 +70,21 @@ TEST(RankExchange, TermsAreDealtRoundRobin) {
   EXPECT_FALSE(ex.columns_split());
 }
 
+// gather_terms lays the terms out rank by rank, each rank's in term order: term k's slot is the
+// number of terms the ranks before its own hold plus its place among its rank's.
+TEST(RankExchange, GatheredTermsLieRankByRankInTermOrder) {
+  TransferLog log;
+  PosedRank me(2, 3);
+  RankExchange ex(&me, RankExchange::Mode::kTerms, 7, [] {}, log);
+  std::vector<std::size_t> slots;
+  for (std::size_t k = 0; k < 7; ++k) slots.push_back(ex.term_slot(k));
+  // rank 0: terms 0, 3, 6; rank 1: 1, 4; rank 2: 2, 5.
+  EXPECT_EQ(slots, (std::vector<std::size_t>{0, 3, 5, 1, 4, 6, 2}));
+  EXPECT_EQ(ex.terms(), 7u);
+  RankExchange one(nullptr, RankExchange::Mode::kTerms, 3, [] {}, log);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(one.term_slot(k), k);
+}
+
 TEST(RankExchange, OneProcessHoldsEverythingAndHandsBackWhatItGave) {
   TransferLog log;
   RankExchange ex(nullptr, RankExchange::Mode::kColumns, 2, [] {}, log);
@@ -83,6 +98,14 @@ TEST(RankExchange, OneProcessHoldsEverythingAndHandsBackWhatItGave) {
   EXPECT_EQ(out, (std::vector<double>{1, 2, 3, 4, 0, 0}));
   const std::vector<std::vector<double>> terms{{1}, {2, 3}};
   EXPECT_EQ(ex.all_terms(terms, "x", 0), terms);
+  std::vector<double> gathered(4, 0.0);
+  ex.gather_terms(mine.data(), gathered.data(), 2, "x", 0);  // 2 terms of 2 values
+  EXPECT_EQ(gathered, (std::vector<double>{1, 2, 3, 4}));
+  const std::vector<std::vector<std::byte>> bytes{{std::byte{1}}, {std::byte{2}, std::byte{3}}};
+  const auto views = ex.all_term_bytes(bytes, "x", 0);
+  ASSERT_EQ(views.size(), 2u);
+  EXPECT_EQ(views[1].size(), 2u);
+  EXPECT_EQ(views[1][1], std::byte{3});
   EXPECT_TRUE(log.records().empty());  // nothing was exchanged, nothing logged
 }
 
