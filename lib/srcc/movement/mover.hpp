@@ -59,6 +59,25 @@ template <class T> class Mover {
     return up(std::move(out), what, site);
   }
 
+  // The same for several buffers of `n_in` values each: `fill(ins, out)` gets each one's values
+  // on the host (on a host backend the buffers themselves).
+  Buffer<T> through_host(const std::vector<Buffer<T>>& bs, std::size_t n_in, std::size_t n_out,
+                         const std::function<void(const std::vector<const T*>&, T*)>& fill, const std::string& what,
+                         std::int64_t site) {
+    std::vector<const T*> ins;
+    if (!K_.moves_data()) {
+      for (const auto& b : bs) ins.push_back(b.data());
+      Buffer<T> out = K_.allocate(std::max<std::size_t>(n_out, 1));
+      fill(ins, out.data());
+      return out;
+    }
+    std::vector<std::vector<T>> host;
+    for (const auto& b : bs) ins.push_back(host.emplace_back(down(b, n_in, what, site)).data());
+    std::vector<T> out(n_out);
+    fill(ins, out.data());
+    return up(std::move(out), what, site);
+  }
+
   // Like down() for data that leaves the computation for good (result cores): on a host
   // backend the copy out of its memory is logged too, as a host copy.
   std::vector<T> fetch(const Buffer<T>& b, std::size_t n, const std::string& what,

@@ -146,8 +146,7 @@ Buffer<T> Sweeper<T>::sketch(std::size_t block, std::size_t j, std::size_t cols,
     for (const auto& a : all) least = std::min(least, a.front());
     std::vector<real_t<T>> factors;
     for (const auto& a : all) factors.push_back(static_cast<real_t<T>>(std::exp(least - a.front())));
-    if (!K().moves_data()) return sum_over_ranks(own, rows * cols, factors, "sketch", j);
-    return add_terms(all_terms(own, rows * cols, "sketch", j), rows * cols, factors, j);
+    return sum_over_ranks(own, rows * cols, factors, "sketch", j);
   }
   if (parts_.size() == 1) return y;
   double least = part(0).blocks.log_scale(block, j);
@@ -233,14 +232,20 @@ Buffer<T> Sweeper<T>::add_terms(std::vector<std::vector<T>>&& x, std::size_t n, 
 template <class T>
 Buffer<T> Sweeper<T>::sum_over_ranks(const std::vector<Buffer<T>>& own, std::size_t n,
                                      const std::vector<real_t<T>>& factors, const std::string& what, std::size_t j) {
-  own_terms_.resize(own.size() * n);
-  every_term_.resize(ranks_.terms() * n);
-  for (std::size_t k = 0; k < own.size(); ++k) std::copy_n(own[k].data(), n, own_terms_.data() + k * n);
-  ranks_.gather_terms(own_terms_.data(), every_term_.data(), n, what, static_cast<std::int64_t>(j));
-  auto term = [&](std::size_t k) { return every_term_.data() + ranks_.term_slot(k) * n; };
+  // Every term's values in gather_terms' layout, in the backend's memory (on a host backend
+  // gathered into it directly).
+  const Buffer<T> all = mover().through_host(
+      own, n, ranks_.terms() * n,
+      [&](const std::vector<const T*>& mine, T* every) {
+        own_terms_.resize(mine.size() * n);
+        for (std::size_t k = 0; k < mine.size(); ++k) std::copy_n(mine[k], n, own_terms_.data() + k * n);
+        ranks_.gather_terms(own_terms_.data(), every, n, what, static_cast<std::int64_t>(j));
+      },
+      what, static_cast<std::int64_t>(j));
+  auto term = [&](std::size_t k) { return all.data() + ranks_.term_slot(k) * n; };
   auto factor = [&](std::size_t k) { return factors.empty() ? real_t<T>(1) : factors[k]; };
   Buffer<T> sum = K().allocate(std::max<std::size_t>(n, 1));
-  std::copy_n(term(0), n, sum.data());
+  K().copy(n, term(0), sum.data());
   if (factor(0) != 1) K().scale(n, factor(0), sum.data());
   for (std::size_t k = 1; k < ranks_.terms(); ++k) K().add(n, factor(k), term(k), sum.data());
   return sum;

@@ -194,8 +194,9 @@ template <class T> class Sweeper {
   // Σ_k f_k · x_k over all terms in term order (f_k = 1 without factors), as one process adds it.
   Buffer<T> add_terms(std::vector<std::vector<T>>&& x, std::size_t n, const std::vector<real_t<T>>& factors,
                       std::size_t j);
-  // Over ranks on a host backend: Σ_k f_k · x_k as add_terms makes it, from this rank's own
-  // terms' buffers, gathered into memory kept from cut to cut (no copy of a term of its own).
+  // Over ranks: Σ_k f_k · x_k as add_terms makes it, from this rank's own terms' buffers, the
+  // terms gathered into one buffer of the backend (on a host backend directly, its own terms
+  // packed into memory kept from cut to cut).
   Buffer<T> sum_over_ranks(const std::vector<Buffer<T>>& own, std::size_t n, const std::vector<real_t<T>>& factors,
                            const std::string& what, std::size_t j);
   // Rank 0's core and estimate of a cut on every rank: the ranks go on with one range.
@@ -221,7 +222,7 @@ template <class T> class Sweeper {
     dense_ = true;
   }
   std::size_t right_site_ = 0;  // the right sweep's current site (for error messages)
-  std::vector<T> own_terms_, every_term_;  // sum_over_ranks' buffers, kept: their pages stay mapped
+  std::vector<T> own_terms_;  // sum_over_ranks' packing, kept: its pages stay mapped
   bool sdc_gram_first_ = true;  // sdc: whether the next cut tries M's Gram matrix first (reduce_by_svd)
 };
 
