@@ -1,5 +1,6 @@
 #include "srcc/io/h5/chunk_reader.hpp"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -133,6 +134,58 @@ void unfilter(std::vector<unsigned char>& raw, std::vector<unsigned char>& chunk
                      std::to_string(chunk_bytes));
 }
 
+// The file descriptor behind `dset`'s file where its stored bytes can be read with pread at the
+// addresses HDF5 reports (the default sec2 driver, no user block before the HDF5 data); -1
+// otherwise.
+int raw_descriptor(hid_t dset) {
+  Handle file(H5Iget_file_id(dset), H5Fclose);
+  if (!file.valid()) return -1;
+  Handle fapl(H5Fget_access_plist(file.get()), H5Pclose);
+  Handle fcpl(H5Fget_create_plist(file.get()), H5Pclose);
+  hsize_t userblock = 0;
+  if (!fapl.valid() || !fcpl.valid() || H5Pget_driver(fapl.get()) != H5FD_SEC2 ||
+      H5Pget_userblock(fcpl.get(), &userblock) < 0 || userblock != 0)
+    return -1;
+  void* handle = nullptr;
+  if (H5Fget_vfd_handle(file.get(), H5P_DEFAULT, &handle) < 0 || handle == nullptr) return -1;
+  return *static_cast<int*>(handle);
+}
+
+struct StoredChunk {
+  std::size_t index = 0;  // HDF5's, which errors name
+  hsize_t offset[kMaxRank];
+  unsigned mask = 0;
+  haddr_t addr = 0;
+  hsize_t size = 0;
+};
+
+// Reads the chunks' stored bytes with one pread per run of chunks that lie back to back in the
+// file (a writer stores a dataset's chunks in order, so a site is mostly one run), handing each
+// chunk's bytes to `take` in file order.
+template <class F>
+void read_runs(int fd, std::vector<StoredChunk>& chunks, const std::string& where, F&& take) {
+  std::sort(chunks.begin(), chunks.end(), [](const StoredChunk& a, const StoredChunk& b) { return a.addr < b.addr; });
+  constexpr std::size_t kMostRun = std::size_t{64} << 20;
+  std::vector<unsigned char> run;
+  for (std::size_t i = 0; i < chunks.size();) {
+    std::size_t end = i + 1, bytes = chunks[i].size;
+    while (end < chunks.size() && chunks[end].addr == chunks[end - 1].addr + chunks[end - 1].size &&
+           bytes + chunks[end].size <= kMostRun)
+      bytes += chunks[end++].size;
+    run.resize(bytes);
+    std::size_t got = 0;
+    while (got < bytes) {
+      const ssize_t n = pread(fd, run.data() + got, bytes - got, static_cast<off_t>(chunks[i].addr + got));
+      if (n <= 0)
+        throw InputError(where + ": reading chunk " + std::to_string(chunks[i].index) + " at byte " +
+                         std::to_string(chunks[i].addr + got) + " failed (the file ends before its data)");
+      got += static_cast<std::size_t>(n);
+    }
+    for (std::size_t c = i, at = 0; c < end; at += chunks[c].size, ++c) take(chunks[c], run.data() + at);
+    i = end;
+  }
+}
+
 }  // namespace
 
 bool read_chunked(hid_t dset, hid_t mem_type, void* out, const std::string& where) {
@@ -173,22 +226,39 @@ bool read_chunked(hid_t dset, hid_t mem_type, void* out, const std::string& wher
   // that cannot be one chunk's data.
   const std::size_t stored_limit = chunk_bytes + chunk_bytes / 64 + 4096;
   std::vector<unsigned char> raw, chunk(chunk_bytes);
+  std::vector<StoredChunk> chunks(static_cast<std::size_t>(nchunks));
   for (hsize_t c = 0; c < nchunks; ++c) {
-    hsize_t offset[kMaxRank];
-    unsigned mask = 0;
-    haddr_t addr = 0;
-    hsize_t size = 0;
-    if (H5Dget_chunk_info(dset, space.get(), c, offset, &mask, &addr, &size) < 0)
+    StoredChunk& k = chunks[static_cast<std::size_t>(c)];
+    k.index = static_cast<std::size_t>(c);
+    if (H5Dget_chunk_info(dset, space.get(), c, k.offset, &k.mask, &k.addr, &k.size) < 0)
       throw InputError(where + ": cannot read the description of chunk " + std::to_string(c));
-    if (size > stored_limit)
-      throw InputError(where + ": chunk " + std::to_string(c) + " is stored in " + std::to_string(size) +
+    if (k.size > stored_limit)
+      throw InputError(where + ": chunk " + std::to_string(c) + " is stored in " + std::to_string(k.size) +
                        " bytes, more than its " + std::to_string(chunk_bytes) + " bytes of data can take: damaged or crafted file");
-    raw.resize(static_cast<std::size_t>(size));
-    uint32_t read_mask = 0;
-    if (H5Dread_chunk(dset, H5P_DEFAULT, offset, &read_mask, raw.data()) < 0)
-      throw InputError(where + ": reading chunk " + std::to_string(c) + " failed");
-    unfilter(raw, chunk, filters, read_mask, fsize, chunk_bytes, c, where);
-    place(raw.data(), offset, cdims, dims, rank, fsize, buf);
+  }
+  // A chunk's stored bytes: read here where the file allows it (runs of chunks at once), else
+  // by HDF5 one chunk at a time.
+  auto take = [&](const StoredChunk& k, const unsigned char* stored) {
+    if (plain && k.size == chunk_bytes) {
+      place(stored, k.offset, cdims, dims, rank, fsize, buf);
+      return;
+    }
+    raw.assign(stored, stored + k.size);
+    unfilter(raw, chunk, filters, k.mask, fsize, chunk_bytes, k.index, where);
+    place(raw.data(), k.offset, cdims, dims, rank, fsize, buf);
+  };
+  if (const int fd = raw_descriptor(dset); fd >= 0) {
+    read_runs(fd, chunks, where, take);
+  } else {
+    std::vector<unsigned char> stored;
+    for (StoredChunk& k : chunks) {
+      stored.resize(static_cast<std::size_t>(k.size));
+      uint32_t read_mask = 0;
+      if (H5Dread_chunk(dset, H5P_DEFAULT, k.offset, &read_mask, stored.data()) < 0)
+        throw InputError(where + ": reading chunk " + std::to_string(k.index) + " failed");
+      k.mask = read_mask;
+      take(k, stored.data());
+    }
   }
   if (!same) {
     std::vector<unsigned char> background(elements * msize, 0);

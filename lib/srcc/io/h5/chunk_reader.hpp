@@ -3,8 +3,10 @@
 // and unfiltered ones of few stored chunks, read so about as fast as contiguous data. HDF5's own
 // inflater grows its output buffer for as long as a stream goes on, so a crafted chunk of a few
 // megabytes can make it allocate gigabytes, whatever the dataset declares. Here each chunk's raw
-// bytes are taken as stored (H5Dread_chunk), checked against the chunk's declared size, and
-// inflated into exactly one chunk's worth of memory: anything longer is a damaged file (exit 3).
+// bytes are taken as stored, checked against the chunk's declared size, and inflated into
+// exactly one chunk's worth of memory: anything longer is a damaged file (exit 3). The stored
+// bytes are read with one pread per run of chunks lying back to back in the file where its
+// driver allows (the default one, no user block), else a chunk at a time by H5Dread_chunk.
 // Only code under io/ includes this header.
 #include <hdf5.h>
 
