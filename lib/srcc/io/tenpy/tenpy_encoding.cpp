@@ -131,11 +131,4 @@ void hard_link(hid_t from_loc, const std::string& from, hid_t to_loc, const std:
     throw OutputError("link " + to + " → " + from);
 }
 
-void remove(hid_t parent, const std::string& name) {
-  if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0) H5Ldelete(parent, name.c_str(), H5P_DEFAULT);
-}
-
-// --- the template ------------------------------------------------------------------------------
-
-
 }  // namespace srcc::tenpy_h5

@@ -40,7 +40,6 @@ void float_dataset(hid_t parent, const std::string& name, double v);
 void none(hid_t parent, const std::string& name);
 // A second name for an object (TeNPy shares objects, e.g. chinfo, by hard links).
 void hard_link(hid_t from_loc, const std::string& from, hid_t to_loc, const std::string& to);
-void remove(hid_t parent, const std::string& name);
 
 template <class T>
 inline void tensor_array(hid_t parent, const std::string& name, const std::vector<T>& v, const std::vector<hsize_t>& dims) {
