@@ -192,6 +192,14 @@ class RankExchange {
     return out;
   }
 
+  // Rank 0's `n` values at `data` on every rank, in place.
+  template <class V> void from_first_into(V* data, std::size_t n, const std::string& what, std::int64_t site) {
+    if (!ranks_) return;
+    const auto t0 = Clock::now();
+    ranks_->broadcast(data, n * sizeof(V), 0, wait_);
+    note(what, site, n * sizeof(V), t0);
+  }
+
   // Rank 0's vector on every rank.
   template <class V> void from_first(std::vector<V>& v, const std::string& what, std::int64_t site) {
     if (!ranks_) return;

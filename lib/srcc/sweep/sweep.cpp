@@ -254,13 +254,21 @@ Buffer<T> Sweeper<T>::sum_over_ranks(const std::vector<Buffer<T>>& own, std::siz
 template <class T>
 void Sweeper<T>::agree(Buffer<T>& core, std::size_t& rank, std::size_t rows, RangeEstimate& e, std::size_t j) {
   if (!ranks_.spread()) return;
-  std::vector<T> host = mover().down(core, rank * rows, "result site", static_cast<std::int64_t>(j));
-  ranks_.from_first(host, "result site", static_cast<std::int64_t>(j));
-  rank = host.size() / rows;
-  core = adopt(std::move(host), "result site", j);
-  std::vector<double> pair{e.error, e.norm};
-  ranks_.from_first(pair, "range estimate", static_cast<std::int64_t>(j));
-  e = {pair[0], pair[1]};
+  // Rank 0's estimate and rank first, then its core into a buffer of that size (on a host
+  // backend the broadcast writes it in place).
+  std::vector<double> head{e.error, e.norm, static_cast<double>(rank)};
+  ranks_.from_first(head, "range estimate", static_cast<std::int64_t>(j));
+  e = {head[0], head[1]};
+  const auto first_rank = static_cast<std::size_t>(head[2]);
+  const bool first = ranks_.rank() == 0;
+  core = mover().through_host(
+      core, rank * rows, first_rank * rows,
+      [&](const T* mine, T* out) {
+        if (first) std::copy_n(mine, first_rank * rows, out);
+        ranks_.from_first_into(out, first_rank * rows, "result site", static_cast<std::int64_t>(j));
+      },
+      "result site", static_cast<std::int64_t>(j));
+  rank = first_rank;
 }
 
 template <class T>
