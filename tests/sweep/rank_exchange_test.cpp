@@ -102,7 +102,7 @@ TEST(RankExchange, OneProcessHoldsEverythingAndHandsBackWhatItGave) {
   ex.gather_terms(mine.data(), gathered.data(), 2, "x", 0);  // 2 terms of 2 values
   EXPECT_EQ(gathered, (std::vector<double>{1, 2, 3, 4}));
   const std::vector<std::vector<std::byte>> bytes{{std::byte{1}}, {std::byte{2}, std::byte{3}}};
-  const auto views = ex.all_term_bytes(bytes, "x", 0);
+  const auto views = ex.all_term_bytes({bytes[0], bytes[1]}, "x", 0);
   ASSERT_EQ(views.size(), 2u);
   EXPECT_EQ(views[1].size(), 2u);
   EXPECT_EQ(views[1][1], std::byte{3});

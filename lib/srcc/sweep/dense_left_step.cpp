@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <utility>
 
 #include "srcc/core/rng.hpp"
@@ -241,20 +242,26 @@ std::vector<Reduced<T>> reduce_by_range(DeviceCtx<T> c, const std::vector<Buffer
     }
   } else {
     const auto factors = common_factors<T>(*ranks, log_scales, site);
-    std::vector<std::vector<T>> own;
+    std::vector<T> own;  // this rank's terms' products, one after another
     for (std::size_t k = 0, mine = 0; k < every.size(); ++k) {
       std::vector<T> drawn = draw_gaussian<T>(rng, every[k] * w);  // every term's, in turn
       if (!ranks->mine(k)) continue;
       Buffer<T> g = c.mover.up(std::move(drawn), "sketch", site);
       c.gemm(Op::kTrans, Op::kTrans, w, m, cols[mine], weights[mine] * factors[mine], g.data(), w, m_rows[mine].data(),
              cols[mine], T(0), y.data(), m);
-      own.push_back(c.mover.down(y, w * m, "range sketch", site));
+      const std::vector<T> product = c.mover.down(y, w * m, "range sketch", site);
+      own.insert(own.end(), product.begin(), product.end());
       ++mine;
     }
-    std::vector<std::vector<T>> terms = ranks->all_terms(own, "range sketch", site);
-    std::vector<T> sum = std::move(terms.front());
-    for (std::size_t k = 1; k < terms.size(); ++k)
-      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += terms[k][i];
+    // Every term's in one gather, added in term order as one process adds them.
+    std::vector<T> terms(every.size() * w * m);
+    ranks->gather_terms(own.data(), terms.data(), w * m, "range sketch", site);
+    std::vector<T> sum(terms.begin() + static_cast<std::ptrdiff_t>(ranks->term_slot(0) * w * m),
+                       terms.begin() + static_cast<std::ptrdiff_t>((ranks->term_slot(0) + 1) * w * m));
+    for (std::size_t k = 1; k < every.size(); ++k) {
+      const T* term = terms.data() + ranks->term_slot(k) * w * m;
+      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += term[i];
+    }
     y = c.mover.up(std::move(sum), "range sketch", site);
   }
   Buffer<T> r = c.K.allocate(w * w);
@@ -289,10 +296,19 @@ std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>
     const auto weight = static_cast<R>(std::abs(weights[k])) * factors[k];
     for (auto& v : own[k]) v *= weight;
   }
-  const std::vector<std::vector<T>> every = dealt ? ranks->all_terms(own, "range factor", site) : std::move(own);
+  // Every term's |c_k| R_k in term order (over ranks as views into what the exchange keeps).
+  std::vector<std::span<const T>> every;
+  if (dealt) {
+    std::vector<std::span<const std::byte>> mine;
+    for (const auto& rk : own) mine.push_back(std::as_bytes(std::span<const T>(rk)));
+    for (const auto& bytes : ranks->all_term_bytes(mine, "range factor", site))
+      every.emplace_back(reinterpret_cast<const T*>(bytes.data()), bytes.size() / sizeof(T));
+  } else {
+    for (const auto& rk : own) every.emplace_back(rk);
+  }
   std::size_t stacked = 0;
   for (const auto& rk : every) stacked += rk.size() / m;
-  std::vector<T> b(stacked * m, T(0));
+  std::vector<T> b(stacked * m);
   for (std::size_t k = 0, first = 0; k < every.size(); ++k) {
     const std::size_t h = every[k].size() / m;
     for (std::size_t col = 0; col < m; ++col)

@@ -140,7 +140,7 @@ class RankExchange {
   // Every term's bytes in term order on every rank, from this rank's own terms' (in term order),
   // as views into memory the exchange keeps from call to call (no fresh pages for what the
   // terms send each cut), valid until the next call. Two exchanges: the sizes, then the bytes.
-  std::vector<std::span<const std::byte>> all_term_bytes(const std::vector<std::vector<std::byte>>& own,
+  std::vector<std::span<const std::byte>> all_term_bytes(const std::vector<std::span<const std::byte>>& own,
                                                          const std::string& what, std::int64_t site) {
     std::vector<std::span<const std::byte>> out(terms_);
     if (!ranks_) {

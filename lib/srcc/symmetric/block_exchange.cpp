@@ -131,7 +131,7 @@ std::vector<BlockTensor<T>> every_term_blocks(Kernels<T>& K, RankExchange* ranks
   std::vector<std::vector<std::byte>> mine;
   for (std::size_t k = 0; k < terms.size(); ++k)
     if (terms[k].stack) mine.push_back(packed_blocks(K, tensors[k]));
-  const auto all = ranks->all_term_bytes(mine, what, site);
+  const auto all = ranks->all_term_bytes(std::vector<std::span<const std::byte>>(mine.begin(), mine.end()), what, site);
   for (std::size_t k = 0; k < terms.size(); ++k)
     if (!terms[k].stack) out[k] = unpacked_blocks(K, all[k]);
   return out;
