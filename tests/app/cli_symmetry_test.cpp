@@ -320,8 +320,8 @@ TEST(CliSymmetry, InputsThatCannotStayChargedSayWhyAndRunDense) {
 
 // Under a host budget that puts the dense run's environments on scratch disk, the charged run
 // keeps its charges and parks the same cuts' environments there: the same result (to the
-// distance's own rounding: the numbers come back bit for bit), less memory than without the
-// budget and within it, each spill in /log/transfers, nothing left in the scratch directory.
+// distance's own rounding: the numbers come back bit for bit), within the budget (src: far less
+// memory than without it), each spill in /log/transfers, nothing left in the scratch directory.
 TEST(CliSymmetry, ChargedEnvironmentsWaitOnScratchUnderATightBudget) {
   TempDir dir;
   fs::create_directory(dir / "scratch");
@@ -343,7 +343,13 @@ TEST(CliSymmetry, ChargedEnvironmentsWaitOnScratchUnderATightBudget) {
     ASSERT_EQ(code, 0);
 #ifndef SRCC_SANITIZED  // ASan's shadow memory and quarantine make the resident size meaningless
     EXPECT_LE(rss, 70'000'000L + 8'000'000L) << "unconstrained run: " << free_rss;
-    EXPECT_LT(rss, free_rss);
+    // src's environments are most of the unconstrained run's peak (parked, 79 → 54 MB here); sdc's
+    // reduced ones are not what sets its peak (7.5 MB parked, the peak within a megabyte either
+    // way, either side), so for sdc parking must only cost no memory.
+    if (method == "src")
+      EXPECT_LT(rss, free_rss - 10'000'000L);
+    else
+      EXPECT_LT(rss, free_rss + 2'000'000L);
 #endif
     const auto r = run_cli(dir, "distance tight.h5 free.h5 --json");
     ASSERT_EQ(r.code, 0) << r.err;
