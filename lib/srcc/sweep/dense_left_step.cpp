@@ -323,9 +323,13 @@ std::vector<Reduced<T>> reduce_sum_by_svd(DeviceCtx<T> c, std::vector<Buffer<T>>
   Buffer<T> vt = c.K.allocate(kk * m);
   std::vector<R> sigma(kk);
   if (!dealt || ranks->rank() == 0) {
+    // Only B's values and right vectors are needed: those of its R factor (kk × m), whose SVD
+    // spares forming B's stacked × kk left factor (B has a few times more rows than columns).
     Buffer<T> bd = c.mover.up(std::move(b), "range factor", site);
-    Buffer<T> u = c.K.allocate(stacked * kk);
-    c.K.svd(stacked, m, bd.data(), u.data(), sigma.data(), vt.data());
+    Buffer<T> rb = c.K.allocate(kk * m);
+    c.K.qr_r(stacked, m, bd.data(), rb.data());
+    Buffer<T> u = c.K.allocate(kk * kk);
+    c.K.svd(kk, m, rb.data(), u.data(), sigma.data(), vt.data());
   }
   if (dealt) {
     from_first(c, *ranks, vt, kk * m, "range", site);
