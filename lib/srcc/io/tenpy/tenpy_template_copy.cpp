@@ -17,30 +17,30 @@ using h5::Handle;
 }
 
 // A group's attributes as they are (types, shapes, values; h5py's variable-length strings too).
+// Their names are listed first: an error is thrown here, never through HDF5's iteration.
 void copy_attributes(hid_t from, hid_t to, const std::string& path) {
-  struct Ctx {
-    hid_t to;
-    const std::string* path;
-  } ctx{to, &path};
-  auto one = [](hid_t loc, const char* name, const H5A_info_t*, void* data) -> herr_t {
-    const Ctx& c = *static_cast<Ctx*>(data);
-    Handle a(H5Aopen(loc, name, H5P_DEFAULT), H5Aclose);
-    Handle ft(H5Aget_type(a.get()), H5Tclose), space(H5Aget_space(a.get()), H5Sclose);
-    Handle mt(H5Tget_native_type(ft.get(), H5T_DIR_ASCEND), H5Tclose);
-    if (!a.valid() || !ft.valid() || !space.valid() || !mt.valid()) failed(std::string("reading attribute ") + name, *c.path);
-    const hssize_t points = H5Sget_simple_extent_npoints(space.get());
-    std::vector<unsigned char> buf(static_cast<std::size_t>(points < 1 ? 1 : points) * H5Tget_size(mt.get()));
-    if (H5Aread(a.get(), mt.get(), buf.data()) < 0) failed(std::string("reading attribute ") + name, *c.path);
-    const bool variable = H5Tdetect_class(mt.get(), H5T_VLEN) > 0 ||
-                          (H5Tget_class(mt.get()) == H5T_STRING && H5Tis_variable_str(mt.get()) > 0);
-    Handle b(H5Acreate2(c.to, name, ft.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-    const bool ok = b.valid() && H5Awrite(b.get(), mt.get(), buf.data()) >= 0;
-    if (variable) H5Dvlen_reclaim(mt.get(), space.get(), H5P_DEFAULT, buf.data());
-    if (!ok) failed(std::string("writing attribute ") + name, *c.path);
+  std::vector<std::string> names;
+  auto one = [](hid_t, const char* name, const H5A_info_t*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(name);
     return 0;
   };
   hsize_t at = 0;
-  if (H5Aiterate2(from, H5_INDEX_NAME, H5_ITER_NATIVE, &at, one, &ctx) < 0) failed("its attributes", path);
+  if (H5Aiterate2(from, H5_INDEX_NAME, H5_ITER_NATIVE, &at, one, &names) < 0) failed("listing its attributes", path);
+  for (const std::string& name : names) {
+    Handle a(H5Aopen(from, name.c_str(), H5P_DEFAULT), H5Aclose);
+    Handle ft(H5Aget_type(a.get()), H5Tclose), space(H5Aget_space(a.get()), H5Sclose);
+    Handle mt(H5Tget_native_type(ft.get(), H5T_DIR_ASCEND), H5Tclose);
+    if (!a.valid() || !ft.valid() || !space.valid() || !mt.valid()) failed("reading attribute " + name, path);
+    const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+    std::vector<unsigned char> buf(static_cast<std::size_t>(points < 1 ? 1 : points) * H5Tget_size(mt.get()));
+    if (H5Aread(a.get(), mt.get(), buf.data()) < 0) failed("reading attribute " + name, path);
+    const bool variable = H5Tdetect_class(mt.get(), H5T_VLEN) > 0 ||
+                          (H5Tget_class(mt.get()) == H5T_STRING && H5Tis_variable_str(mt.get()) > 0);
+    Handle b(H5Acreate2(to, name.c_str(), ft.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    const bool ok = b.valid() && H5Awrite(b.get(), mt.get(), buf.data()) >= 0;
+    if (variable) H5Dvlen_reclaim(mt.get(), space.get(), H5P_DEFAULT, buf.data());
+    if (!ok) failed("writing attribute " + name, path);
+  }
 }
 
 std::vector<std::pair<std::string, H5L_info_t>> links_of(hid_t group, const std::string& path) {
